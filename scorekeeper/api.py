@@ -1,0 +1,435 @@
+"""JSON API v1 (``/api/v1``): parse the request, call the service, serialize the game.
+
+The contract is ``shared/API.md``; the OpenAPI document (``openapi.py``) describes it.
+Errors are RFC 9457 problem details; the API knows bearer tokens only, no cookies.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Collection, Mapping
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+from flask import Blueprint, Flask, Response, jsonify, request, url_for
+from flask_babel import get_translations, gettext
+from sqlalchemy.exc import OperationalError
+from werkzeug.exceptions import HTTPException
+
+from . import rules, service
+from .openapi import openapi_document
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+PROBLEM_JSON = "application/problem+json"
+_CREATE_KEYS = ("players", "first_dealer", "rules")
+_RULES_KEYS = ("bid_rule", "last_bidder_may_bid_zero", "bid_reveal", "clairvoyance", "rounds")
+
+
+@dataclass
+class Problem(Exception):
+    """An error answered as ``application/problem+json``."""
+
+    status: int
+    slug: str
+    detail: str
+    field: str | None = None
+    headers: Mapping[str, str] | None = None
+
+
+# Titles by problem type: short, fixed per type (RFC 9457).
+_TITLES: dict[str, str] = {
+    "malformed-request": "The request is malformed",
+    "unsupported-media-type": "The body must be JSON",
+    "not-found": "Not found",
+    "unauthorized": "Edit token missing",
+    "forbidden": "Edit token rejected",
+    "method-not-allowed": "Method not allowed",
+    "out-of-turn": "Out of turn",
+    "stale-version": "The game has changed",
+    "rule-violation": "The rules forbid this",
+    "payload-too-large": "The body is too large",
+    "unavailable": "Try again",
+    "server-error": "Something went wrong",
+}
+
+
+def problem_response(problem: Problem) -> Response:
+    """Serialize a problem."""
+    body: dict[str, Any] = {
+        "type": f"/api/v1/problems/{problem.slug}",
+        "title": gettext(_TITLES[problem.slug]),
+        "status": problem.status,
+        "detail": problem.detail,
+    }
+    if problem.field:
+        body["errors"] = [{"field": problem.field, "message": problem.detail}]
+    response = jsonify(body)
+    response.status_code = problem.status
+    response.mimetype = PROBLEM_JSON
+    for name, value in (problem.headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def _translate(error: rules.RuleError) -> str:
+    translations = get_translations()
+    return error.render(translations.ugettext, translations.ungettext)
+
+
+def _service_problem(error: service.ServiceError) -> Problem:
+    detail = gettext(error.message, **error.params)
+    match error:
+        case service.GameNotFound() | service.RoundNotFound():
+            return Problem(404, "not-found", detail)
+        case service.TokenMissing():
+            return Problem(401, "unauthorized", detail, headers={"WWW-Authenticate": "Bearer"})
+        case service.TokenRejected():
+            return Problem(403, "forbidden", detail)
+        case service.StaleVersion():
+            return Problem(412, "stale-version", detail)
+    return Problem(500, "server-error", detail)
+
+
+def register_errorhandlers(app: Flask) -> None:
+    """Answer every error under ``/api/`` with problem+json, and never with a bare 500."""
+
+    @app.errorhandler(Problem)
+    def handle_problem(error: Problem) -> Response:
+        return problem_response(error)
+
+    @app.errorhandler(service.ServiceError)
+    def handle_service_error(error: service.ServiceError) -> Response:
+        return problem_response(_service_problem(error))
+
+    @app.errorhandler(rules.RuleError)
+    def handle_rule_error(error: rules.RuleError) -> Response:
+        if isinstance(error, rules.OutOfTurnError):
+            return problem_response(Problem(409, "out-of-turn", _translate(error)))
+        return problem_response(Problem(422, "rule-violation", _translate(error), error.field))
+
+    @app.errorhandler(HTTPException)
+    def handle_http_error(error: HTTPException) -> Response | HTTPException:
+        if not request.path.startswith("/api/"):
+            return error
+        status = error.code or 500
+        slug = {
+            404: "not-found",
+            405: "method-not-allowed",
+            413: "payload-too-large",
+            415: "unsupported-media-type",
+        }.get(status, "malformed-request" if status < 500 else "server-error")
+        detail = {
+            404: gettext("There is nothing at this address of the API."),
+            405: gettext("This address does not take a %(method)s request.", method=request.method),
+            413: gettext("The body is larger than the API takes."),
+        }.get(status, error.description or "")
+        headers = {}
+        if status == 405 and error.get_response().headers.get("Allow"):
+            headers["Allow"] = error.get_response().headers["Allow"]
+        return problem_response(Problem(status, slug, detail, headers=headers))
+
+    @app.errorhandler(OperationalError)
+    def handle_busy_database(error: OperationalError) -> Response:
+        app.logger.warning("database unavailable: %s", error)
+        detail = gettext("The database is busy: try again in a moment.")
+        return problem_response(Problem(503, "unavailable", detail, headers={"Retry-After": "1"}))
+
+
+# -- Request parsing -----------------------------------------------------------------------
+
+
+def _malformed(detail: str, field: str | None = None) -> NoReturn:
+    raise Problem(400, "malformed-request", detail, field)
+
+
+def _reject_constant(name: str) -> NoReturn:
+    raise ValueError(name)
+
+
+def json_body() -> dict[str, Any]:
+    """The request's JSON object; 415 for another media type, 400 for anything not JSON."""
+    mimetype = request.mimetype
+    if mimetype != "application/json" and not (
+        mimetype.startswith("application/") and mimetype.endswith("+json")
+    ):
+        raise Problem(
+            415,
+            "unsupported-media-type",
+            gettext("Send the body as JSON, with the header Content-Type: application/json."),
+        )
+    raw = request.get_data(cache=False)
+    try:
+        data = json.loads(raw, parse_constant=_reject_constant)
+    except (ValueError, RecursionError):
+        _malformed(gettext("The body is not valid JSON."))
+    if not isinstance(data, dict):
+        _malformed(gettext("The body must be a JSON object."))
+    return data
+
+
+def _only_keys(data: Mapping[str, Any], allowed: Collection[str], prefix: str = "") -> None:
+    for key in data:
+        if key not in allowed:
+            raise Problem(
+                422,
+                "rule-violation",
+                gettext(
+                    "%(key)s is not a field here; the fields are %(allowed)s.",
+                    key=prefix + key,
+                    allowed=", ".join(allowed),
+                ),
+                prefix + key,
+            )
+
+
+def _required(data: Mapping[str, Any], key: str) -> Any:
+    if key not in data:
+        raise Problem(422, "rule-violation", gettext("The field %(key)s is missing.", key=key), key)
+    return data[key]
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _int(value: Any, field: str) -> int:
+    if not _is_int(value):
+        _malformed(gettext("%(field)s must be a whole number.", field=field), field)
+    return int(value)
+
+
+def _optional_int(value: Any, field: str) -> int | None:
+    return None if value is None else _int(value, field)
+
+
+def _str(value: Any, field: str) -> str:
+    if not isinstance(value, str):
+        _malformed(gettext("%(field)s must be a string.", field=field), field)
+    return value
+
+
+def _bool(value: Any, field: str) -> bool:
+    if not isinstance(value, bool):
+        _malformed(gettext("%(field)s must be true or false.", field=field), field)
+    return value
+
+
+def _list(value: Any, field: str) -> list[Any]:
+    if not isinstance(value, list):
+        _malformed(gettext("%(field)s must be a list.", field=field), field)
+    return value
+
+
+def _object(value: Any, field: str) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        _malformed(gettext("%(field)s must be a JSON object.", field=field), field)
+    return value
+
+
+def _token() -> str | None:
+    """The bearer token of the ``Authorization`` header, if any."""
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    token = token.strip()
+    if scheme.lower() != "bearer" or not token:
+        return None
+    return token
+
+
+def _if_match() -> frozenset[int] | None:
+    """The versions ``If-Match`` accepts (strong comparison); ``None`` when any will do."""
+    if "If-Match" not in request.headers:
+        return None
+    tags = request.if_match
+    if tags.star_tag:
+        return None
+    return frozenset(int(tag) for tag in tags.as_set() if tag.isascii() and tag.isdigit())
+
+
+# -- Serialization -------------------------------------------------------------------------
+
+
+def _trump_json(trump: rules.Trump | None) -> dict[str, Any] | None:
+    if trump is None:
+        return None
+    return {"turned": trump.turned.value, "suit": trump.suit.value if trump.suit else None}
+
+
+def _list_or_none(values: Collection[Any] | None) -> list[Any] | None:
+    return list(values) if values is not None else None
+
+
+def round_json(view: rules.RoundView) -> dict[str, Any]:
+    """One round of the game object."""
+    return {
+        "number": view.number,
+        "cards": view.cards,
+        "dealer": view.dealer,
+        "bid_order": view.bid_order,
+        "state": view.state.value,
+        "trump": _trump_json(view.trump),
+        "bids": _list_or_none(view.shown_bids),
+        "has_bid": view.has_bid,
+        "forbidden_bid": view.shown_forbidden_bid,
+        "tricks": _list_or_none(view.tricks),
+        "scores": view.scores,
+    }
+
+
+def game_json(game: service.GameSnapshot) -> dict[str, Any]:
+    """The game object of API.md."""
+    view = game.view
+    table = game.table
+    return {
+        "id": game.id,
+        "version": game.version,
+        "schema_version": 1,
+        "created_at": _timestamp(game.created_at),
+        "updated_at": _timestamp(game.updated_at),
+        "players": [{"seat": seat, "name": name} for seat, name in enumerate(table.players)],
+        "first_dealer": table.first_dealer,
+        "rules": {
+            "bid_rule": table.rules.bid_rule.value,
+            "last_bidder_may_bid_zero": table.rules.last_bidder_may_bid_zero,
+            "bid_reveal": table.rules.bid_reveal.value,
+            "clairvoyance": table.rules.clairvoyance,
+            "rounds": table.rules.rounds,
+        },
+        "status": view.status.value,
+        "current_round": view.current_round,
+        "rounds": [round_json(round_view) for round_view in view.rounds],
+        "totals": view.totals,
+        "standings": [
+            {"seat": s.seat, "name": s.name, "total": s.total, "rank": s.rank}
+            for s in view.standings
+        ],
+        "winners": view.winners,
+        "links": {
+            "self": url_for("api.get_game", game_id=game.id),
+            "view": f"/view/{game.id}",
+        },
+    }
+
+
+def _timestamp(moment: Any) -> str:
+    return str(moment.strftime("%Y-%m-%dT%H:%M:%SZ"))
+
+
+def game_response(game: service.GameSnapshot, status: int = 200) -> Response:
+    """The game with its version as ETag."""
+    response = jsonify(game_json(game))
+    response.status_code = status
+    response.set_etag(str(game.version))
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+# -- Endpoints -----------------------------------------------------------------------------
+
+
+@bp.post("/games")
+def create_game() -> Response:
+    """Start a game; the answer carries the edit token, once."""
+    data = json_body()
+    _only_keys(data, _CREATE_KEYS)
+    names = [
+        _str(name, f"players[{seat}]")
+        for seat, name in enumerate(_list(_required(data, "players"), "players"))
+    ]
+    first_dealer = _optional_int(data.get("first_dealer"), "first_dealer")
+    options = {} if data.get("rules") is None else _object(data["rules"], "rules")
+    _only_keys(options, _RULES_KEYS, "rules.")
+    rounds = _optional_int(options.get("rounds"), "rules.rounds")
+    created = service.create_game(
+        names,
+        first_dealer=first_dealer,
+        bid_rule=_str(options.get("bid_rule", "standard"), "rules.bid_rule"),
+        last_bidder_may_bid_zero=_bool(
+            options.get("last_bidder_may_bid_zero", False), "rules.last_bidder_may_bid_zero"
+        ),
+        bid_reveal=_str(options.get("bid_reveal", "open"), "rules.bid_reveal"),
+        clairvoyance=_bool(options.get("clairvoyance", False), "rules.clairvoyance"),
+        rounds=rounds,
+    )
+    body = game_json(created.game)
+    body["edit_token"] = created.edit_token
+    response = jsonify(body)
+    response.status_code = 201
+    response.headers["Location"] = body["links"]["self"]
+    response.set_etag(str(created.game.version))
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+@bp.get("/games/<game_id>")
+def get_game(game_id: str) -> Response:
+    """The game; 304 when ``If-None-Match`` names its version."""
+    game = service.get_game(game_id)
+    if request.if_none_match.contains_weak(str(game.version)):
+        response = Response(status=304)
+        response.set_etag(str(game.version))
+        response.headers["Cache-Control"] = "no-cache"
+        return response
+    return game_response(game)
+
+
+@bp.delete("/games/<game_id>")
+def delete_game(game_id: str) -> Response:
+    """Delete the game."""
+    service.delete_game(game_id, _token(), if_match=_if_match())
+    return Response(status=204)
+
+
+def _round_write(
+    game_id: str, number: int, key: str, write: Callable[..., service.GameSnapshot]
+) -> Response:
+    """Shared steps of the round PUTs: token, body, If-Match, write, answer."""
+    token = _token()
+    # Refuse a stranger before reading the body: 401/403/404 come before 400/415/422.
+    service.authorize(game_id, token)
+    data = json_body()
+    _only_keys(data, (key,) if key != "turned" else ("turned", "chosen"))
+    return game_response(write(data, token, _if_match()))
+
+
+@bp.put("/games/<game_id>/rounds/<int:number>/trump")
+def put_trump(game_id: str, number: int) -> Response:
+    """Record the card turned (and the dealer's choice under a Wizard)."""
+
+    def write(data: dict[str, Any], token: str, if_match: Any) -> service.GameSnapshot:
+        turned = _str(_required(data, "turned"), "turned")
+        chosen = data.get("chosen")
+        chosen = None if chosen is None else _str(chosen, "chosen")
+        return service.record_trump(game_id, token, number, turned, chosen, if_match=if_match)
+
+    return _round_write(game_id, number, "turned", write)
+
+
+@bp.put("/games/<game_id>/rounds/<int:number>/bids")
+def put_bids(game_id: str, number: int) -> Response:
+    """Record the bids so far (``null``: not bid yet)."""
+
+    def write(data: dict[str, Any], token: str, if_match: Any) -> service.GameSnapshot:
+        values = _list(_required(data, "bids"), "bids")
+        bids = [_optional_int(bid, f"bids[{seat}]") for seat, bid in enumerate(values)]
+        return service.record_bids(game_id, token, number, bids, if_match=if_match)
+
+    return _round_write(game_id, number, "bids", write)
+
+
+@bp.put("/games/<game_id>/rounds/<int:number>/tricks")
+def put_tricks(game_id: str, number: int) -> Response:
+    """Record the tricks won, which scores the round."""
+
+    def write(data: dict[str, Any], token: str, if_match: Any) -> service.GameSnapshot:
+        values = _list(_required(data, "tricks"), "tricks")
+        tricks = [_int(count, f"tricks[{seat}]") for seat, count in enumerate(values)]
+        return service.record_tricks(game_id, token, number, tricks, if_match=if_match)
+
+    return _round_write(game_id, number, "tricks", write)
+
+
+@bp.get("/openapi.json")
+def openapi() -> Response:
+    """The OpenAPI 3.1 document of this API."""
+    return jsonify(openapi_document())

@@ -1,0 +1,65 @@
+"""Engine set-up per backend: SQLite gets WAL, foreign keys and IMMEDIATE write transactions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Flask
+from sqlalchemy import event
+from sqlalchemy.engine import Connection, Engine
+
+from .extensions import db
+from .service import WRITE_OPTION
+
+SQLITE_BUSY_TIMEOUT_MS = 30_000
+
+
+def normalize_url(url: str) -> str:
+    """Use psycopg 3 for PostgreSQL URLs given the short way (``postgres://``, ``postgresql://``)."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url.removeprefix(prefix)
+    return url
+
+
+def engine_options(url: str) -> dict[str, Any]:
+    """Engine options for the backend of ``url``."""
+    if url.startswith("sqlite"):
+        # The driver waits up to this long for another writer's lock before giving up.
+        return {"connect_args": {"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}}
+    return {"pool_pre_ping": True}
+
+
+def init_engine(app: Flask) -> None:
+    """Install the SQLite connection settings on the app's engine."""
+    with app.app_context():
+        engine = db.engine
+    if engine.dialect.name == "sqlite":
+        event.listen(engine, "connect", _sqlite_connect)
+        event.listen(engine, "begin", _sqlite_begin)
+
+
+def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+    # Take transaction control away from the driver: _sqlite_begin issues BEGIN itself.
+    dbapi_connection.isolation_level = None
+    cursor = dbapi_connection.cursor()
+    try:
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
+        cursor.execute("PRAGMA journal_mode = WAL")
+        cursor.execute("PRAGMA synchronous = NORMAL")
+    finally:
+        cursor.close()
+
+
+def _sqlite_begin(connection: Connection) -> None:
+    # A write takes the write lock when it begins, so two writers queue up instead of one
+    # failing with "database is locked" when it tries to upgrade a read lock; reads stay
+    # deferred and run beside a writer thanks to WAL.
+    if connection.get_execution_options().get(WRITE_OPTION):
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+    else:
+        connection.exec_driver_sql("BEGIN")
+
+
+__all__ = ["Engine", "engine_options", "init_engine", "normalize_url"]

@@ -1,0 +1,30 @@
+"""Flask extensions, created unbound and set up with ``init_app`` in the factory."""
+
+from flask_babel import Babel
+from flask_migrate import Migrate
+from flask_sqlalchemy import SQLAlchemy
+from flask_wtf import CSRFProtect
+from sqlalchemy import MetaData
+from sqlalchemy.orm import DeclarativeBase
+
+# Named constraints, so migrations can alter and drop them on every backend.
+NAMING_CONVENTION = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+class Base(DeclarativeBase):
+    """Declarative base with the naming convention."""
+
+    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+
+
+# Objects stay loaded after commit, so a use case builds its answer without reloading.
+db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
+migrate = Migrate(render_as_batch=True, compare_type=True)
+babel = Babel()
+csrf = CSRFProtect()

@@ -1,0 +1,146 @@
+"""Tables: the recorded facts only. Scores, totals and standings are derived by the rules."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import (
+    Boolean,
+    CheckConstraint,
+    DateTime,
+    ForeignKey,
+    ForeignKeyConstraint,
+    Integer,
+    String,
+)
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .extensions import db
+
+# The stored strings mirror the rules' enums; the check constraints keep the database honest
+# even against a write that bypasses the service.
+_BID_RULES = "'standard', 'plus_minus_one', 'canadian'"
+_REVEALS = "'open', 'covered', 'secret'"
+_TURNED = "'blue', 'green', 'red', 'yellow', 'jester', 'wizard', 'none'"
+_SUITS = "'blue', 'green', 'red', 'yellow'"
+
+
+def utcnow() -> datetime:
+    """The current time, timezone-aware, in UTC."""
+    return datetime.now(UTC)
+
+
+class Game(db.Model):  # type: ignore[name-defined,misc]
+    """One game: its rules, first dealer, version and the hash of its edit token."""
+
+    __tablename__ = "games"
+    __table_args__ = (
+        CheckConstraint(f"bid_rule IN ({_BID_RULES})", name="bid_rule"),
+        CheckConstraint(f"bid_reveal IN ({_REVEALS})", name="bid_reveal"),
+        CheckConstraint("round_count >= 1", name="round_count"),
+        CheckConstraint("first_dealer >= 0", name="first_dealer"),
+        CheckConstraint("version >= 1", name="version"),
+    )
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    #: SHA-256 of the edit token, hex: the token itself is never stored.
+    edit_token_hash: Mapped[str] = mapped_column(String(64))
+    #: Grows by one with every write; the ETag of the game.
+    version: Mapped[int] = mapped_column(Integer, default=1)
+    first_dealer: Mapped[int] = mapped_column(Integer)
+    bid_rule: Mapped[str] = mapped_column(String(16))
+    last_bidder_may_bid_zero: Mapped[bool] = mapped_column(Boolean, default=False)
+    bid_reveal: Mapped[str] = mapped_column(String(8))
+    clairvoyance: Mapped[bool] = mapped_column(Boolean, default=False)
+    #: Rounds to play: the full count or fewer.
+    round_count: Mapped[int] = mapped_column(Integer)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    #: Set when the game is deleted; a deleted game reads as unknown.
+    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+
+    players: Mapped[list[Player]] = relationship(
+        back_populates="game",
+        order_by="Player.seat",
+        cascade="all, delete-orphan",
+        passive_deletes=True,
+    )
+    rounds: Mapped[list[Round]] = relationship(
+        back_populates="game",
+        order_by="Round.number",
+        cascade="all, delete-orphan",
+        passive_deletes=True,
+    )
+
+
+class Player(db.Model):  # type: ignore[name-defined,misc]
+    """A player by seat, clockwise from seat 0."""
+
+    __tablename__ = "players"
+    __table_args__ = (CheckConstraint("seat >= 0", name="seat"),)
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(24))
+
+    game: Mapped[Game] = relationship(back_populates="players")
+
+
+class Round(db.Model):  # type: ignore[name-defined,misc]
+    """A round that has facts: its trump (the card turned and the suit it gives)."""
+
+    __tablename__ = "rounds"
+    __table_args__ = (
+        CheckConstraint("number >= 1", name="number"),
+        CheckConstraint(f"trump_turned IN ({_TURNED})", name="trump_turned"),
+        CheckConstraint(f"trump_suit IN ({_SUITS})", name="trump_suit"),
+    )
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    #: The card turned up; ``None`` until recorded.
+    trump_turned: Mapped[str | None] = mapped_column(String(8), default=None)
+    #: The trump suit; ``None`` for no trump.
+    trump_suit: Mapped[str | None] = mapped_column(String(8), default=None)
+
+    game: Mapped[Game] = relationship(back_populates="rounds")
+    entries: Mapped[list[Entry]] = relationship(
+        back_populates="round",
+        order_by="Entry.seat",
+        cascade="all, delete-orphan",
+        passive_deletes=True,
+    )
+
+
+class Entry(db.Model):  # type: ignore[name-defined,misc]
+    """One player's facts in one round: the bid and the tricks won (``None``: not yet)."""
+
+    __tablename__ = "entries"
+    __table_args__ = (
+        ForeignKeyConstraint(
+            ["game_id", "round_number"],
+            ["rounds.game_id", "rounds.number"],
+            ondelete="CASCADE",
+            name="fk_entries_round",
+        ),
+        ForeignKeyConstraint(
+            ["game_id", "seat"],
+            ["players.game_id", "players.seat"],
+            ondelete="CASCADE",
+            name="fk_entries_player",
+        ),
+        CheckConstraint("bid >= 0", name="bid"),
+        CheckConstraint("tricks >= 0", name="tricks"),
+    )
+
+    game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    round_number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    bid: Mapped[int | None] = mapped_column(Integer, default=None)
+    tricks: Mapped[int | None] = mapped_column(Integer, default=None)
+
+    round: Mapped[Round] = relationship(back_populates="entries")

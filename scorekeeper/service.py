@@ -1,0 +1,413 @@
+"""The use cases: load, authorize, check with the rules, write in one transaction.
+
+Every write runs in one transaction that locks the game (``SELECT ... FOR UPDATE`` on
+PostgreSQL, ``BEGIN IMMEDIATE`` on SQLite), checks the caller's expected version, asks the
+rules whether the new facts are allowed, writes them and bumps the game's version. Two
+writers on one game therefore wait for each other; a writer whose ``If-Match`` went stale
+while it waited is refused. Views and API handlers call these functions and never touch the
+session themselves. They get :class:`GameSnapshot` values back, never ORM objects (the
+session keeps objects loaded after commit, so a snapshot is built without reloading).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Collection, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
+
+from . import rules
+from .extensions import db
+from .models import Entry, Game, Player, Round, utcnow
+from .rules import _
+
+#: Execution option that makes a SQLite transaction begin IMMEDIATE (see ``database.py``).
+WRITE_OPTION = "scorekeeper_write"
+
+GAME_ID_BYTES = 18  # 144 random bits, 24 URL-safe characters
+EDIT_TOKEN_BYTES = 32  # 256 random bits
+
+
+class ServiceError(Exception):
+    """A request the service refuses for a reason outside the game's rules."""
+
+    message: str = ""
+
+    def __init__(self, **params: object) -> None:
+        self.params = params
+        super().__init__(self.message % params)
+
+
+class GameNotFound(ServiceError):
+    """No game has this id (or it was deleted)."""
+
+    message = _("There is no game with this id.")
+
+
+class RoundNotFound(ServiceError):
+    """The game has no round of this number."""
+
+    message = _("This game has rounds 1 to %(rounds)d, so there is no round %(round)d.")
+
+
+class TokenMissing(ServiceError):
+    """A write came without an edit token."""
+
+    message = _("Changing a game needs its edit token.")
+
+
+class TokenRejected(ServiceError):
+    """A write came with a token that is not this game's."""
+
+    message = _("This edit token does not belong to this game, so it cannot change it.")
+
+
+class StaleVersion(ServiceError):
+    """The caller's version of the game is out of date."""
+
+    message = _(
+        "The game has changed since the version you saw (it is now at version %(version)d): "
+        "load it again and retry."
+    )
+
+
+@dataclass(frozen=True)
+class GameSnapshot:
+    """A game at one version: its stored facts and everything the rules derive from them."""
+
+    id: str
+    version: int
+    created_at: datetime
+    updated_at: datetime
+    view: rules.GameView
+
+    @property
+    def table(self) -> rules.Table:
+        """Players, first dealer and rules."""
+        return self.view.table
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """A created game and its edit token, which is shown only this once."""
+
+    game: GameSnapshot
+    edit_token: str
+
+
+def hash_token(token: str) -> str:
+    """SHA-256 of an edit token; the token has 256 random bits, so no salt or stretching."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+# -- Reading -------------------------------------------------------------------------------
+
+
+def get_game(game_id: str) -> GameSnapshot:
+    """The game with this id."""
+    return _snapshot(_load(game_id, for_update=False))
+
+
+def _load(game_id: str, *, for_update: bool) -> Game:
+    statement = (
+        select(Game)
+        .where(Game.id == game_id, Game.deleted_at.is_(None))
+        .options(
+            selectinload(Game.players),
+            selectinload(Game.rounds).selectinload(Round.entries),
+        )
+        .execution_options(populate_existing=True)
+    )
+    if for_update:
+        statement = statement.with_for_update()
+    game = db.session.scalars(statement).one_or_none()
+    if game is None:
+        raise GameNotFound()
+    return game
+
+
+def _table(game: Game) -> rules.Table:
+    return rules.Table(
+        players=tuple(player.name for player in game.players),
+        first_dealer=game.first_dealer,
+        rules=rules.GameRules(
+            rounds=game.round_count,
+            bid_rule=rules.BidRule(game.bid_rule),
+            last_bidder_may_bid_zero=game.last_bidder_may_bid_zero,
+            bid_reveal=rules.BidReveal(game.bid_reveal),
+            clairvoyance=game.clairvoyance,
+        ),
+    )
+
+
+def _record(round_row: Round) -> rules.RoundRecord:
+    trump = None
+    if round_row.trump_turned is not None:
+        suit = rules.Suit(round_row.trump_suit) if round_row.trump_suit else None
+        trump = rules.Trump(rules.Turned(round_row.trump_turned), suit)
+    entries = round_row.entries
+    bids = tuple(entry.bid for entry in entries) if entries else None
+    tricks: tuple[int, ...] | None = None
+    if entries and all(entry.tricks is not None for entry in entries):
+        tricks = tuple(entry.tricks or 0 for entry in entries)
+    return rules.RoundRecord(trump=trump, bids=bids, tricks=tricks)
+
+
+def _snapshot(game: Game) -> GameSnapshot:
+    table = _table(game)
+    records = {round_row.number: _record(round_row) for round_row in game.rounds}
+    return GameSnapshot(
+        id=game.id,
+        version=game.version,
+        created_at=_aware(game.created_at),
+        updated_at=_aware(game.updated_at),
+        view=rules.evaluate(table, records),
+    )
+
+
+def _aware(moment: datetime) -> datetime:
+    # SQLite hands back naive datetimes; every stored time is UTC.
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+# -- Writing -------------------------------------------------------------------------------
+
+
+@contextmanager
+def _write_transaction() -> Iterator[None]:
+    """One write transaction: commit on success, roll back on any error."""
+    session = db.session()
+    if session.in_transaction():
+        # Only reads can have happened before a use case starts; start afresh so the
+        # write transaction begins with its lock.
+        session.rollback()
+    session.connection(execution_options={WRITE_OPTION: True})
+    try:
+        yield
+        session.commit()
+    except BaseException:
+        session.rollback()
+        raise
+
+
+@contextmanager
+def _editing(game_id: str, token: str | None, if_match: Collection[int] | None) -> Iterator[Game]:
+    """Lock the game for writing after checking the token and the expected version."""
+    if not token:
+        raise TokenMissing()
+    with _write_transaction():
+        game = _load(game_id, for_update=True)
+        if not hmac.compare_digest(hash_token(token), game.edit_token_hash):
+            raise TokenRejected()
+        if if_match is not None and game.version not in if_match:
+            raise StaleVersion(version=game.version)
+        yield game
+        game.version += 1
+        game.updated_at = utcnow()
+
+
+def authorize(game_id: str, token: str | None) -> None:
+    """Raise unless ``token`` is the edit token of game ``game_id``.
+
+    The write use cases check the token again inside their transaction; this lets a
+    caller refuse a stranger before it even reads the request.
+    """
+    if not token:
+        raise TokenMissing()
+    game = _load_bare(game_id)
+    if not hmac.compare_digest(hash_token(token), game.edit_token_hash):
+        raise TokenRejected()
+
+
+def _load_bare(game_id: str) -> Game:
+    game = db.session.scalars(
+        select(Game).where(Game.id == game_id, Game.deleted_at.is_(None))
+    ).one_or_none()
+    if game is None:
+        raise GameNotFound()
+    return game
+
+
+def _verify_round(game: Game, number: int) -> None:
+    if not 1 <= number <= game.round_count:
+        raise RoundNotFound(rounds=game.round_count, round=number)
+
+
+def _round_row(game: Game, number: int) -> Round:
+    for round_row in game.rounds:
+        if round_row.number == number:
+            return round_row
+    round_row = Round(number=number)
+    game.rounds.append(round_row)
+    return round_row
+
+
+def _entries(game: Game, round_row: Round) -> list[Entry]:
+    if not round_row.entries:
+        round_row.entries.extend(
+            Entry(game_id=game.id, seat=player.seat) for player in game.players
+        )
+    return list(round_row.entries)
+
+
+def create_game(
+    names: Sequence[str],
+    *,
+    first_dealer: int | None = None,
+    bid_rule: str = rules.BidRule.STANDARD,
+    last_bidder_may_bid_zero: bool = False,
+    bid_reveal: str = rules.BidReveal.OPEN,
+    clairvoyance: bool = False,
+    rounds: int | None = None,
+) -> NewGame:
+    """Start a game; a missing first dealer is drawn at random."""
+    players = rules.clean_names(names)
+    if first_dealer is None:
+        first_dealer = secrets.randbelow(len(players))
+    table = rules.Table(
+        players=players,
+        first_dealer=first_dealer,
+        rules=rules.GameRules(
+            rounds=rounds if rounds is not None else rules.full_game_rounds(len(players)),
+            bid_rule=rules.BidRule(bid_rule),
+            last_bidder_may_bid_zero=last_bidder_may_bid_zero,
+            bid_reveal=rules.BidReveal(bid_reveal),
+            clairvoyance=clairvoyance,
+        ),
+    )
+    token = secrets.token_urlsafe(EDIT_TOKEN_BYTES)
+    now = utcnow()
+    game = Game(
+        id=secrets.token_urlsafe(GAME_ID_BYTES),
+        edit_token_hash=hash_token(token),
+        version=1,
+        first_dealer=table.first_dealer,
+        bid_rule=table.rules.bid_rule.value,
+        last_bidder_may_bid_zero=table.rules.last_bidder_may_bid_zero,
+        bid_reveal=table.rules.bid_reveal.value,
+        clairvoyance=table.rules.clairvoyance,
+        round_count=table.rules.rounds,
+        created_at=now,
+        updated_at=now,
+        players=[Player(seat=seat, name=name) for seat, name in enumerate(players)],
+    )
+    # The round that deals every card has no card left to turn: no trump, set right away.
+    last = table.rules.rounds
+    if table.deals_every_card(last):
+        game.rounds.append(
+            Round(number=last, trump_turned=rules.Turned.NONE.value, trump_suit=None)
+        )
+    with _write_transaction():
+        db.session.add(game)
+    return NewGame(game=_snapshot(game), edit_token=token)
+
+
+def record_trump(
+    game_id: str,
+    token: str | None,
+    number: int,
+    turned: str,
+    chosen: str | None = None,
+    *,
+    if_match: Collection[int] | None = None,
+) -> GameSnapshot:
+    """Record (or change) the card turned in round ``number`` and the trump it gives."""
+    with _editing(game_id, token, if_match) as game:
+        _verify_round(game, number)
+        view = _snapshot(game).view
+        rules.verify_trump_turn(view, number)
+        trump = rules.trump_from(turned, chosen)
+        round_row = _round_row(game, number)
+        round_row.trump_turned = trump.turned.value
+        round_row.trump_suit = trump.suit.value if trump.suit else None
+    return _snapshot(game)
+
+
+def record_bids(
+    game_id: str,
+    token: str | None,
+    number: int,
+    bids: Sequence[int | None],
+    *,
+    if_match: Collection[int] | None = None,
+) -> GameSnapshot:
+    """Record (or replace) the bids of round ``number``; ``None`` is a bid not made yet."""
+    with _editing(game_id, token, if_match) as game:
+        _verify_round(game, number)
+        view = _snapshot(game).view
+        rules.verify_bids_turn(view, number, bids)
+        round_row = _round_row(game, number)
+        for entry, bid in zip(_entries(game, round_row), bids, strict=True):
+            entry.bid = bid
+    return _snapshot(game)
+
+
+def record_tricks(
+    game_id: str,
+    token: str | None,
+    number: int,
+    tricks: Sequence[int],
+    *,
+    if_match: Collection[int] | None = None,
+) -> GameSnapshot:
+    """Record (or correct) the tricks won in round ``number``, which scores it."""
+    with _editing(game_id, token, if_match) as game:
+        _verify_round(game, number)
+        view = _snapshot(game).view
+        rules.verify_tricks_turn(view, number, tricks)
+        round_row = _round_row(game, number)
+        for entry, count in zip(_entries(game, round_row), tricks, strict=True):
+            entry.tricks = count
+    return _snapshot(game)
+
+
+def correct_round(
+    game_id: str,
+    token: str | None,
+    number: int,
+    *,
+    turned: str | None,
+    chosen: str | None,
+    bids: Sequence[int],
+    tricks: Sequence[int],
+    if_match: Collection[int] | None = None,
+) -> GameSnapshot:
+    """Replace a scored round's trump, bids and tricks at once, under the same checks.
+
+    ``turned`` is ``None`` for the round that deals every card (it has no trump to give).
+    Later rounds stay as recorded; every total is derived anew.
+    """
+    with _editing(game_id, token, if_match) as game:
+        _verify_round(game, number)
+        view = _snapshot(game).view
+        if view.round(number).state is not rules.RoundState.SCORED:
+            raise rules.OutOfTurnError(
+                _("Round %(round)d is not scored yet, so there is nothing to correct."),
+                round=number,
+            )
+        round_row = _round_row(game, number)
+        if turned is not None:
+            rules.verify_trump_turn(view, number)
+            trump = rules.trump_from(turned, chosen)
+            round_row.trump_turned = trump.turned.value
+            round_row.trump_suit = trump.suit.value if trump.suit else None
+        rules.verify_bids_turn(view, number, bids)
+        rules.verify_tricks_turn(view, number, tricks)
+        for entry, bid, count in zip(_entries(game, round_row), bids, tricks, strict=True):
+            entry.bid = bid
+            entry.tricks = count
+    return _snapshot(game)
+
+
+def delete_game(
+    game_id: str, token: str | None, *, if_match: Collection[int] | None = None
+) -> None:
+    """Delete a game: it reads as unknown from now on (its facts are kept, marked deleted)."""
+    with _editing(game_id, token, if_match) as game:
+        game.deleted_at = utcnow()

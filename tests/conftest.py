@@ -1,0 +1,112 @@
+"""Fixtures: an app on a fresh database per test, on SQLite always and on PostgreSQL when
+``TEST_DATABASE_URL`` is set. Schemas are built by the migrations, as ``make run`` does."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import sqlalchemy as sa
+from flask import Flask
+from flask.testing import FlaskClient
+from flask_migrate import upgrade
+
+from scorekeeper import create_app
+from scorekeeper.database import normalize_url
+from scorekeeper.extensions import db
+
+from .api_client import ApiClient
+from .openapi_check import CheckedClient
+
+BACKENDS = ["sqlite", "postgresql"]
+DATA_TABLES = ("entries", "rounds", "players", "games")
+
+
+def make_app(database_url: str) -> Flask:
+    """An app for tests on ``database_url``."""
+    app = create_app(
+        {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": "test-secret"}
+    )
+    app.test_client_class = CheckedClient
+    return app
+
+
+def migrate(database_url: str) -> None:
+    """Build the schema through the migrations."""
+    app = make_app(database_url)
+    with app.app_context():
+        upgrade()
+        db.engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A migrated SQLite database, copied for each test."""
+    path = tmp_path_factory.mktemp("template") / "template.sqlite3"
+    migrate(f"sqlite:///{path}")
+    return path
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> str:
+    """The PostgreSQL test database, migrated afresh; skipped without TEST_DATABASE_URL."""
+    url = os.environ.get("TEST_DATABASE_URL")
+    if not url:
+        pytest.skip(
+            "PostgreSQL tests need TEST_DATABASE_URL, e.g. "
+            "postgresql://postgres@127.0.0.1:5432/test (CI sets it)"
+        )
+    url = normalize_url(url)
+    engine = sa.create_engine(url)
+    try:
+        with engine.begin() as connection:
+            connection.exec_driver_sql("DROP SCHEMA public CASCADE")
+            connection.exec_driver_sql("CREATE SCHEMA public")
+    except sa.exc.OperationalError as error:
+        message = f"cannot reach PostgreSQL at TEST_DATABASE_URL: {error}"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    finally:
+        engine.dispose()
+    migrate(url)
+    return url
+
+
+@pytest.fixture(params=BACKENDS)
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """A fresh, migrated database on each backend."""
+    if request.param == "sqlite":
+        path = tmp_path / "test.sqlite3"
+        shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
+        return f"sqlite:///{path}"
+    url: str = request.getfixturevalue("postgres_url")
+    engine = sa.create_engine(url)
+    with engine.begin() as connection:
+        connection.exec_driver_sql(f"TRUNCATE {', '.join(DATA_TABLES)} CASCADE")
+    engine.dispose()
+    return url
+
+
+@pytest.fixture
+def app(database_url: str) -> Iterator[Flask]:
+    """The app on a fresh database."""
+    app = make_app(database_url)
+    yield app
+    with app.app_context():
+        db.engine.dispose()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    """A test client whose API responses are checked against the OpenAPI document."""
+    return app.test_client()
+
+
+@pytest.fixture
+def api(client: FlaskClient) -> ApiClient:
+    """A small client for the JSON API."""
+    return ApiClient(client)
