@@ -6,18 +6,23 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask
+from flask import Flask, current_app, request
 
 from . import api
 from . import config as settings
-from .database import engine_options, init_engine, normalize_url
+from .database import init_engine
 from .extensions import babel, csrf, db, migrate
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app: configuration, extensions, blueprints, error handlers."""
+    """Build the app: configuration, extensions, blueprints, error handlers.
+
+    ``config`` overrides the environment; its ``INSTANCE_PATH`` moves the instance folder
+    (where the default SQLite database and the generated secret key live).
+    """
     app = Flask(
         __name__,
+        instance_path=(config or {}).get("INSTANCE_PATH"),
         instance_relative_config=True,
         template_folder="../templates",
         static_folder="../static",
@@ -32,18 +37,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
 
 def configure(app: Flask, config: Mapping[str, Any] | None) -> None:
     """Settings from the environment, overridden by ``config`` (tests pass theirs)."""
-    app.config.from_mapping(
-        JSON_SORT_KEYS=False,
-        BABEL_DEFAULT_LOCALE="en",
-        MAX_CONTENT_LENGTH=64 * 1024,
-    )
-    app.config.from_mapping(settings.from_environment(app.instance_path))
-    if config:
-        app.config.from_mapping(config)
-        url = normalize_url(app.config["SQLALCHEMY_DATABASE_URI"])
-        app.config["SQLALCHEMY_DATABASE_URI"] = url
-        if "SQLALCHEMY_ENGINE_OPTIONS" not in config:
-            app.config["SQLALCHEMY_ENGINE_OPTIONS"] = engine_options(url)
+    app.config.from_mapping(settings.build(app.instance_path, config))
     app.json.sort_keys = False  # type: ignore[attr-defined]
 
 
@@ -52,8 +46,13 @@ def register_extensions(app: Flask) -> None:
     db.init_app(app)
     init_engine(app)
     migrate.init_app(app, db, directory=os.path.join(app.root_path, "..", "migrations"))
-    babel.init_app(app)
+    babel.init_app(app, locale_selector=select_locale)
     csrf.init_app(app)
+
+
+def select_locale() -> str | None:
+    """The best of the app's languages for the browser's Accept-Language."""
+    return request.accept_languages.best_match(current_app.config["LANGUAGES"])
 
 
 def register_blueprints(app: Flask) -> None:

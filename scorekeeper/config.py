@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -30,12 +31,24 @@ def load_secret_key(instance_path: str) -> str:
     return key
 
 
-def from_environment(instance_path: str) -> dict[str, Any]:
-    """The settings that come from the environment (``DATABASE_URL``, ``SECRET_KEY``)."""
-    default_db = "sqlite:///" + str(Path(instance_path) / "scorekeeper.sqlite3")
-    url = normalize_url(os.environ.get("DATABASE_URL") or default_db)
-    return {
-        "SECRET_KEY": load_secret_key(instance_path),
-        "SQLALCHEMY_DATABASE_URI": url,
-        "SQLALCHEMY_ENGINE_OPTIONS": engine_options(url),
+def default_database_url(instance_path: str) -> str:
+    """A SQLite file in the instance folder."""
+    return "sqlite:///" + str(Path(instance_path) / "scorekeeper.sqlite3")
+
+
+def build(instance_path: str, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
+    """The settings: the environment (``DATABASE_URL``, ``SECRET_KEY``), then ``overrides``."""
+    settings: dict[str, Any] = {
+        "BABEL_DEFAULT_LOCALE": "en",
+        "LANGUAGES": ["en"],
+        # The API's bodies are small; a larger one is refused with 413 before it is read.
+        "MAX_CONTENT_LENGTH": 64 * 1024,
     }
+    settings.update(overrides or {})
+    if not settings.get("SECRET_KEY"):
+        settings["SECRET_KEY"] = load_secret_key(instance_path)
+    url = settings.get("SQLALCHEMY_DATABASE_URI") or os.environ.get("DATABASE_URL")
+    url = normalize_url(url or default_database_url(instance_path))
+    settings["SQLALCHEMY_DATABASE_URI"] = url
+    settings.setdefault("SQLALCHEMY_ENGINE_OPTIONS", engine_options(url))
+    return settings
