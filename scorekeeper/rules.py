@@ -64,6 +64,7 @@ class RuleError(ValueError):
                 template = ngettext(self.message, self.plural, self.num)
             else:
                 template = self.message if self.num == 1 else self.plural
+                template = gettext(template) if gettext is not None else template
         else:
             template = gettext(self.message) if gettext is not None else self.message
         return template % {"num": self.num, **self.params}
@@ -234,7 +235,7 @@ def parse_bid_rule(name: str) -> BidRule:
         return BidRule(name)
     except ValueError:
         raise SetupError(
-            _("The bid rule is one of %(allowed)s, not %(value)s."),
+            _("The bid rule is one of %(allowed)s, not “%(value)s”."),
             field="rules.bid_rule",
             allowed=", ".join(BidRule),
             value=name,
@@ -247,7 +248,7 @@ def parse_bid_reveal(name: str) -> BidReveal:
         return BidReveal(name)
     except ValueError:
         raise SetupError(
-            _("The bid reveal is one of %(allowed)s, not %(value)s."),
+            _("The bid reveal is one of %(allowed)s, not “%(value)s”."),
             field="rules.bid_reveal",
             allowed=", ".join(BidReveal),
             value=name,
@@ -299,6 +300,15 @@ def clean_names(names: Sequence[str]) -> tuple[str, ...]:
                 field=where,
                 number=seat + 1,
                 max=NAME_MAX_LENGTH,
+            )
+        if not name.isprintable():
+            raise SetupError(
+                _(
+                    "The name of player %(number)d contains a character that cannot be shown: "
+                    "use letters, digits, spaces and punctuation."
+                ),
+                field=where,
+                number=seat + 1,
             )
         if len(name) > NAME_MAX_LENGTH:
             raise SetupError(
@@ -436,7 +446,7 @@ def trump_from(turned: str, chosen: str | None = None) -> Trump:
         card = None
     if card is None or card is Turned.NONE:
         raise TrumpError(
-            _("The turned card is one of %(allowed)s, not %(turned)s."),
+            _("The turned card is one of %(allowed)s, not “%(turned)s”."),
             field="turned",
             allowed=_TURNABLE,
             turned=turned,
@@ -455,7 +465,7 @@ def trump_from(turned: str, chosen: str | None = None) -> Trump:
             return Trump(card, Suit(chosen))
         except ValueError:
             raise TrumpError(
-                _("The dealer chooses one of %(suits)s, not %(chosen)s."),
+                _("The dealer chooses one of %(suits)s, not “%(chosen)s”."),
                 field="chosen",
                 suits=_SUITS,
                 chosen=chosen,
