@@ -11,7 +11,9 @@ from sqlalchemy.engine import Connection, Engine
 from .extensions import db
 from .service import WRITE_OPTION
 
-SQLITE_BUSY_TIMEOUT_MS = 30_000
+# How long a write waits for another writer's lock before the request gets a 503 (kept
+# well below gunicorn's 30 s worker timeout). The same bound on both backends.
+LOCK_TIMEOUT_MS = 15_000
 
 
 def normalize_url(url: str) -> str:
@@ -26,7 +28,12 @@ def engine_options(url: str) -> dict[str, Any]:
     """Engine options for the backend of ``url``."""
     if url.startswith("sqlite"):
         # The driver waits up to this long for another writer's lock before giving up.
-        return {"connect_args": {"timeout": SQLITE_BUSY_TIMEOUT_MS / 1000}}
+        return {"connect_args": {"timeout": LOCK_TIMEOUT_MS / 1000}}
+    if url.startswith("postgresql"):
+        return {
+            "pool_pre_ping": True,
+            "connect_args": {"options": f"-c lock_timeout={LOCK_TIMEOUT_MS}"},
+        }
     return {"pool_pre_ping": True}
 
 
@@ -45,7 +52,7 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     cursor = dbapi_connection.cursor()
     try:
         cursor.execute("PRAGMA foreign_keys = ON")
-        cursor.execute(f"PRAGMA busy_timeout = {SQLITE_BUSY_TIMEOUT_MS}")
+        cursor.execute(f"PRAGMA busy_timeout = {LOCK_TIMEOUT_MS}")
         cursor.execute("PRAGMA journal_mode = WAL")
         cursor.execute("PRAGMA synchronous = NORMAL")
     finally:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+import string
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -32,6 +33,8 @@ WRITE_OPTION = "scorekeeper_write"
 
 GAME_ID_BYTES = 18  # 144 random bits, 24 URL-safe characters
 EDIT_TOKEN_BYTES = 32  # 256 random bits
+MAX_ID_LENGTH = 32  # the width of games.id
+_ID_CHARS = frozenset(string.ascii_letters + string.digits + "-_")
 
 
 class ServiceError(Exception):
@@ -114,16 +117,25 @@ def get_game(game_id: str) -> GameSnapshot:
     return _snapshot(_load(game_id, for_update=False))
 
 
-def _load(game_id: str, *, for_update: bool) -> Game:
+def _valid_id(game_id: str) -> bool:
+    # Ids are URL-safe base64; anything else (NUL bytes, which PostgreSQL refuses in text,
+    # or overlong strings) cannot be a game and is not sent to the database.
+    return len(game_id) <= MAX_ID_LENGTH and _ID_CHARS.issuperset(game_id) and bool(game_id)
+
+
+def _load(game_id: str, *, for_update: bool, with_facts: bool = True) -> Game:
+    if not _valid_id(game_id):
+        raise GameNotFound()
     statement = (
         select(Game)
         .where(Game.id == game_id, Game.deleted_at.is_(None))
-        .options(
+        .execution_options(populate_existing=True)
+    )
+    if with_facts:
+        statement = statement.options(
             selectinload(Game.players),
             selectinload(Game.rounds).selectinload(Round.entries),
         )
-        .execution_options(populate_existing=True)
-    )
     if for_update:
         statement = statement.with_for_update()
     game = db.session.scalars(statement).one_or_none()
@@ -220,18 +232,9 @@ def authorize(game_id: str, token: str | None) -> None:
     """
     if not token:
         raise TokenMissing()
-    game = _load_bare(game_id)
+    game = _load(game_id, for_update=False, with_facts=False)
     if not hmac.compare_digest(hash_token(token), game.edit_token_hash):
         raise TokenRejected()
-
-
-def _load_bare(game_id: str) -> Game:
-    game = db.session.scalars(
-        select(Game).where(Game.id == game_id, Game.deleted_at.is_(None))
-    ).one_or_none()
-    if game is None:
-        raise GameNotFound()
-    return game
 
 
 def _verify_round(game: Game, number: int) -> None:

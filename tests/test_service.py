@@ -1,0 +1,511 @@
+"""The service layer, called directly: one transaction per use case, versions, tokens, locks."""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+import sqlalchemy as sa
+from flask import Flask
+
+from scorekeeper import rules, service
+from scorekeeper.extensions import db
+
+PLAYERS = ["Ann", "Bob", "Cy"]
+DATA_TABLES = {"games", "players", "rounds", "entries"}
+DERIVED_WORDS = ("score", "total", "standing", "rank", "winner", "point")
+
+
+@dataclass(frozen=True)
+class Game:
+    id: str
+    token: str
+
+
+def read(app: Flask, game_id: str) -> service.GameSnapshot:
+    """The game as the database holds it, read in an app context (and session) of its own."""
+    with app.app_context():
+        return service.get_game(game_id)
+
+
+def play(game: Game, number: int, bids: list[int], tricks: list[int], turned: str = "blue") -> Any:
+    """Trump, bids and tricks of one round; the last snapshot."""
+    service.record_trump(game.id, game.token, number, turned)
+    service.record_bids(game.id, game.token, number, bids)
+    return service.record_tricks(game.id, game.token, number, tricks)
+
+
+def new_game(app: Flask, **options: Any) -> Game:
+    with app.app_context():
+        created = service.create_game(PLAYERS, first_dealer=0, **options)
+    return Game(created.game.id, created.edit_token)
+
+
+@pytest.fixture
+def game(app: Flask) -> Game:
+    """A 3-player game: round 1 scored, round 2 with its trump and one bid of three."""
+    game = new_game(app)
+    with app.app_context():
+        play(game, 1, [0, 1, 0], [0, 1, 0])
+        service.record_trump(game.id, game.token, 2, "red")
+        service.record_bids(game.id, game.token, 2, [1, None, None])
+    return game
+
+
+def sqlite_path(database_url: str) -> str:
+    return database_url.removeprefix("sqlite:///")
+
+
+sqlite_only = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+
+
+# -- Versions ------------------------------------------------------------------------------
+
+
+def test_each_write_bumps_the_version_by_one_and_the_update_time(app: Flask) -> None:
+    with app.app_context():
+        created = service.create_game(PLAYERS, first_dealer=0)
+        game = Game(created.game.id, created.edit_token)
+        first = created.game
+        writes: list[Callable[[], service.GameSnapshot]] = [
+            lambda: service.record_trump(game.id, game.token, 1, "wizard", "green"),
+            lambda: service.record_bids(game.id, game.token, 1, [1, None, None]),
+            lambda: service.record_bids(game.id, game.token, 1, [1, 0, 0]),
+            lambda: service.record_trump(game.id, game.token, 1, "jester"),
+            lambda: service.record_tricks(game.id, game.token, 1, [1, 0, 0]),
+            lambda: service.correct_round(
+                game.id,
+                game.token,
+                1,
+                turned="red",
+                chosen=None,
+                bids=[0, 0, 0],
+                tricks=[0, 0, 1],
+            ),
+        ]
+    assert first.version == 1
+    assert first.updated_at == first.created_at
+    previous = first
+    for write in writes:
+        with app.app_context():
+            snapshot = write()
+        assert snapshot.version == previous.version + 1
+        assert snapshot.updated_at > previous.updated_at
+        assert snapshot.created_at == first.created_at
+        assert read(app, game.id) == snapshot
+        previous = snapshot
+    assert previous.version == 1 + len(writes)
+
+
+# -- Refused writes change nothing ---------------------------------------------------------
+
+Refusal = Callable[[Game, str], object]
+
+REFUSALS: dict[str, tuple[Refusal, type[Exception]]] = {
+    "bid out of range": (
+        lambda g, _other: service.record_bids(g.id, g.token, 2, [1, 3, None]),
+        rules.BidError,
+    ),
+    "bids of the wrong length": (
+        lambda g, _other: service.record_bids(g.id, g.token, 2, [1, 0]),
+        rules.RuleError,
+    ),
+    "Wizard trump without a suit": (
+        lambda g, _other: service.record_trump(g.id, g.token, 2, "wizard"),
+        rules.TrumpError,
+    ),
+    "tricks before every bid": (
+        lambda g, _other: service.record_tricks(g.id, g.token, 2, [1, 1, 0]),
+        rules.OutOfTurnError,
+    ),
+    "trump of a round after an unscored one": (
+        lambda g, _other: service.record_trump(g.id, g.token, 3, "blue"),
+        rules.OutOfTurnError,
+    ),
+    "tricks correction not adding up": (
+        lambda g, _other: service.record_tricks(g.id, g.token, 1, [1, 1, 0]),
+        rules.TrickError,
+    ),
+    "correcting a round not scored": (
+        lambda g, _other: service.correct_round(
+            g.id, g.token, 2, turned="red", chosen=None, bids=[1, 0, 0], tricks=[1, 1, 0]
+        ),
+        rules.OutOfTurnError,
+    ),
+    # The new trump is fine, the tricks are not: the trump must not stay changed either.
+    "correction with a good trump and bad tricks": (
+        lambda g, _other: service.correct_round(
+            g.id, g.token, 1, turned="yellow", chosen=None, bids=[1, 0, 0], tricks=[1, 1, 1]
+        ),
+        rules.TrickError,
+    ),
+    "stale If-Match": (
+        lambda g, _other: service.record_trump(g.id, g.token, 2, "green", if_match={1, 4}),
+        service.StaleVersion,
+    ),
+    "another game's token": (
+        lambda g, other: service.record_trump(g.id, other, 2, "green"),
+        service.TokenRejected,
+    ),
+    "no token": (
+        lambda g, _other: service.record_trump(g.id, None, 2, "green"),
+        service.TokenMissing,
+    ),
+    "round beyond the game": (
+        lambda g, _other: service.record_trump(g.id, g.token, 21, "green"),
+        service.RoundNotFound,
+    ),
+    "delete with a stale If-Match": (
+        lambda g, _other: service.delete_game(g.id, g.token, if_match={2}),
+        service.StaleVersion,
+    ),
+    "delete with another game's token": (
+        lambda g, other: service.delete_game(g.id, other),
+        service.TokenRejected,
+    ),
+}
+
+
+@pytest.mark.parametrize("case", REFUSALS)
+def test_a_refused_write_changes_nothing(app: Flask, game: Game, case: str) -> None:
+    refuse, error = REFUSALS[case]
+    other = new_game(app)
+    before = read(app, game.id)
+    assert before.version == 6
+
+    with app.app_context(), pytest.raises(error):
+        refuse(game, other.token)
+
+    assert read(app, game.id) == before
+    assert read(app, other.id).version == 1
+
+
+def test_the_app_context_goes_on_after_a_refused_write(app: Flask, game: Game) -> None:
+    # The session is usable after a refusal, and the next write starts from the stored facts.
+    with app.app_context():
+        with pytest.raises(rules.TrickError):
+            service.correct_round(
+                game.id,
+                game.token,
+                1,
+                turned="yellow",
+                chosen=None,
+                bids=[1, 0, 0],
+                tricks=[1, 1, 1],
+            )
+        after = service.record_bids(game.id, game.token, 2, [1, 0, None])
+    assert after.version == 7
+    assert after.view.round(1).trump == rules.Trump(rules.Turned.BLUE, rules.Suit.BLUE)
+    assert read(app, game.id) == after
+
+
+# -- Tokens, unknown games and rounds ------------------------------------------------------
+
+
+@pytest.mark.parametrize("token", [None, ""])
+def test_a_write_without_a_token_is_refused(app: Flask, game: Game, token: str | None) -> None:
+    with app.app_context():
+        with pytest.raises(service.TokenMissing):
+            service.authorize(game.id, token)
+        with pytest.raises(service.TokenMissing):
+            service.record_bids(game.id, token, 2, [1, 0, None])
+        with pytest.raises(service.TokenMissing):
+            service.delete_game(game.id, token)
+
+
+def test_a_token_of_another_game_or_a_made_up_one_is_rejected(app: Flask, game: Game) -> None:
+    other = new_game(app)
+    with app.app_context():
+        service.authorize(game.id, game.token)
+        for token in (other.token, game.token + "x", game.token[:-1]):
+            with pytest.raises(service.TokenRejected):
+                service.authorize(game.id, token)
+            with pytest.raises(service.TokenRejected):
+                service.record_bids(game.id, token, 2, [1, 0, None])
+
+
+def test_an_unknown_game_is_not_found(app: Flask, game: Game) -> None:
+    with app.app_context():
+        for game_id in ("no-such-game", game.id.upper(), ""):
+            with pytest.raises(service.GameNotFound):
+                service.get_game(game_id)
+            with pytest.raises(service.GameNotFound):
+                service.authorize(game_id, game.token)
+            with pytest.raises(service.GameNotFound):
+                service.record_trump(game_id, game.token, 2, "green")
+
+
+@pytest.mark.parametrize("number", [0, -1, 21, 1000])
+def test_a_round_outside_the_game_is_not_found(app: Flask, game: Game, number: int) -> None:
+    with app.app_context():
+        with pytest.raises(service.RoundNotFound) as raised:
+            service.record_bids(game.id, game.token, number, [0, 0, 0])
+        with pytest.raises(service.RoundNotFound):
+            service.correct_round(
+                game.id,
+                game.token,
+                number,
+                turned="red",
+                chosen=None,
+                bids=[0, 0, 0],
+                tricks=[1, 0, 0],
+            )
+    assert f"rounds 1 to 20, so there is no round {number}" in str(raised.value)
+
+
+# -- Corrections ---------------------------------------------------------------------------
+
+
+def test_correct_round_replaces_trump_bids_and_tricks_at_once(app: Flask) -> None:
+    game = new_game(app)
+    with app.app_context():
+        play(game, 1, [0, 1, 0], [0, 1, 0])
+        play(game, 2, [1, 1, 0], [1, 1, 0], turned="red")
+        service.record_trump(game.id, game.token, 3, "green")
+        before = service.get_game(game.id)
+
+        after = service.correct_round(
+            game.id,
+            game.token,
+            1,
+            turned="wizard",
+            chosen="yellow",
+            bids=[1, 0, 0],
+            tricks=[1, 0, 0],
+        )
+
+    assert after.version == before.version + 1
+    corrected = after.view.round(1)
+    assert corrected.trump == rules.Trump(rules.Turned.WIZARD, rules.Suit.YELLOW)
+    assert corrected.bids == (1, 0, 0)
+    assert corrected.tricks == (1, 0, 0)
+    assert corrected.scores == [30, 20, 20]
+    # Later rounds stay as recorded; their totals follow the correction.
+    assert after.view.round(2).trump == before.view.round(2).trump
+    assert after.view.round(2).bids == before.view.round(2).bids
+    assert after.view.round(2).tricks == before.view.round(2).tricks
+    assert after.view.round(2).scores == before.view.round(2).scores == [30, 30, 20]
+    assert after.view.round(3).trump == before.view.round(3).trump
+    assert after.view.round(3).state is rules.RoundState.BIDDING
+    assert after.view.round(2).totals_before == [30, 20, 20]
+    assert after.view.totals == [60, 50, 40]
+    assert read(app, game.id) == after
+
+
+def test_correct_round_refuses_a_round_not_scored(app: Flask, game: Game) -> None:
+    before = read(app, game.id)
+    with app.app_context():
+        for number in (2, 3):
+            with pytest.raises(rules.OutOfTurnError, match="not scored yet"):
+                service.correct_round(
+                    game.id,
+                    game.token,
+                    number,
+                    turned="red",
+                    chosen=None,
+                    bids=[0, 0, 0],
+                    tricks=[0, 0, number],
+                )
+    assert read(app, game.id) == before
+
+
+def test_correct_round_of_the_round_that_deals_every_card(app: Flask) -> None:
+    # Six players: round 10 deals all 60 cards, so it has no trump to correct.
+    players = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
+    with app.app_context():
+        created = service.create_game(players, first_dealer=0)
+        game = Game(created.game.id, created.edit_token)
+        for number in range(1, 10):
+            play(game, number, [0] * 6, [number, 0, 0, 0, 0, 0])
+        service.record_bids(game.id, game.token, 10, [2, 2, 2, 2, 1, 0])
+        scored = service.record_tricks(game.id, game.token, 10, [2, 2, 2, 2, 1, 1])
+        assert scored.view.status is rules.GameStatus.FINISHED
+
+        with pytest.raises(rules.OutOfTurnError):
+            service.correct_round(
+                game.id,
+                game.token,
+                10,
+                turned="blue",
+                chosen=None,
+                bids=[2, 2, 2, 2, 1, 1],
+                tricks=[2, 2, 2, 2, 1, 1],
+            )
+        corrected = service.correct_round(
+            game.id,
+            game.token,
+            10,
+            turned=None,
+            chosen=None,
+            bids=[2, 2, 2, 2, 1, 1],
+            tricks=[2, 2, 2, 2, 1, 1],
+        )
+
+    assert corrected.version == scored.version + 1
+    assert corrected.view.round(10).trump == rules.Trump.NO_CARD_LEFT
+    assert corrected.view.round(10).scores == [40, 40, 40, 40, 30, 30]
+    assert read(app, game.id) == corrected
+
+
+# -- Deleting ------------------------------------------------------------------------------
+
+
+def test_a_deleted_game_reads_and_writes_as_unknown(app: Flask, game: Game) -> None:
+    other = new_game(app)
+    with app.app_context():
+        assert service.delete_game(game.id, game.token, if_match={6}) is None
+    with app.app_context():
+        with pytest.raises(service.GameNotFound):
+            service.get_game(game.id)
+        with pytest.raises(service.GameNotFound):
+            service.authorize(game.id, game.token)
+        with pytest.raises(service.GameNotFound):
+            service.record_bids(game.id, game.token, 2, [1, 0, None])
+        with pytest.raises(service.GameNotFound):
+            service.delete_game(game.id, game.token)
+    assert read(app, other.id).version == 1
+
+
+# -- What is stored ------------------------------------------------------------------------
+
+
+def test_only_the_sha256_of_the_edit_token_is_stored(app: Flask, game: Game) -> None:
+    assert len(game.token) >= 43  # 256 random bits, URL-safe base64
+    assert len(game.id) >= 22  # 128 random bits
+    with app.app_context():
+        stored = {
+            table: [tuple(row) for row in db.session.execute(sa.text(f"SELECT * FROM {table}"))]
+            for table in sorted(DATA_TABLES)
+        }
+        token_hash = db.session.execute(
+            sa.text("SELECT edit_token_hash FROM games WHERE id = :id"), {"id": game.id}
+        ).scalar_one()
+    assert token_hash == hashlib.sha256(game.token.encode()).hexdigest()
+    assert stored["entries"], "the fixture's game has facts stored"
+    for rows in stored.values():
+        for row in rows:
+            for value in row:
+                assert game.token not in str(value)
+
+
+def test_no_score_or_total_is_stored(app: Flask) -> None:
+    model_columns = {
+        f"{table.name}.{column.name}"
+        for table in db.metadata.tables.values()
+        for column in table.columns
+    }
+    with app.app_context():
+        inspector = sa.inspect(db.engine)
+        assert set(inspector.get_table_names()) - {"alembic_version"} == DATA_TABLES
+        stored_columns = {
+            f"{table}.{column['name']}"
+            for table in DATA_TABLES
+            for column in inspector.get_columns(table)
+        }
+    assert stored_columns == model_columns
+    assert "entries.bid" in stored_columns
+    assert "entries.tricks" in stored_columns
+    derived = [name for name in stored_columns if any(w in name for w in DERIVED_WORDS)]
+    assert derived == []
+
+
+def test_foreign_keys_are_enforced(app: Flask) -> None:
+    with app.app_context():
+        with pytest.raises(sa.exc.IntegrityError):
+            db.session.execute(
+                sa.text("INSERT INTO players (game_id, seat, name) VALUES ('nope', 0, 'X')")
+            )
+        db.session.rollback()
+
+
+# -- SQLite: WAL, foreign keys, IMMEDIATE writes -------------------------------------------
+
+
+@sqlite_only
+def test_sqlite_connections_use_wal_and_foreign_keys(app: Flask) -> None:
+    with app.app_context(), db.engine.connect() as first, db.engine.connect() as second:
+        for connection in (first, second):
+            assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+            assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+            assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() >= 1000
+
+
+@sqlite_only
+def test_a_sqlite_write_holds_the_write_lock_from_its_start_while_reads_go_on(
+    app: Flask, database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = new_game(app)
+    seen: dict[str, object] = {}
+    check_trump = rules.verify_trump_turn
+
+    def probe(view: rules.GameView, number: int) -> None:
+        # Called inside the write transaction, after the write has only read the game.
+        other = sqlite3.connect(sqlite_path(database_url), timeout=0.05, isolation_level=None)
+        try:
+            try:
+                other.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as error:
+                seen["second writer"] = str(error)
+            else:
+                seen["second writer"] = "got the write lock"
+                other.execute("ROLLBACK")
+            seen["reader sees version"] = other.execute(
+                "SELECT version FROM games WHERE id = ?", (game.id,)
+            ).fetchone()[0]
+        finally:
+            other.close()
+        check_trump(view, number)
+
+    monkeypatch.setattr(rules, "verify_trump_turn", probe)
+    with app.app_context():
+        written = service.record_trump(game.id, game.token, 1, "green")
+
+    assert seen == {"second writer": "database is locked", "reader sees version": 1}
+    assert written.version == 2
+    assert read(app, game.id) == written
+
+
+@sqlite_only
+def test_a_sqlite_write_waits_for_another_writer_instead_of_failing(
+    app: Flask, database_url: str
+) -> None:
+    game = new_game(app)
+    outcome: dict[str, object] = {}
+
+    def write() -> None:
+        with app.app_context():
+            try:
+                outcome["game"] = service.record_trump(game.id, game.token, 1, "green")
+            except Exception as error:  # reported by the assertions below
+                outcome["error"] = error
+
+    other = sqlite3.connect(sqlite_path(database_url), isolation_level=None)
+    thread = threading.Thread(target=write)
+    try:
+        other.execute("BEGIN IMMEDIATE")
+        other.execute("UPDATE games SET first_dealer = 1 WHERE id = ?", (game.id,))
+        thread.start()
+        thread.join(0.5)
+        waited = thread.is_alive()
+        read_meanwhile = read(app, game.id)
+        other.execute("COMMIT")
+    finally:
+        if other.in_transaction:
+            other.execute("ROLLBACK")
+        other.close()
+        thread.join(10)
+
+    assert waited, "the service write did not wait for the other writer's lock"
+    assert read_meanwhile.version == 1
+    assert read_meanwhile.table.first_dealer == 0  # the other writer had not committed yet
+    assert "error" not in outcome, outcome
+    written = outcome["game"]
+    assert isinstance(written, service.GameSnapshot)
+    assert written.version == 2
+    assert written.table.first_dealer == 1  # the write read the game after the other's commit
+    assert read(app, game.id) == written
