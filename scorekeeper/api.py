@@ -243,7 +243,10 @@ def _if_match() -> frozenset[int] | None:
     tags = request.if_match
     if tags.star_tag:
         return None
-    return frozenset(int(tag) for tag in tags.as_set() if tag.isascii() and tag.isdigit())
+    # A tag too long to be a version matches none (and int() refuses over 4300 digits).
+    return frozenset(
+        int(tag) for tag in tags.as_set() if tag.isascii() and tag.isdigit() and len(tag) <= 18
+    )
 
 
 # -- Serialization -------------------------------------------------------------------------
@@ -385,8 +388,9 @@ def _round_write(
 ) -> Response:
     """Shared steps of the round PUTs: token, body, If-Match, write, answer."""
     token = _token()
-    # Refuse a stranger before reading the body: 401/403/404 come before 400/415/422.
-    service.authorize(game_id, token)
+    # Refuse a stranger, or an unknown round, before reading the body: 401/403/404 come
+    # before 400/415/422.
+    service.authorize(game_id, token, number)
     data = json_body()
     _only_keys(data, (key,) if key != "turned" else ("turned", "chosen"))
     return game_response(write(data, token, _if_match()))

@@ -230,8 +230,8 @@ _SCHEMAS: dict[str, Any] = {
             },
             "forbidden_bid": {
                 "type": ["integer", "null"],
-                "description": "The one value the dealer may not bid now, else null (null "
-                "whenever bids are hidden, since it would give away their sum).",
+                "description": "The one value the dealer may not bid now, else null; null "
+                "too while the bids are hidden, since it would give away their sum.",
             },
             "tricks": {"type": ["array", "null"], "items": {"type": "integer"}},
             "scores": {"type": ["array", "null"], "items": {"type": "integer"}},

@@ -762,8 +762,9 @@ class RoundView:
 
     @property
     def shown_forbidden_bid(self) -> int | None:
-        """The dealer's forbidden bid, unless it would give away hidden bids."""
-        return self.forbidden_bid if self.bid_reveal is BidReveal.OPEN else None
+        """The dealer's forbidden bid once the bids are visible: before, it would give away
+        the sum of the hidden bids."""
+        return self.forbidden_bid if self.bids_visible else None
 
     @property
     def has_bid(self) -> list[bool] | None:

@@ -224,8 +224,8 @@ def _editing(game_id: str, token: str | None, if_match: Collection[int] | None) 
         game.updated_at = utcnow()
 
 
-def authorize(game_id: str, token: str | None) -> None:
-    """Raise unless ``token`` is the edit token of game ``game_id``.
+def authorize(game_id: str, token: str | None, number: int | None = None) -> None:
+    """Raise unless ``token`` is the edit token of game ``game_id`` (which has round ``number``).
 
     The write use cases check the token again inside their transaction; this lets a
     caller refuse a stranger before it even reads the request.
@@ -235,6 +235,8 @@ def authorize(game_id: str, token: str | None) -> None:
     game = _load(game_id, for_update=False, with_facts=False)
     if not hmac.compare_digest(hash_token(token), game.edit_token_hash):
         raise TokenRejected()
+    if number is not None:
+        _verify_round(game, number)
 
 
 def _verify_round(game: Game, number: int) -> None:
@@ -278,9 +280,9 @@ def create_game(
         first_dealer=first_dealer,
         rules=rules.GameRules(
             rounds=rounds if rounds is not None else rules.full_game_rounds(len(players)),
-            bid_rule=rules.BidRule(bid_rule),
+            bid_rule=rules.parse_bid_rule(bid_rule),
             last_bidder_may_bid_zero=last_bidder_may_bid_zero,
-            bid_reveal=rules.BidReveal(bid_reveal),
+            bid_reveal=rules.parse_bid_reveal(bid_reveal),
             clairvoyance=clairvoyance,
         ),
     )

@@ -110,3 +110,14 @@ def client(app: Flask) -> FlaskClient:
 def api(client: FlaskClient) -> ApiClient:
     """A small client for the JSON API."""
     return ApiClient(client)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """Say once why tests were skipped, rather than once per test."""
+    reasons: dict[str, int] = {}
+    for report in terminalreporter.stats.get("skipped", []):
+        reason = str(report.longrepr[-1]) if isinstance(report.longrepr, tuple) else "skipped"
+        reason = reason.removeprefix("Skipped: ")
+        reasons[reason] = reasons.get(reason, 0) + 1
+    for reason, count in sorted(reasons.items()):
+        terminalreporter.write_line(f"{count} skipped: {reason}")

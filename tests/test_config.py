@@ -49,9 +49,7 @@ def test_default_database_is_sqlite_in_the_instance_folder(
     assert app.config["SQLALCHEMY_DATABASE_URI"] == f"sqlite:///{tmp_path}/scorekeeper.sqlite3"
 
 
-def test_database_url_from_the_environment(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_database_url_from_the_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("DATABASE_URL", "postgres://scorer@db.invalid/wizard")
     app = create_app({"INSTANCE_PATH": str(tmp_path)})
     assert app.config["SQLALCHEMY_DATABASE_URI"] == "postgresql+psycopg://scorer@db.invalid/wizard"

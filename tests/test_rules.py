@@ -609,10 +609,10 @@ def test_restriction_falls_on_the_dealer_whatever_the_reveal_mode(reveal: BidRev
         (BidReveal.OPEN, (None, 0, 1), None, RoundState.BIDDING, (None, 0, 1), 0),
         (BidReveal.OPEN, (1, 0, 1), None, RoundState.PLAYING, (1, 0, 1), 0),
         (BidReveal.COVERED, (None, 0, 1), None, RoundState.BIDDING, (None,) * 3, None),
-        (BidReveal.COVERED, (1, 0, 1), None, RoundState.PLAYING, (1, 0, 1), None),
+        (BidReveal.COVERED, (1, 0, 1), None, RoundState.PLAYING, (1, 0, 1), 0),
         (BidReveal.SECRET, (None, 0, 1), None, RoundState.BIDDING, (None,) * 3, None),
         (BidReveal.SECRET, (1, 0, 1), None, RoundState.PLAYING, (None,) * 3, None),
-        (BidReveal.SECRET, (1, 0, 1), (1, 0, 0), RoundState.SCORED, (1, 0, 1), None),
+        (BidReveal.SECRET, (1, 0, 1), (1, 0, 0), RoundState.SCORED, (1, 0, 1), 0),
     ],
     ids=[
         "open-as-they-come",
@@ -639,7 +639,7 @@ def test_reveal_mode_decides_when_bids_are_shown(
     assert view.bids_visible is (shown == bids)
     assert view.shown_bids == shown
     assert view.forbidden_bid == 0  # known to the app in every mode ...
-    assert view.shown_forbidden_bid == shown_forbidden  # ... shown only where bids are open
+    assert view.shown_forbidden_bid == shown_forbidden  # ... shown only with the bids
     assert view.has_bid == [bid is not None for bid in bids]
 
 
