@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from flask import Blueprint, Flask, Response, jsonify, request, url_for
-from flask_babel import get_translations, gettext
+from flask_babel import LazyString, get_translations, gettext
+from flask_babel import lazy_gettext as _l
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 
@@ -38,19 +39,19 @@ class Problem(Exception):
 
 
 # Titles by problem type: short, fixed per type (RFC 9457).
-_TITLES: dict[str, str] = {
-    "malformed-request": "The request is malformed",
-    "unsupported-media-type": "The body must be JSON",
-    "not-found": "Not found",
-    "unauthorized": "Edit token missing",
-    "forbidden": "Edit token rejected",
-    "method-not-allowed": "Method not allowed",
-    "out-of-turn": "Out of turn",
-    "stale-version": "The game has changed",
-    "rule-violation": "The rules forbid this",
-    "payload-too-large": "The body is too large",
-    "unavailable": "Try again",
-    "server-error": "Something went wrong",
+_TITLES: dict[str, LazyString] = {
+    "malformed-request": _l("The request is malformed"),
+    "unsupported-media-type": _l("The body must be JSON"),
+    "not-found": _l("Not found"),
+    "unauthorized": _l("Edit token missing"),
+    "forbidden": _l("Edit token rejected"),
+    "method-not-allowed": _l("Method not allowed"),
+    "out-of-turn": _l("Out of turn"),
+    "stale-version": _l("The game has changed"),
+    "rule-violation": _l("The rules forbid this"),
+    "payload-too-large": _l("The body is too large"),
+    "unavailable": _l("Try again"),
+    "server-error": _l("Something went wrong"),
 }
 
 
@@ -58,7 +59,7 @@ def problem_response(problem: Problem) -> Response:
     """Serialize a problem."""
     body: dict[str, Any] = {
         "type": f"/api/v1/problems/{problem.slug}",
-        "title": gettext(_TITLES[problem.slug]),
+        "title": str(_TITLES[problem.slug]),
         "status": problem.status,
         "detail": problem.detail,
     }
@@ -123,7 +124,11 @@ def register_errorhandlers(app: Flask) -> None:
             404: gettext("There is nothing at this address of the API."),
             405: gettext("This address does not take a %(method)s request.", method=request.method),
             413: gettext("The body is larger than the API takes."),
-        }.get(status, error.description or "")
+        }.get(status)
+        if detail is None and status >= 500:
+            detail = gettext("Something went wrong on the server, and nothing was changed.")
+        elif detail is None:
+            detail = gettext("The request cannot be handled as it was sent.")
         headers = {}
         if status == 405 and error.get_response().headers.get("Allow"):
             headers["Allow"] = error.get_response().headers["Allow"]

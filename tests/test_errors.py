@@ -1,0 +1,51 @@
+"""Errors the API answers itself: unknown addresses, wrong methods, and its last resort."""
+
+from __future__ import annotations
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper import service
+
+
+def test_unknown_api_address_is_a_problem_document(client: FlaskClient) -> None:
+    response = client.get("/api/v1/nothing-here")
+    assert response.status_code == 404
+    assert response.mimetype == "application/problem+json"
+    assert response.get_json()["detail"] == "There is nothing at this address of the API."
+
+
+def test_wrong_method_names_the_allowed_ones(client: FlaskClient) -> None:
+    response = client.patch("/api/v1/games")
+    assert response.status_code == 405
+    assert response.mimetype == "application/problem+json"
+    assert "POST" in response.headers["Allow"]
+
+
+def test_an_unexpected_failure_is_a_problem_document_and_changes_nothing(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The last resort: a bug answers 500 as problem+json, and the write is rolled back."""
+    created = app.test_client().post("/api/v1/games", json={"players": ["A", "B", "C"]})
+    game = created.get_json()
+
+    def broken(*_args: object, **_kwargs: object) -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr(service.rules, "trump_from", broken)
+    app.config["PROPAGATE_EXCEPTIONS"] = False
+    plain = FlaskClient(app, app.response_class, use_cookies=False)
+    response = plain.put(
+        f"/api/v1/games/{game['id']}/rounds/1/trump",
+        json={"turned": "red"},
+        headers={"Authorization": f"Bearer {game['edit_token']}"},
+    )
+    assert response.status_code == 500
+    assert response.mimetype == "application/problem+json"
+    assert response.get_json()["detail"] == (
+        "Something went wrong on the server, and nothing was changed."
+    )
+    after = plain.get(f"/api/v1/games/{game['id']}").get_json()
+    assert after["version"] == 1
+    assert after["rounds"][0]["trump"] is None
