@@ -287,7 +287,7 @@ def verify_player_count(players: int) -> None:
 def clean_names(names: Sequence[str]) -> tuple[str, ...]:
     """The players' names trimmed, after checking count, length and uniqueness."""
     verify_player_count(len(names))
-    cleaned = tuple(" ".join(name.split()) for name in names)
+    cleaned = tuple(name.strip() for name in names)
     seen: dict[str, int] = {}
     for seat, name in enumerate(cleaned):
         where = f"players[{seat}]"

@@ -165,6 +165,8 @@ def test_two_or_seven_players_are_refused(players: int, message: str) -> None:
 
 def test_names_are_trimmed() -> None:
     assert clean_names(["  Thomas ", "\tUte\n", "Kevin"]) == ("Thomas", "Ute", "Kevin")
+    # Only trimmed: what stands between the ends stays as typed.
+    assert clean_names(["Anna  Lena", "Ute", "Kevin"])[0] == "Anna  Lena"
 
 
 def test_names_of_24_characters_are_allowed() -> None:
