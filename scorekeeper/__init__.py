@@ -57,6 +57,7 @@ def select_locale() -> str | None:
 
 def register_blueprints(app: Flask) -> None:
     """The JSON API (bearer tokens only, so it needs no CSRF token)."""
+    app.url_map.converters["round"] = api.RoundNumberConverter
     csrf.exempt(api.bp)
     app.register_blueprint(api.bp)
 

@@ -16,11 +16,27 @@ from flask_babel import LazyString, get_translations, gettext
 from flask_babel import lazy_gettext as _l
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
+from werkzeug.routing import BaseConverter
 
 from . import rules, service
+from .database import is_lock_timeout
 from .openapi import openapi_document
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
+
+
+class RoundNumberConverter(BaseConverter):
+    """A round number in ASCII digits without leading zeros (werkzeug's ``int`` takes any
+    Unicode digit, so an Arabic-Indic one would read as round 1)."""
+
+    regex = r"[0-9]|[1-9][0-9]{1,5}"
+
+    def to_python(self, value: str) -> int:
+        return int(value)
+
+    def to_url(self, value: Any) -> str:
+        return str(value)
+
 
 PROBLEM_JSON = "application/problem+json"
 _CREATE_KEYS = ("players", "first_dealer", "rules")
@@ -130,13 +146,19 @@ def register_errorhandlers(app: Flask) -> None:
         elif detail is None:
             detail = gettext("The request cannot be handled as it was sent.")
         headers = {}
-        if status == 405 and error.get_response().headers.get("Allow"):
-            headers["Allow"] = error.get_response().headers["Allow"]
+        allow = error.get_response().headers.get("Allow") if status == 405 else None
+        if allow:
+            headers["Allow"] = allow
         return problem_response(Problem(status, slug, detail, headers=headers))
 
     @app.errorhandler(OperationalError)
-    def handle_busy_database(error: OperationalError) -> Response:
-        app.logger.warning("database unavailable: %s", error)
+    def handle_database_error(error: OperationalError) -> Response:
+        if not is_lock_timeout(error):
+            # Not a busy database: a real fault, logged in full and answered as a 500.
+            app.logger.exception("database error", exc_info=error)
+            detail = gettext("Something went wrong on the server, and nothing was changed.")
+            return problem_response(Problem(500, "server-error", detail))
+        app.logger.warning("database busy: %s", error)
         detail = gettext("The database is busy: try again in a moment.")
         return problem_response(Problem(503, "unavailable", detail, headers={"Retry-After": "1"}))
 
@@ -250,7 +272,9 @@ def _if_match() -> frozenset[int] | None:
         return None
     # A tag too long to be a version matches none (and int() refuses over 4300 digits).
     return frozenset(
-        int(tag) for tag in tags.as_set() if tag.isascii() and tag.isdigit() and len(tag) <= 18
+        int(tag)
+        for tag in tags.as_set()
+        if tag and tag.isascii() and tag.isdigit() and len(tag) <= 18
     )
 
 
@@ -323,13 +347,16 @@ def _timestamp(moment: Any) -> str:
     return str(moment.strftime("%Y-%m-%dT%H:%M:%SZ"))
 
 
-def game_response(game: service.GameSnapshot, status: int = 200) -> Response:
-    """The game with its version as ETag."""
-    response = jsonify(game_json(game))
-    response.status_code = status
-    response.set_etag(str(game.version))
-    response.headers["Cache-Control"] = "no-cache"
+def _versioned(response: Response, version: int, cache_control: str = "no-cache") -> Response:
+    """Tag ``response`` with the game's version; clients revalidate before reusing it."""
+    response.set_etag(str(version))
+    response.headers["Cache-Control"] = cache_control
     return response
+
+
+def game_response(game: service.GameSnapshot, body: dict[str, Any] | None = None) -> Response:
+    """The game (or ``body``, the game with extras) with its version as ETag."""
+    return _versioned(jsonify(body or game_json(game)), game.version)
 
 
 # -- Endpoints -----------------------------------------------------------------------------
@@ -361,11 +388,9 @@ def create_game() -> Response:
     )
     body = game_json(created.game)
     body["edit_token"] = created.edit_token
-    response = jsonify(body)
+    response = _versioned(jsonify(body), created.game.version, "no-store")  # holds the token
     response.status_code = 201
     response.headers["Location"] = body["links"]["self"]
-    response.set_etag(str(created.game.version))
-    response.headers["Cache-Control"] = "no-store"
     return response
 
 
@@ -374,10 +399,7 @@ def get_game(game_id: str) -> Response:
     """The game; 304 when ``If-None-Match`` names its version."""
     game = service.get_game(game_id)
     if request.if_none_match.contains_weak(str(game.version)):
-        response = Response(status=304)
-        response.set_etag(str(game.version))
-        response.headers["Cache-Control"] = "no-cache"
-        return response
+        return _versioned(Response(status=304), game.version)
     return game_response(game)
 
 
@@ -389,7 +411,10 @@ def delete_game(game_id: str) -> Response:
 
 
 def _round_write(
-    game_id: str, number: int, key: str, write: Callable[..., service.GameSnapshot]
+    game_id: str,
+    number: int,
+    keys: Collection[str],
+    write: Callable[..., service.GameSnapshot],
 ) -> Response:
     """Shared steps of the round PUTs: token, body, If-Match, write, answer."""
     token = _token()
@@ -397,11 +422,11 @@ def _round_write(
     # before 400/415/422.
     service.authorize(game_id, token, number)
     data = json_body()
-    _only_keys(data, (key,) if key != "turned" else ("turned", "chosen"))
+    _only_keys(data, keys)
     return game_response(write(data, token, _if_match()))
 
 
-@bp.put("/games/<game_id>/rounds/<int:number>/trump")
+@bp.put("/games/<game_id>/rounds/<round:number>/trump")
 def put_trump(game_id: str, number: int) -> Response:
     """Record the card turned (and the dealer's choice under a Wizard)."""
 
@@ -411,10 +436,10 @@ def put_trump(game_id: str, number: int) -> Response:
         chosen = None if chosen is None else _str(chosen, "chosen")
         return service.record_trump(game_id, token, number, turned, chosen, if_match=if_match)
 
-    return _round_write(game_id, number, "turned", write)
+    return _round_write(game_id, number, ("turned", "chosen"), write)
 
 
-@bp.put("/games/<game_id>/rounds/<int:number>/bids")
+@bp.put("/games/<game_id>/rounds/<round:number>/bids")
 def put_bids(game_id: str, number: int) -> Response:
     """Record the bids so far (``null``: not bid yet)."""
 
@@ -423,10 +448,10 @@ def put_bids(game_id: str, number: int) -> Response:
         bids = [_optional_int(bid, f"bids[{seat}]") for seat, bid in enumerate(values)]
         return service.record_bids(game_id, token, number, bids, if_match=if_match)
 
-    return _round_write(game_id, number, "bids", write)
+    return _round_write(game_id, number, ("bids",), write)
 
 
-@bp.put("/games/<game_id>/rounds/<int:number>/tricks")
+@bp.put("/games/<game_id>/rounds/<round:number>/tricks")
 def put_tricks(game_id: str, number: int) -> Response:
     """Record the tricks won, which scores the round."""
 
@@ -435,7 +460,7 @@ def put_tricks(game_id: str, number: int) -> Response:
         tricks = [_int(count, f"tricks[{seat}]") for seat, count in enumerate(values)]
         return service.record_tricks(game_id, token, number, tricks, if_match=if_match)
 
-    return _round_write(game_id, number, "tricks", write)
+    return _round_write(game_id, number, ("tricks",), write)
 
 
 @bp.get("/openapi.json")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -21,13 +22,18 @@ def load_secret_key(instance_path: str) -> str:
     except FileNotFoundError:
         pass
     key = secrets.token_hex(32)
+    # Written to a private temporary file, then linked into place: a worker starting at the
+    # same moment sees either no key file or a whole one, and link() never overwrites.
+    fd, temporary = tempfile.mkstemp(dir=instance_path, prefix=".secret_key.")
     try:
-        # O_EXCL: when two workers start at once, only one writes; the other reads its key.
-        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except FileExistsError:
-        return path.read_text(encoding="utf-8").strip()
-    with os.fdopen(fd, "w", encoding="utf-8") as handle:
-        handle.write(key)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(key)
+        try:
+            os.link(temporary, path)
+        except FileExistsError:
+            return path.read_text(encoding="utf-8").strip()
+    finally:
+        os.unlink(temporary)
     return key
 
 

@@ -6,10 +6,12 @@ from typing import Any
 
 from flask import Flask
 from sqlalchemy import event
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection
 
 from .extensions import db
-from .service import WRITE_OPTION
+
+#: Execution option that makes a SQLite transaction begin IMMEDIATE: the service's writes.
+WRITE_OPTION = "scorekeeper_write"
 
 # How long a write waits for another writer's lock before the request gets a 503 (kept
 # well below gunicorn's 30 s worker timeout). The same bound on both backends.
@@ -69,4 +71,9 @@ def _sqlite_begin(connection: Connection) -> None:
         connection.exec_driver_sql("BEGIN")
 
 
-__all__ = ["Engine", "engine_options", "init_engine", "normalize_url"]
+def is_lock_timeout(error: Exception) -> bool:
+    """Whether a database error means "another writer held the lock too long"."""
+    original = getattr(error, "orig", None)
+    if getattr(original, "sqlstate", None) == "55P03":  # PostgreSQL lock_not_available
+        return True
+    return "database is locked" in str(original or error)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from enum import StrEnum
 
 from sqlalchemy import (
     Boolean,
@@ -16,13 +17,19 @@ from sqlalchemy import (
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .extensions import db
+from .rules import BidReveal, BidRule, Suit, Turned
+
 
 # The stored strings mirror the rules' enums; the check constraints keep the database honest
 # even against a write that bypasses the service.
-_BID_RULES = "'standard', 'plus_minus_one', 'canadian'"
-_REVEALS = "'open', 'covered', 'secret'"
-_TURNED = "'blue', 'green', 'red', 'yellow', 'jester', 'wizard', 'none'"
-_SUITS = "'blue', 'green', 'red', 'yellow'"
+def _one_of(values: type[StrEnum]) -> str:
+    return ", ".join(f"'{value}'" for value in values)
+
+
+_BID_RULES = _one_of(BidRule)
+_REVEALS = _one_of(BidReveal)
+_TURNED = _one_of(Turned)
+_SUITS = _one_of(Suit)
 
 
 def utcnow() -> datetime:

@@ -59,7 +59,7 @@ _ROUND = {
     "in": "path",
     "required": True,
     "description": "The round, 1 to `rules.rounds`.",
-    "schema": {"type": "integer", "minimum": 0},
+    "schema": {"type": "integer", "minimum": 1},
 }
 _IF_MATCH = {
     "name": "If-Match",
@@ -135,14 +135,14 @@ _SCHEMAS: dict[str, Any] = {
                 "maxItems": rules.MAX_PLAYERS,
                 "description": "Names in clockwise seat order: trimmed, 1 to 24 characters, "
                 "unique regardless of case.",
-                "items": {"type": "string", "maxLength": 200},
+                "items": {"type": "string"},
             },
             "first_dealer": {
                 "type": ["integer", "null"],
                 "minimum": 0,
                 "description": "The seat that deals round 1; omitted or null: drawn at random.",
             },
-            "rules": _ref("Rules"),
+            "rules": {"oneOf": [_ref("Rules"), {"type": "null"}]},
         },
     },
     "TrumpBody": {
@@ -391,7 +391,10 @@ def openapi_document() -> dict[str, Any]:
                     ],
                     "responses": {
                         "200": _game_ok("The game."),
-                        "304": {"description": "`If-None-Match` names the current version."},
+                        "304": {
+                            "description": "`If-None-Match` names the current version.",
+                            "headers": {"ETag": {"$ref": "#/components/headers/ETag"}},
+                        },
                         "404": _WRITE_ERRORS["404"],
                         "503": _WRITE_ERRORS["503"],
                     },

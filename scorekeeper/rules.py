@@ -10,6 +10,7 @@ translate them; ``str(error)`` gives the English sentence.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
@@ -28,6 +29,11 @@ def _(message: str) -> str:
     return message
 
 
+def _n(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a message with a plural form for translation (extracted as ``_n:1,2``)."""
+    return singular, plural
+
+
 Gettext = Callable[[str], str]
 Ngettext = Callable[[str, str, int], str]
 
@@ -35,23 +41,25 @@ Ngettext = Callable[[str, str, int], str]
 class RuleError(ValueError):
     """A fact the rules forbid.
 
-    ``message`` (and ``plural`` when the sentence depends on the number ``num``) is an
-    untranslated template with ``%(name)s`` placeholders filled from ``params``; ``field``
+    ``message`` (a pair from :func:`_n` when the sentence depends on the number ``num``) is
+    an untranslated template with ``%(name)s`` placeholders filled from ``params``; ``field``
     names the offending input (``"bids[2]"``) when there is one.
     """
 
     def __init__(
         self,
-        message: str,
+        message: str | tuple[str, str],
         /,
         *,
         field: str | None = None,
-        plural: str | None = None,
         num: int | None = None,
         **params: object,
     ) -> None:
-        self.message = message
-        self.plural = plural
+        if isinstance(message, tuple):
+            self.message, plural = message
+            self.plural: str | None = plural
+        else:
+            self.message, self.plural = message, None
         self.num = num
         self.field = field
         self.params: dict[str, object] = params
@@ -287,7 +295,8 @@ def verify_player_count(players: int) -> None:
 def clean_names(names: Sequence[str]) -> tuple[str, ...]:
     """The players' names trimmed, after checking count, length and uniqueness."""
     verify_player_count(len(names))
-    cleaned = tuple(name.strip() for name in names)
+    # NFC, so "José" typed two ways is one name, of the length it looks.
+    cleaned = tuple(unicodedata.normalize("NFC", name).strip() for name in names)
     seen: dict[str, int] = {}
     for seat, name in enumerate(cleaned):
         where = f"players[{seat}]"
@@ -579,6 +588,16 @@ def verify_bid_range(table: Table, round_number: int, seat: int, bid: int) -> No
         )
 
 
+def _verify_one_per_seat(table: Table, bids: Sequence[int | None]) -> None:
+    if len(bids) != table.seats:
+        raise BidError(
+            _("Give one bid for each of the %(players)d players, in seat order, not %(given)d."),
+            field="bids",
+            players=table.seats,
+            given=len(bids),
+        )
+
+
 def verify_bids(
     table: Table,
     round_number: int,
@@ -603,13 +622,11 @@ def verify_bids(
     if dealer_bid == forbidden_bid(table, round_number, bids, totals_before):
         cards = cards_in_round(round_number)
         raise BidError(
-            _(
+            _n(
                 "%(name)s deals and may not bid %(bid)d: the bids would add up to the "
-                "%(num)d trick of this round."
-            ),
-            plural=_(
+                "%(num)d trick of this round.",
                 "%(name)s deals and may not bid %(bid)d: the bids would add up to "
-                "the %(num)d tricks of this round."
+                "the %(num)d tricks of this round.",
             ),
             num=cards,
             field=f"bids[{dealer_seat}]",
@@ -675,13 +692,11 @@ def verify_tricks(table: Table, round_number: int, tricks: Sequence[int]) -> Non
     total = sum(tricks)
     if total < cards:
         raise TrickError(
-            _(
+            _n(
                 "The tricks add up to %(total)d, but round %(round)d has %(cards)d: "
-                "%(num)d trick is missing."
-            ),
-            plural=_(
+                "%(num)d trick is missing.",
                 "The tricks add up to %(total)d, but round %(round)d has %(cards)d: "
-                "%(num)d tricks are missing."
+                "%(num)d tricks are missing.",
             ),
             num=cards - total,
             field="tricks",
@@ -691,13 +706,11 @@ def verify_tricks(table: Table, round_number: int, tricks: Sequence[int]) -> Non
         )
     if total > cards:
         raise TrickError(
-            _(
+            _n(
                 "The tricks add up to %(total)d, but round %(round)d has %(cards)d: "
-                "%(num)d trick too many."
-            ),
-            plural=_(
+                "%(num)d trick too many.",
                 "The tricks add up to %(total)d, but round %(round)d has %(cards)d: "
-                "%(num)d tricks too many."
+                "%(num)d tricks too many.",
             ),
             num=total - cards,
             field="tricks",
@@ -735,11 +748,6 @@ class RoundView:
     scores: list[int] | None
     totals_before: list[int]
     bid_reveal: BidReveal = field(repr=False)
-
-    @property
-    def bids_complete(self) -> bool:
-        """Whether every player has bid."""
-        return self.bids is not None and all(bid is not None for bid in self.bids)
 
     @property
     def bids_visible(self) -> bool:
@@ -887,6 +895,7 @@ def verify_bids_turn(game: GameView, round_number: int, bids: Sequence[int | Non
         raise OutOfTurnError(
             _("Record the trump of round %(round)d before the bids."), round=round_number
         )
+    _verify_one_per_seat(game.table, bids)
     if view.state is RoundState.SCORED and any(bid is None for bid in bids):
         seat = next(seat for seat, bid in enumerate(bids) if bid is None)
         raise BidError(
@@ -912,7 +921,10 @@ def verify_tricks_turn(game: GameView, round_number: int, tricks: Sequence[int])
 def _verify_not_waiting(game: GameView, view: RoundView) -> None:
     if view.state is RoundState.WAITING:
         raise OutOfTurnError(
-            _("Round %(round)d comes after round %(current)d, which is not scored yet."),
+            _(
+                "Round %(round)d waits until round %(current)d is scored: finish round "
+                "%(current)d first."
+            ),
             round=view.number,
             current=game.current_round,
         )

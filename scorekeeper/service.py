@@ -24,12 +24,10 @@ from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from . import rules
+from .database import WRITE_OPTION
 from .extensions import db
 from .models import Entry, Game, Player, Round, utcnow
 from .rules import _
-
-#: Execution option that makes a SQLite transaction begin IMMEDIATE (see ``database.py``).
-WRITE_OPTION = "scorekeeper_write"
 
 GAME_ID_BYTES = 18  # 144 random bits, 24 URL-safe characters
 EDIT_TOKEN_BYTES = 32  # 256 random bits
@@ -257,6 +255,11 @@ def _round_row(game: Game, number: int) -> Round:
     return round_row
 
 
+def _set_trump(round_row: Round, trump: rules.Trump) -> None:
+    round_row.trump_turned = trump.turned.value
+    round_row.trump_suit = trump.suit.value if trump.suit else None
+
+
 def _entries(game: Game, round_row: Round) -> list[Entry]:
     if not round_row.entries:
         round_row.entries.extend(
@@ -306,12 +309,6 @@ def create_game(
         updated_at=now,
         players=[Player(seat=seat, name=name) for seat, name in enumerate(players)],
     )
-    # The round that deals every card has no card left to turn: no trump, set right away.
-    last = table.rules.rounds
-    if table.deals_every_card(last):
-        game.rounds.append(
-            Round(number=last, trump_turned=rules.Turned.NONE.value, trump_suit=None)
-        )
     with _write_transaction():
         db.session.add(game)
     return NewGame(game=_snapshot(game), edit_token=token)
@@ -331,10 +328,7 @@ def record_trump(
         _verify_round(game, number)
         view = _snapshot(game).view
         rules.verify_trump_turn(view, number)
-        trump = rules.trump_from(turned, chosen)
-        round_row = _round_row(game, number)
-        round_row.trump_turned = trump.turned.value
-        round_row.trump_suit = trump.suit.value if trump.suit else None
+        _set_trump(_round_row(game, number), rules.trump_from(turned, chosen))
     return _snapshot(game)
 
 
@@ -401,13 +395,11 @@ def correct_round(
                 round=number,
             )
         round_row = _round_row(game, number)
-        if turned is not None:
-            rules.verify_trump_turn(view, number)
-            trump = rules.trump_from(turned, chosen)
-            round_row.trump_turned = trump.turned.value
-            round_row.trump_suit = trump.suit.value if trump.suit else None
         rules.verify_bids_turn(view, number, bids)
         rules.verify_tricks_turn(view, number, tricks)
+        if turned is not None:
+            rules.verify_trump_turn(view, number)
+            _set_trump(round_row, rules.trump_from(turned, chosen))
         for entry, bid, count in zip(_entries(game, round_row), bids, tricks, strict=True):
             entry.bid = bid
             entry.tricks = count

@@ -103,6 +103,12 @@ CREATE_CASES = [
     _create("empty-name", 422, {"players": ["Thomas", "", "Kevin"]}, "players[1]"),
     _create("blank-name", 422, {"players": ["Thomas", "Ute", "   "]}, "players[2]"),
     _create("name-25-chars", 422, {"players": ["Thomas", "U" * 25, "Kevin"]}, "players[1]"),
+    _create(
+        "same-name-composed-and-decomposed",
+        422,
+        {"players": ["Jos\u00e9", "Jose\u0301", "Kevin"]},
+        "players[1]",
+    ),
     _create("name-with-nul", 422, {"players": ["Thomas", "U\x00te", "Kevin"]}, "players[1]"),
     _create("name-with-newline-only", 422, {"players": ["Thomas", "\n", "Kevin"]}, "players[1]"),
     _create("missing-players", 422, {"first_dealer": 0}, "players"),
@@ -200,6 +206,8 @@ BIDS_CASES = [
     Case("bids", "unknown-key", 422, json={"bids": [0, 0, 0], "round": 1}, field="round"),
     Case("bids", "tricks-key", 422, json={"tricks": [1, 0, 0]}, field="tricks"),
     Case("bids", "round-0", 404, json={"bids": [0, 0, 0]}, round="0"),
+    Case("bids", "round-leading-zero", 404, json={"bids": [0, 0, 0]}, round="01"),
+    Case("bids", "round-arabic-indic-digit", 404, json={"bids": [0, 0, 0]}, round="%D9%A1"),
     Case("bids", "round-4-of-3", 404, json={"bids": [0, 0, 0]}, round="4"),
     Case("bids", "round-2-waits", 409, json={"bids": [0, 0, 0]}, round="2"),
 ]
@@ -249,6 +257,8 @@ ACCESS_CASES = [
         Case(endpoint, "weak-if-match", 412, json=body, headers={"If-Match": 'W/"3"'}),
         Case(endpoint, "garbage-if-match", 412, json=body, headers={"If-Match": "three"}),
         Case(endpoint, "huge-if-match", 412, json=body, headers={"If-Match": f'"{"9" * 5000}"'}),
+        Case(endpoint, "empty-if-match", 412, json=body, headers={"If-Match": '""'}),
+        Case(endpoint, "stale-and-empty", 412, json=body, headers={"If-Match": '"1", ""'}),
     )
 ]
 
@@ -389,3 +399,19 @@ def test_put_bids_never_fails_on_arbitrary_json(
     assert after["version"] == before["version"] + 1
     assert after["rounds"][0]["bids"] == body["bids"]
     assert after["rounds"][1:] == before["rounds"][1:]
+
+
+def test_too_many_bids_for_a_scored_round_are_refused(api: ApiClient) -> None:
+    """A correction with a list longer than the table: 422 naming the list, nothing changed."""
+    game_id = api.create(NAMES, first_dealer=0, rules={"rounds": 3})["id"]
+    api.play_round(game_id, 1, [0, 1, 1], [0, 0, 1], turned="red")
+    before = api.get(game_id)
+    for bids in ([0, 1, 1, None], [0, 1, None, None, None, None, None]):
+        response = api.put(game_id, 1, "bids", {"bids": bids})
+        assert response.status_code == 422
+        problem = response.get_json()
+        assert problem["errors"][0]["field"] == "bids"
+        assert problem["detail"] == (
+            f"Give one bid for each of the 3 players, in seat order, not {len(bids)}."
+        )
+    assert api.get(game_id) == before

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import sqlite3
+from pathlib import Path
+
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy.exc import OperationalError
 
-from scorekeeper import service
+from scorekeeper import create_app, service
+from scorekeeper.database import is_lock_timeout
+from scorekeeper.extensions import db
 
 
 def test_unknown_api_address_is_a_problem_document(client: FlaskClient) -> None:
@@ -49,3 +55,30 @@ def test_an_unexpected_failure_is_a_problem_document_and_changes_nothing(
     after = plain.get(f"/api/v1/games/{game['id']}").get_json()
     assert after["version"] == 1
     assert after["rounds"][0]["trump"] is None
+
+
+def test_a_database_fault_is_a_500_not_a_busy_database(tmp_path: Path) -> None:
+    """A missing table is no reason to 'try again in a moment': it is the server's fault."""
+    app = create_app(
+        {
+            "INSTANCE_PATH": str(tmp_path),
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/not-migrated.sqlite3",
+            "SECRET_KEY": "test",
+        }
+    )
+    plain = FlaskClient(app, app.response_class)
+    response = plain.post("/api/v1/games", json={"players": ["A", "B", "C"]})
+    assert response.status_code == 500
+    assert response.mimetype == "application/problem+json"
+    assert "Retry-After" not in response.headers
+    with app.app_context():
+        db.engine.dispose()
+
+
+@pytest.mark.parametrize(
+    ("message", "busy"),
+    [("database is locked", True), ("no such table: games", False), ("disk I/O error", False)],
+)
+def test_only_a_lock_timeout_counts_as_a_busy_database(message: str, busy: bool) -> None:
+    error = OperationalError("SELECT 1", {}, sqlite3.OperationalError(message))
+    assert is_lock_timeout(error) is busy

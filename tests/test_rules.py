@@ -825,17 +825,17 @@ def test_facts_recorded_in_turn_are_accepted() -> None:
         (
             {},
             lambda game: verify_trump_turn(game, 2),
-            "Round 2 comes after round 1, which is not scored yet.",
+            "Round 2 waits until round 1 is scored: finish round 1 first.",
         ),
         (
             {1: record([1, 0, 1])},
             lambda game: verify_bids_turn(game, 3, [0, 0, 0]),
-            "Round 3 comes after round 1, which is not scored yet.",
+            "Round 3 waits until round 1 is scored: finish round 1 first.",
         ),
         (
             {1: record([1, 0, 1], [1, 0, 0])},
             lambda game: verify_tricks_turn(game, 3, [1, 1, 1]),
-            "Round 3 comes after round 2, which is not scored yet.",
+            "Round 3 waits until round 2 is scored: finish round 2 first.",
         ),
         (
             {},
