@@ -7,11 +7,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask, current_app, request
+from flask_babel import get_locale
 
-from . import api
+from . import api, assets, views
 from . import config as settings
 from .database import init_engine
-from .extensions import babel, csrf, db, migrate
+from .extensions import babel, compress, csrf, db, migrate
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -48,6 +49,9 @@ def register_extensions(app: Flask) -> None:
     migrate.init_app(app, db, directory=os.path.join(app.root_path, "..", "migrations"))
     babel.init_app(app, locale_selector=select_locale)
     csrf.init_app(app)
+    compress.init_app(app)
+    app.jinja_env.globals["asset"] = assets.asset_url
+    app.jinja_env.globals["current_locale"] = lambda: str(get_locale() or "en")
 
 
 def select_locale() -> str | None:
@@ -56,12 +60,13 @@ def select_locale() -> str | None:
 
 
 def register_blueprints(app: Flask) -> None:
-    """The JSON API (bearer tokens only, so it needs no CSRF token)."""
+    """The JSON API (bearer tokens only, so it needs no CSRF token) and the pages."""
     app.url_map.converters["round"] = api.RoundNumberConverter
     csrf.exempt(api.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(views.bp)
 
 
 def register_errorhandlers(app: Flask) -> None:
-    """Errors under /api/ answer in problem+json; the API module installs the handlers."""
-    api.register_errorhandlers(app)
+    """Errors under /api/ answer in problem+json, errors of pages as pages."""
+    api.register_errorhandlers(app, pages=views.error_page)

@@ -12,14 +12,16 @@ from dataclasses import dataclass
 from typing import Any, NoReturn
 
 from flask import Blueprint, Flask, Response, jsonify, request, url_for
-from flask_babel import LazyString, get_translations, gettext
+from flask_babel import LazyString, gettext
 from flask_babel import lazy_gettext as _l
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter
+from werkzeug.wrappers import Response as BaseResponse
 
 from . import rules, service
 from .database import is_lock_timeout
+from .i18n import rule_message, service_message
 from .openapi import openapi_document
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -89,13 +91,8 @@ def problem_response(problem: Problem) -> Response:
     return response
 
 
-def _translate(error: rules.RuleError) -> str:
-    translations = get_translations()
-    return error.render(translations.ugettext, translations.ungettext)
-
-
 def _service_problem(error: service.ServiceError) -> Problem:
-    detail = gettext(error.message, **error.params)
+    detail = service_message(error)
     match error:
         case service.GameNotFound() | service.RoundNotFound():
             return Problem(404, "not-found", detail)
@@ -108,27 +105,39 @@ def _service_problem(error: service.ServiceError) -> Problem:
     return Problem(500, "server-error", detail)
 
 
-def register_errorhandlers(app: Flask) -> None:
-    """Answer every error under ``/api/`` with problem+json, and never with a bare 500."""
+def is_api_request() -> bool:
+    """Whether the request is one for the JSON API."""
+    return request.path.startswith("/api/")
+
+
+def register_errorhandlers(app: Flask, pages: Callable[[Exception], BaseResponse]) -> None:
+    """Answer every error under ``/api/`` with problem+json, and never with a bare 500;
+    errors elsewhere go to ``pages``."""
 
     @app.errorhandler(Problem)
     def handle_problem(error: Problem) -> Response:
         return problem_response(error)
 
     @app.errorhandler(service.ServiceError)
-    def handle_service_error(error: service.ServiceError) -> Response:
+    def handle_service_error(error: service.ServiceError) -> BaseResponse:
+        if not is_api_request():
+            return pages(error)
         return problem_response(_service_problem(error))
 
     @app.errorhandler(rules.RuleError)
-    def handle_rule_error(error: rules.RuleError) -> Response:
+    def handle_rule_error(error: rules.RuleError) -> BaseResponse:
+        if not is_api_request():
+            return pages(error)
         if isinstance(error, rules.OutOfTurnError):
-            return problem_response(Problem(409, "out-of-turn", _translate(error)))
-        return problem_response(Problem(422, "rule-violation", _translate(error), error.field))
+            return problem_response(Problem(409, "out-of-turn", rule_message(error)))
+        return problem_response(Problem(422, "rule-violation", rule_message(error), error.field))
 
     @app.errorhandler(HTTPException)
-    def handle_http_error(error: HTTPException) -> Response | HTTPException:
-        if not request.path.startswith("/api/"):
+    def handle_http_error(error: HTTPException) -> BaseResponse | HTTPException:
+        if (error.code or 500) < 400:
             return error
+        if not is_api_request():
+            return pages(error)
         status = error.code or 500
         slug = {
             404: "not-found",
@@ -152,7 +161,9 @@ def register_errorhandlers(app: Flask) -> None:
         return problem_response(Problem(status, slug, detail, headers=headers))
 
     @app.errorhandler(OperationalError)
-    def handle_database_error(error: OperationalError) -> Response:
+    def handle_database_error(error: OperationalError) -> BaseResponse:
+        if not is_api_request():
+            return pages(error)
         if not is_lock_timeout(error):
             # Not a busy database: a real fault, logged in full and answered as a 500.
             app.logger.exception("database error", exc_info=error)

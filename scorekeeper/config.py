@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import secrets
 import tempfile
+from datetime import timedelta
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -49,6 +50,21 @@ def build(instance_path: str, overrides: Mapping[str, Any] | None = None) -> dic
         "LANGUAGES": ["en"],
         # The API's bodies are small; a larger one is refused with 413 before it is read.
         "MAX_CONTENT_LENGTH": 64 * 1024,
+        # The session cookie carries this browser's device key (its edit right) and the
+        # CSRF secret: signed, out of reach of scripts, not sent on cross-site requests,
+        # and kept for as long as browsers keep a cookie.
+        "SESSION_COOKIE_NAME": "tablet",
+        "SESSION_COOKIE_HTTPONLY": True,
+        "SESSION_COOKIE_SAMESITE": "Lax",
+        "PERMANENT_SESSION_LIFETIME": timedelta(days=400),
+        # A round can take an hour: a page's CSRF token lasts as long as its session.
+        "WTF_CSRF_TIME_LIMIT": None,
+        # Static files are linked with a hash of their content, so they can be kept long.
+        "SEND_FILE_MAX_AGE_DEFAULT": 365 * 24 * 3600,
+        # Pages, styles and scripts go out compressed; the API's JSON is left as it is, so
+        # its ETags stay the bare version numbers API.md promises.
+        "COMPRESS_MIMETYPES": ["text/html", "text/css", "text/javascript"],
+        "COMPRESS_MIN_SIZE": 512,
     }
     settings.update(overrides or {})
     if not settings.get("SECRET_KEY"):

@@ -1,6 +1,7 @@
 """Flask extensions, created unbound and set up with ``init_app`` in the factory."""
 
 from flask_babel import Babel
+from flask_compress import Compress
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
@@ -28,3 +29,4 @@ db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 migrate = Migrate(render_as_batch=True, compare_type=True)
 babel = Babel()
 csrf = CSRFProtect()
+compress = Compress()

@@ -113,6 +113,8 @@ class Round(db.Model):  # type: ignore[name-defined,misc]
     trump_turned: Mapped[str | None] = mapped_column(String(8), default=None)
     #: The trump suit; ``None`` for no trump.
     trump_suit: Mapped[str | None] = mapped_column(String(8), default=None)
+    #: When the round was last written again after it had been scored; ``None``: never.
+    corrected_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
 
     game: Mapped[Game] = relationship(back_populates="rounds")
     entries: Mapped[list[Entry]] = relationship(
@@ -142,6 +144,7 @@ class Entry(db.Model):  # type: ignore[name-defined,misc]
         ),
         CheckConstraint("bid >= 0", name="bid"),
         CheckConstraint("tricks >= 0", name="tricks"),
+        CheckConstraint("draft_tricks >= 0", name="draft_tricks"),
     )
 
     game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
@@ -149,5 +152,24 @@ class Entry(db.Model):  # type: ignore[name-defined,misc]
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     bid: Mapped[int | None] = mapped_column(Integer, default=None)
     tricks: Mapped[int | None] = mapped_column(Integer, default=None)
+    #: Tricks tapped in on a phone while the round is played, before they add up and are
+    #: saved as ``tricks``: kept so that a reload loses nothing. Never scored.
+    draft_tricks: Mapped[int | None] = mapped_column(Integer, default=None)
 
     round: Mapped[Round] = relationship(back_populates="entries")
+
+
+class Grant(db.Model):  # type: ignore[name-defined,misc]
+    """A browser's right to keep score of a game.
+
+    The browser is known by a random device key in its signed cookie; only the key's hash
+    is stored, as with edit tokens.
+    """
+
+    __tablename__ = "grants"
+
+    device_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -680,15 +680,7 @@ def verify_tricks(table: Table, round_number: int, tricks: Sequence[int]) -> Non
             given=len(tricks),
         )
     for seat, count in enumerate(tricks):
-        if not 0 <= count <= cards:
-            raise TrickError(
-                _("In round %(round)d %(name)s can win 0 to %(cards)d tricks, not %(tricks)d."),
-                field=f"tricks[{seat}]",
-                round=round_number,
-                name=table.players[seat],
-                cards=cards,
-                tricks=count,
-            )
+        verify_trick_count(table, round_number, seat, count)
     total = sum(tricks)
     if total < cards:
         raise TrickError(
@@ -718,6 +710,81 @@ def verify_tricks(table: Table, round_number: int, tricks: Sequence[int]) -> Non
             round=round_number,
             cards=cards,
         )
+
+
+def verify_trick_count(table: Table, round_number: int, seat: int, count: int) -> None:
+    """Raise unless ``seat`` can have won ``count`` tricks: 0 to the cards in hand."""
+    cards = cards_in_round(round_number)
+    if not 0 <= count <= cards:
+        raise TrickError(
+            _("In round %(round)d %(name)s can win 0 to %(cards)d tricks, not %(tricks)d."),
+            field=f"tricks[{seat}]",
+            round=round_number,
+            name=table.players[seat],
+            cards=cards,
+            tricks=count,
+        )
+
+
+def fill_tricks(round_number: int, draft: Sequence[int | None]) -> tuple[int | None, ...]:
+    """The draft with its one missing count filled in from the sum, when only one is missing
+    and the others leave a count that can be won; otherwise the draft as it is."""
+    missing = [seat for seat, count in enumerate(draft) if count is None]
+    if len(missing) != 1:
+        return tuple(draft)
+    rest = cards_in_round(round_number) - sum(count or 0 for count in draft)
+    if rest < 0:
+        return tuple(draft)
+    filled = list(draft)
+    filled[missing[0]] = rest
+    return tuple(filled)
+
+
+def tricks_if_all_made(round_number: int, bids: Sequence[int | None]) -> tuple[int, ...] | None:
+    """The tricks when every player made their bid: possible only when every bid is in and
+    the bids add up to the cards of the round."""
+    if not bids or any(bid is None for bid in bids):
+        return None
+    made = tuple(bid or 0 for bid in bids)
+    return made if sum(made) == cards_in_round(round_number) else None
+
+
+def all_made_tricks(
+    table: Table, round_number: int, bids: Sequence[int | None]
+) -> tuple[int, ...]:
+    """:func:`tricks_if_all_made`, or a :class:`TrickError` that says why it cannot be."""
+    made = tricks_if_all_made(round_number, bids)
+    if made is None:
+        total = sum(bid or 0 for bid in bids)
+        raise TrickError(
+            _n(
+                "The bids add up to %(total)d, not to the %(num)d trick of round %(round)d, "
+                "so not everyone can have made their bid.",
+                "The bids add up to %(total)d, not to the %(num)d tricks of round %(round)d, "
+                "so not everyone can have made their bid.",
+            ),
+            num=cards_in_round(round_number),
+            field="tricks",
+            total=total,
+            round=round_number,
+        )
+    return made
+
+
+def complete_draft(
+    table: Table, round_number: int, draft: Sequence[int | None]
+) -> tuple[int, ...]:
+    """The tricks tapped in, the one missing count filled in from the sum; a
+    :class:`TrickError` names the first player in bid order whose tricks are missing."""
+    filled = fill_tricks(round_number, draft)
+    for seat in table.bid_order(round_number):
+        if filled[seat] is None:
+            raise TrickError(
+                _("Tap the tricks %(name)s won first."),
+                field=f"tricks[{seat}]",
+                name=table.players[seat],
+            )
+    return tuple(count or 0 for count in filled)
 
 
 # -- A whole game: from recorded facts to rounds, totals and standings --------------------
@@ -909,13 +976,28 @@ def verify_bids_turn(game: GameView, round_number: int, bids: Sequence[int | Non
 
 def verify_tricks_turn(game: GameView, round_number: int, tricks: Sequence[int]) -> None:
     """Raise unless these tricks may be recorded now (once every bid is in)."""
+    _verify_bids_in(game, game.round(round_number))
+    verify_tricks(game.table, round_number, tricks)
+
+
+def verify_trick_draft_turn(game: GameView, round_number: int) -> None:
+    """Raise unless tricks may be tapped in for round ``round_number`` now (while it is played;
+    a scored round is corrected as a whole)."""
     view = game.round(round_number)
+    _verify_bids_in(game, view)
+    if view.state is RoundState.SCORED:
+        raise OutOfTurnError(
+            _("Round %(round)d is scored already: correct it from the sheet."),
+            round=round_number,
+        )
+
+
+def _verify_bids_in(game: GameView, view: RoundView) -> None:
     _verify_not_waiting(game, view)
     if view.state in (RoundState.TRUMP, RoundState.BIDDING):
         raise OutOfTurnError(
-            _("Record every bid of round %(round)d before the tricks."), round=round_number
+            _("Record every bid of round %(round)d before the tricks."), round=view.number
         )
-    verify_tricks(game.table, round_number, tricks)
 
 
 def _verify_not_waiting(game: GameView, view: RoundView) -> None:

@@ -15,9 +15,9 @@ import hashlib
 import hmac
 import secrets
 import string
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
 from sqlalchemy import select
@@ -26,7 +26,7 @@ from sqlalchemy.orm import selectinload
 from . import rules
 from .database import WRITE_OPTION
 from .extensions import db
-from .models import Entry, Game, Player, Round, utcnow
+from .models import Entry, Game, Grant, Player, Round, utcnow
 from .rules import _
 
 GAME_ID_BYTES = 18  # 144 random bits, 24 URL-safe characters
@@ -69,6 +69,15 @@ class TokenRejected(ServiceError):
     message = _("This edit token does not belong to this game, so it cannot change it.")
 
 
+class NotKeeper(TokenRejected):
+    """A browser without the edit right tried to change a game."""
+
+    message = _(
+        "This phone does not keep the score of this game, so it cannot change it: "
+        "only the phone that started the game can."
+    )
+
+
 class StaleVersion(ServiceError):
     """The caller's version of the game is out of date."""
 
@@ -87,6 +96,10 @@ class GameSnapshot:
     created_at: datetime
     updated_at: datetime
     view: rules.GameView
+    #: Tricks tapped in so far, by round, for rounds being played (``None``: not yet).
+    drafts: Mapping[int, tuple[int | None, ...]] = field(default_factory=dict)
+    #: The rounds written again after they were scored.
+    corrected: frozenset[int] = frozenset()
 
     @property
     def table(self) -> rules.Table:
@@ -100,6 +113,22 @@ class NewGame:
 
     game: GameSnapshot
     edit_token: str
+
+
+@dataclass(frozen=True)
+class Device:
+    """A browser, known by the random key in its signed cookie (only its hash is stored)."""
+
+    key: str
+
+    @property
+    def hash(self) -> str:
+        """The hash the database knows the browser by."""
+        return hash_token(self.key)
+
+
+#: Who asks to write: an edit token (the API), a browser (the pages), or nobody.
+Credential = str | Device | None
 
 
 def hash_token(token: str) -> str:
@@ -172,12 +201,19 @@ def _record(round_row: Round) -> rules.RoundRecord:
 def _snapshot(game: Game) -> GameSnapshot:
     table = _table(game)
     records = {round_row.number: _record(round_row) for round_row in game.rounds}
+    drafts = {
+        round_row.number: tuple(entry.draft_tricks for entry in round_row.entries)
+        for round_row in game.rounds
+        if any(entry.draft_tricks is not None for entry in round_row.entries)
+    }
     return GameSnapshot(
         id=game.id,
         version=game.version,
         created_at=_aware(game.created_at),
         updated_at=_aware(game.updated_at),
         view=rules.evaluate(table, records),
+        drafts=drafts,
+        corrected=frozenset(r.number for r in game.rounds if r.corrected_at is not None),
     )
 
 
@@ -207,8 +243,8 @@ def _write_transaction() -> Iterator[None]:
 
 
 @contextmanager
-def _editing(game_id: str, token: str | None, if_match: Collection[int] | None) -> Iterator[Game]:
-    """Lock the game for writing after checking the token and the expected version."""
+def _editing(game_id: str, token: Credential, if_match: Collection[int] | None) -> Iterator[Game]:
+    """Lock the game for writing after checking the credential and the expected version."""
     if not token:
         raise TokenMissing()
     with _write_transaction():
@@ -221,8 +257,8 @@ def _editing(game_id: str, token: str | None, if_match: Collection[int] | None) 
         game.updated_at = utcnow()
 
 
-def authorize(game_id: str, token: str | None, number: int | None = None) -> None:
-    """Raise unless ``token`` is the edit token of game ``game_id`` (which has round ``number``).
+def authorize(game_id: str, token: Credential, number: int | None = None) -> None:
+    """Raise unless ``token`` may edit game ``game_id`` (which has round ``number``).
 
     The write use cases check the token again inside their transaction; this lets a
     caller refuse a stranger before it even reads the request.
@@ -235,10 +271,24 @@ def authorize(game_id: str, token: str | None, number: int | None = None) -> Non
         _verify_round(game, number)
 
 
-def _verify_token(game: Game, token: str) -> None:
+def _verify_token(game: Game, token: str | Device) -> None:
+    if isinstance(token, Device):
+        if not _has_grant(game.id, token):
+            raise NotKeeper()
+        return
     # Compare hashes in constant time: the stored hash is all the database knows.
     if not hmac.compare_digest(hash_token(token), game.edit_token_hash):
         raise TokenRejected()
+
+
+def _has_grant(game_id: str, device: Device) -> bool:
+    grant = db.session.get(Grant, (device.hash, game_id))
+    return grant is not None
+
+
+def can_edit(game_id: str, device: Device | None) -> bool:
+    """Whether this browser keeps the score of game ``game_id``."""
+    return device is not None and _valid_id(game_id) and _has_grant(game_id, device)
 
 
 def _verify_round(game: Game, number: int) -> None:
@@ -260,6 +310,11 @@ def _set_trump(round_row: Round, trump: rules.Trump) -> None:
     round_row.trump_suit = trump.suit.value if trump.suit else None
 
 
+def _mark_if_correction(view: rules.GameView, round_row: Round) -> None:
+    if view.round(round_row.number).state is rules.RoundState.SCORED:
+        round_row.corrected_at = utcnow()
+
+
 def _entries(game: Game, round_row: Round) -> list[Entry]:
     if not round_row.entries:
         round_row.entries.extend(
@@ -277,8 +332,12 @@ def create_game(
     bid_reveal: str = rules.BidReveal.OPEN,
     clairvoyance: bool = False,
     rounds: int | None = None,
+    device: Device | None = None,
 ) -> NewGame:
-    """Start a game; a missing first dealer is drawn at random."""
+    """Start a game; a missing first dealer is drawn at random.
+
+    A ``device`` (the browser that starts the game) gets the edit right with it.
+    """
     players = rules.clean_names(names)
     if first_dealer is None:
         first_dealer = secrets.randbelow(len(players))
@@ -311,12 +370,14 @@ def create_game(
     )
     with _write_transaction():
         db.session.add(game)
+        if device is not None:
+            db.session.add(Grant(device_hash=device.hash, game_id=game.id, created_at=now))
     return NewGame(game=_snapshot(game), edit_token=token)
 
 
 def record_trump(
     game_id: str,
-    token: str | None,
+    token: Credential,
     number: int,
     turned: str,
     chosen: str | None = None,
@@ -328,13 +389,15 @@ def record_trump(
         _verify_round(game, number)
         view = _snapshot(game).view
         rules.verify_trump_turn(view, number)
-        _set_trump(_round_row(game, number), rules.trump_from(turned, chosen))
+        round_row = _round_row(game, number)
+        _set_trump(round_row, rules.trump_from(turned, chosen))
+        _mark_if_correction(view, round_row)
     return _snapshot(game)
 
 
 def record_bids(
     game_id: str,
-    token: str | None,
+    token: Credential,
     number: int,
     bids: Sequence[int | None],
     *,
@@ -348,12 +411,43 @@ def record_bids(
         round_row = _round_row(game, number)
         for entry, bid in zip(_entries(game, round_row), bids, strict=True):
             entry.bid = bid
+        _mark_if_correction(view, round_row)
     return _snapshot(game)
+
+
+def record_bid(
+    game_id: str,
+    token: Credential,
+    number: int,
+    seat: int,
+    bid: int | None,
+    *,
+    if_match: Collection[int] | None = None,
+) -> GameSnapshot:
+    """Record (``None``: take back) one player's bid in round ``number``, keeping the others."""
+    with _editing(game_id, token, if_match) as game:
+        _verify_round(game, number)
+        view = _snapshot(game).view
+        _verify_seat(view.table, seat)
+        bids = list(view.round(number).bids or (None,) * view.table.seats)
+        bids[seat] = bid
+        rules.verify_bids_turn(view, number, bids)
+        round_row = _round_row(game, number)
+        _entries(game, round_row)[seat].bid = bid
+        _mark_if_correction(view, round_row)
+    return _snapshot(game)
+
+
+def _verify_seat(table: rules.Table, seat: int) -> None:
+    if not 0 <= seat < table.seats:
+        raise rules.SetupError(
+            _("There is no seat %(seat)d at this table."), field="seat", seat=seat
+        )
 
 
 def record_tricks(
     game_id: str,
-    token: str | None,
+    token: Credential,
     number: int,
     tricks: Sequence[int],
     *,
@@ -367,12 +461,14 @@ def record_tricks(
         round_row = _round_row(game, number)
         for entry, count in zip(_entries(game, round_row), tricks, strict=True):
             entry.tricks = count
+            entry.draft_tricks = None
+        _mark_if_correction(view, round_row)
     return _snapshot(game)
 
 
 def correct_round(
     game_id: str,
-    token: str | None,
+    token: Credential,
     number: int,
     *,
     turned: str | None,
@@ -403,12 +499,104 @@ def correct_round(
         for entry, bid, count in zip(_entries(game, round_row), bids, tricks, strict=True):
             entry.bid = bid
             entry.tricks = count
+        round_row.corrected_at = utcnow()
     return _snapshot(game)
 
 
 def delete_game(
-    game_id: str, token: str | None, *, if_match: Collection[int] | None = None
+    game_id: str, token: Credential, *, if_match: Collection[int] | None = None
 ) -> None:
     """Delete a game: it reads as unknown from now on (its facts are kept, marked deleted)."""
     with _editing(game_id, token, if_match) as game:
         game.deleted_at = utcnow()
+
+
+def save_trick_draft(
+    game_id: str,
+    token: Credential,
+    number: int,
+    seat: int,
+    count: int | None,
+    *,
+    if_match: Collection[int] | None = None,
+) -> GameSnapshot:
+    """Keep the tricks one player won, tapped in while round ``number`` is played (``None``
+    clears them). Drafts are never scored: :func:`record_tricks` saves the round."""
+    with _editing(game_id, token, if_match) as game:
+        _verify_round(game, number)
+        view = _snapshot(game).view
+        rules.verify_trick_draft_turn(view, number)
+        _verify_seat(view.table, seat)
+        if count is not None:
+            rules.verify_trick_count(view.table, number, seat, count)
+        _entries(game, _round_row(game, number))[seat].draft_tricks = count
+    return _snapshot(game)
+
+
+def score_round(
+    game_id: str,
+    token: Credential,
+    number: int,
+    *,
+    all_made: bool = False,
+    if_match: Collection[int] | None = None,
+) -> GameSnapshot:
+    """Score round ``number`` from the tricks tapped in (the one missing count filled in from
+    the sum), or, with ``all_made``, with every player having made their bid."""
+    with _editing(game_id, token, if_match) as game:
+        _verify_round(game, number)
+        snapshot = _snapshot(game)
+        view = snapshot.view
+        rules.verify_trick_draft_turn(view, number)
+        round_view = view.round(number)
+        if all_made:
+            tricks = rules.all_made_tricks(view.table, number, round_view.bids or ())
+        else:
+            draft = snapshot.drafts.get(number, (None,) * view.table.seats)
+            tricks = rules.complete_draft(view.table, number, draft)
+        rules.verify_tricks_turn(view, number, tricks)
+        for entry, count in zip(_entries(game, _round_row(game, number)), tricks, strict=True):
+            entry.tricks = count
+            entry.draft_tricks = None
+    return _snapshot(game)
+
+
+# -- A browser's games ---------------------------------------------------------------------
+
+KEPT_GAMES_SHOWN = 50
+
+
+def kept_games(device: Device | None, limit: int = KEPT_GAMES_SHOWN) -> list[GameSnapshot]:
+    """The games this browser keeps the score of, the most recently changed first."""
+    if device is None:
+        return []
+    statement = (
+        select(Game)
+        .join(Grant, Grant.game_id == Game.id)
+        .where(Grant.device_hash == device.hash, Game.deleted_at.is_(None))
+        .order_by(Game.updated_at.desc(), Game.id)
+        .limit(limit)
+        .options(
+            selectinload(Game.players),
+            selectinload(Game.rounds).selectinload(Round.entries),
+        )
+    )
+    return [_snapshot(game) for game in db.session.scalars(statement)]
+
+
+def known_names(device: Device | None, limit: int = 60) -> list[str]:
+    """Player names from the games this browser keeps, most recent games first, each once."""
+    if device is None:
+        return []
+    statement = (
+        select(Player.name, Game.updated_at)
+        .join(Game, Game.id == Player.game_id)
+        .join(Grant, Grant.game_id == Game.id)
+        .where(Grant.device_hash == device.hash, Game.deleted_at.is_(None))
+        .order_by(Game.updated_at.desc(), Player.seat)
+        .limit(limit * 6)
+    )
+    names: dict[str, str] = {}
+    for name, _updated in db.session.execute(statement):
+        names.setdefault(name.casefold(), name)
+    return list(names.values())[:limit]

@@ -1,0 +1,95 @@
+"""WTForms for the pages. They parse what the browser sends; the rules decide what is allowed
+(the service asks them), so no rule is restated here."""
+
+from __future__ import annotations
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import (
+    BooleanField,
+    FieldList,
+    HiddenField,
+    IntegerField,
+    RadioField,
+    SelectField,
+    StringField,
+)
+from wtforms.validators import InputRequired, NumberRange, Optional
+
+from . import rules
+
+RANDOM_DEALER = "random"
+FULL_GAME = "full"
+
+
+def _seat_count(form: NewGameForm) -> int:
+    return len(form.names.entries)
+
+
+class NewGameForm(FlaskForm):  # type: ignore[misc]
+    """A new game: the names by seat, the first dealer and the variant."""
+
+    names = FieldList(
+        StringField(_l("Name")),
+        min_entries=rules.MIN_PLAYERS,
+        max_entries=rules.MAX_PLAYERS,
+    )
+    first_dealer = RadioField(_l("First dealer"), default=RANDOM_DEALER, validate_choice=False)
+    bid_rule = RadioField(
+        _l("Bid rule"),
+        choices=[(rule.value, rule.value) for rule in rules.BidRule],
+        default=rules.BidRule.STANDARD.value,
+    )
+    last_bidder_may_bid_zero = BooleanField(_l("The dealer may always bid 0"))
+    bid_reveal = RadioField(
+        _l("Bids are shown"),
+        choices=[(reveal.value, reveal.value) for reveal in rules.BidReveal],
+        default=rules.BidReveal.OPEN.value,
+    )
+    clairvoyance = BooleanField(_l("Clairvoyance in round 1"))
+    rounds = SelectField(_l("Rounds"), default=FULL_GAME, validate_choice=False)
+
+    def seat_names(self) -> list[str]:
+        """The names as typed, seat by seat."""
+        return [entry.data or "" for entry in self.names.entries]
+
+    def dealer_seat(self) -> int | None:
+        """The chosen first dealer, or ``None`` to draw one at random."""
+        value = self.first_dealer.data
+        if value == RANDOM_DEALER or value is None:
+            return None
+        try:
+            seat = int(value)
+        except ValueError:
+            return None
+        return seat if 0 <= seat < _seat_count(self) else None
+
+    def round_count(self) -> int | None:
+        """The rounds chosen, or ``None`` for the full game."""
+        value = self.rounds.data
+        if value in (None, FULL_GAME):
+            return None
+        try:
+            return int(value)
+        except ValueError:
+            return None
+
+
+class VersionedForm(FlaskForm):  # type: ignore[misc]
+    """Every write from a page says which version of the game the page showed."""
+
+    version = IntegerField(validators=[InputRequired()])
+
+
+class TrumpForm(VersionedForm):
+    """The card turned, and the dealer's suit under a Wizard."""
+
+    turned = HiddenField(validators=[InputRequired()])
+    chosen = HiddenField(validators=[Optional()])
+
+
+class SeatForm(VersionedForm):
+    """One player's bid or tricks; an empty value clears it."""
+
+    seat = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
+    value = IntegerField(validators=[Optional()])

@@ -1,0 +1,31 @@
+"""Messages of the rules and the service, translated for the request's language."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import flask_babel
+from flask_babel import get_translations
+
+from . import rules, service
+
+
+def gettext(message: str, **params: Any) -> str:
+    """``message`` translated, its ``%(name)s`` placeholders filled from ``params``."""
+    return str(flask_babel.gettext(message, **params))
+
+
+def rule_message(error: rules.RuleError) -> str:
+    """The rule's sentence in the request's language."""
+    translations = get_translations()
+    return error.render(translations.ugettext, translations.ungettext)
+
+
+def service_message(error: service.ServiceError) -> str:
+    """The service's sentence in the request's language."""
+    return gettext(error.message, **error.params)
+
+
+def people(suit: rules.Suit) -> str:
+    """The people of a suit, translated: Humans, Elves, Dwarves, Giants."""
+    return gettext(suit.people)

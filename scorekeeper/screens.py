@@ -1,0 +1,219 @@
+"""What the pages show of a game, asked of the rules: the rows of buttons with the values the
+rules allow, the refusals they would give, the trick hints. Templates only lay these out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import rules, service
+from .i18n import gettext, rule_message
+
+SUIT_SYMBOLS = {
+    rules.Suit.BLUE: "●",
+    rules.Suit.GREEN: "▲",
+    rules.Suit.RED: "■",
+    rules.Suit.YELLOW: "★",
+}
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One number button: its value, whether it is the current one, and why the rules
+    refuse it (struck out), if they do."""
+
+    value: int
+    current: bool = False
+    refused: bool = False
+
+
+@dataclass(frozen=True)
+class Row:
+    """One player's row of number buttons on the round screen."""
+
+    seat: int
+    name: str
+    dealer: bool
+    #: The bid as the screen may show it (``None``: not bid, or hidden).
+    bid: int | None
+    has_bid: bool
+    choices: list[Choice]
+    #: The sentence that says why a struck-out value is refused.
+    reason: str | None = None
+    #: The tricks were not tapped but filled in from the sum.
+    filled: bool = False
+
+
+def trump_label(trump: rules.Trump | None) -> str:
+    """The trump in words: "red (Dwarves)", "none (Jester turned)", "yellow (Giants), chosen
+    under a Wizard"."""
+    if trump is None:
+        return gettext("not recorded yet")
+    if trump.suit is None:
+        if trump.turned is rules.Turned.JESTER:
+            return gettext("no trump (a Jester was turned)")
+        return gettext("no trump (no card was left to turn)")
+    label = suit_label(trump.suit)
+    if trump.turned is rules.Turned.WIZARD:
+        return gettext("%(suit)s, chosen by the dealer under a Wizard", suit=label)
+    return label
+
+
+def suit_label(suit: rules.Suit) -> str:
+    """A suit by colour and people: "red Dwarves"."""
+    names = {
+        rules.Suit.BLUE: gettext("blue Humans"),
+        rules.Suit.GREEN: gettext("green Elves"),
+        rules.Suit.RED: gettext("red Dwarves"),
+        rules.Suit.YELLOW: gettext("yellow Giants"),
+    }
+    return names[suit]
+
+
+def bid_rows(game: service.GameSnapshot, number: int) -> list[Row]:
+    """The players in bid order with the bids they may make.
+
+    While the bids are hidden (covered and secret reveal), the screen shows who has bid but
+    no number, and strikes nothing out: that would give the hidden bids away.
+    """
+    view = game.view.round(number)
+    table = game.table
+    stored = list(view.bids or (None,) * table.seats)
+    shown = view.shown_bids or (None,) * table.seats
+    has_bid = view.has_bid or [False] * table.seats
+    forbidden = view.shown_forbidden_bid
+    rows = []
+    for seat in view.bid_order:
+        dealer = seat == view.dealer
+        reason = None
+        if dealer and forbidden is not None:
+            trial = list(stored)
+            trial[seat] = forbidden
+            try:
+                rules.verify_bids(table, number, trial, view.totals_before)
+            except rules.BidError as error:
+                reason = rule_message(error)
+        choices = [
+            Choice(
+                value=value,
+                current=shown[seat] == value,
+                refused=dealer and value == forbidden,
+            )
+            for value in range(view.cards + 1)
+        ]
+        rows.append(
+            Row(
+                seat=seat,
+                name=table.players[seat],
+                dealer=dealer,
+                bid=shown[seat],
+                has_bid=has_bid[seat],
+                choices=choices,
+                reason=reason,
+            )
+        )
+    return rows
+
+
+def trick_rows(game: service.GameSnapshot, number: int) -> list[Row]:
+    """The players in bid order with the tricks tapped in so far; the one missing count is
+    filled in from the sum."""
+    view = game.view.round(number)
+    table = game.table
+    draft = game.drafts.get(number, (None,) * table.seats)
+    filled = rules.fill_tricks(number, draft)
+    shown = view.shown_bids or (None,) * table.seats
+    rows = []
+    for seat in view.bid_order:
+        rows.append(
+            Row(
+                seat=seat,
+                name=table.players[seat],
+                dealer=seat == view.dealer,
+                bid=shown[seat],
+                has_bid=True,
+                choices=[
+                    Choice(value=value, current=filled[seat] == value)
+                    for value in range(view.cards + 1)
+                ],
+                filled=draft[seat] is None and filled[seat] is not None,
+            )
+        )
+    return rows
+
+
+def trick_hint(game: service.GameSnapshot, number: int) -> str | None:
+    """What keeps the round from being scored now, in one sentence (``None``: nothing)."""
+    table = game.table
+    draft = game.drafts.get(number, (None,) * table.seats)
+    try:
+        tricks = rules.complete_draft(table, number, draft)
+        rules.verify_tricks(table, number, tricks)
+    except rules.TrickError as error:
+        return rule_message(error)
+    return None
+
+
+def can_all_make(game: service.GameSnapshot, number: int) -> bool:
+    """Whether "everyone made their bid" is possible (and may be offered without giving
+    hidden bids away)."""
+    view = game.view.round(number)
+    if not view.bids_visible:
+        return False
+    return rules.tricks_if_all_made(number, view.bids or ()) is not None
+
+
+def leaders(game: service.GameSnapshot) -> list[str]:
+    """The names of the players sharing the lead, once a round is scored."""
+    if not any(view.state is rules.RoundState.SCORED for view in game.view.rounds):
+        return []
+    return [game.table.players[seat] for seat in rules.leaders(game.view.totals)]
+
+
+def winner_names(game: service.GameSnapshot) -> list[str]:
+    """The names of the winners once the game is over (several when they share the win)."""
+    return [game.table.players[seat] for seat in game.view.winners]
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One player's line in one round of the sheet."""
+
+    bid: int | None
+    tricks: int | None
+    score: int | None
+    total: int | None
+    dealer: bool
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    """One round of the sheet."""
+
+    view: rules.RoundView
+    cells: list[Cell]
+    corrected: bool
+
+
+def sheet_rows(game: service.GameSnapshot) -> list[SheetRow]:
+    """Every round × every player: bid, tricks, round score and running total."""
+    seats = game.table.seats
+    totals = [0] * seats
+    rows = []
+    for view in game.view.rounds:
+        shown = view.shown_bids or (None,) * seats
+        cells = []
+        if view.scores is not None:
+            totals = [total + score for total, score in zip(totals, view.scores, strict=True)]
+        for seat in range(seats):
+            scored = view.scores is not None
+            cells.append(
+                Cell(
+                    bid=shown[seat],
+                    tricks=view.tricks[seat] if view.tricks is not None else None,
+                    score=view.scores[seat] if view.scores is not None else None,
+                    total=totals[seat] if scored else None,
+                    dealer=seat == view.dealer,
+                )
+            )
+        rows.append(SheetRow(view=view, cells=cells, corrected=view.number in game.corrected))
+    return rows

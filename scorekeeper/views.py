@@ -1,0 +1,529 @@
+"""The Confidant's pages: forms → service → templates.
+
+Every write is a POST with a CSRF token and the version of the game the page showed, and
+answers with a redirect to the page (so a reload never sends it twice), or with the page
+again and the refusal next to the control. The edit right is a random device key in the
+signed, HttpOnly, SameSite=Lax session cookie; the database keeps only its hash.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from flask import (
+    Blueprint,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import OperationalError
+from werkzeug.exceptions import HTTPException
+from werkzeug.wrappers import Response
+
+from . import rules, screens, service
+from .database import is_lock_timeout
+from .forms import FULL_GAME, RANDOM_DEALER, NewGameForm, SeatForm, TrumpForm, VersionedForm
+from .i18n import gettext, rule_message, service_message
+
+bp = Blueprint("pages", __name__)
+
+DEVICE_KEY = "device"
+DEVICE_KEY_BYTES = 32
+
+Page = Response | str
+
+
+# -- The browser ---------------------------------------------------------------------------
+
+
+def current_device(*, create: bool = False) -> service.Device | None:
+    """This browser's device key from its session cookie (made on first need)."""
+    key = session.get(DEVICE_KEY)
+    if not isinstance(key, str) or not key:
+        if not create:
+            return None
+        key = secrets.token_urlsafe(DEVICE_KEY_BYTES)
+        session[DEVICE_KEY] = key
+        session.permanent = True
+    return service.Device(key)
+
+
+@bp.after_request
+def no_store(response: Response) -> Response:
+    """Pages show live state: the back button fetches them afresh, never a stale copy."""
+    response.headers.setdefault("Cache-Control", "no-store")
+    return response
+
+
+# -- Home and a new game -------------------------------------------------------------------
+
+
+@bp.get("/")
+def home() -> Page:
+    """The games this browser keeps the score of, those in progress first."""
+    games = service.kept_games(current_device())
+    games.sort(key=lambda game: game.view.status is rules.GameStatus.FINISHED)
+    return render_template("home.html", games=games, **_helpers())
+
+
+@bp.route("/games/new", methods=["GET", "POST"])
+def new_game() -> Page:
+    """Set up a game: seats, first dealer, variant; seats are added, removed and moved by
+    tapping, the page coming back from the server each time."""
+    form = NewGameForm()
+    status = 200
+    if request.method == "POST":
+        action = request.form.get("action", "start")
+        if action == "start":
+            response = _start_game(form)
+            if isinstance(response, Response):
+                return response
+            status = 422
+        else:
+            form = _rearranged(form, action)
+    return _render_new_game(form, status)
+
+
+def _start_game(form: NewGameForm) -> Response | None:
+    if not form.validate():
+        form.form_errors.append(gettext("Some of the choices were not understood: check them."))
+        return None
+    try:
+        created = service.create_game(
+            form.seat_names(),
+            first_dealer=form.dealer_seat(),
+            bid_rule=form.bid_rule.data,
+            last_bidder_may_bid_zero=bool(form.last_bidder_may_bid_zero.data),
+            bid_reveal=form.bid_reveal.data,
+            clairvoyance=bool(form.clairvoyance.data),
+            rounds=form.round_count(),
+            device=current_device(create=True),
+        )
+    except rules.SetupError as error:
+        _attach_setup_error(form, error)
+        return None
+    return redirect(url_for(".game", game_id=created.game.id), 303)
+
+
+def _attach_setup_error(form: NewGameForm, error: rules.SetupError) -> None:
+    message = rule_message(error)
+    field = error.field or ""
+    if field.startswith("players[") and field.endswith("]"):
+        seat = int(field[len("players[") : -1])
+        if seat < len(form.names.entries):
+            form.names.entries[seat].errors = [message]
+            return
+    if field == "rules.rounds":
+        form.rounds.errors = [message]
+        return
+    form.form_errors.append(message)
+
+
+def _rearranged(form: NewGameForm, action: str) -> NewGameForm:
+    """The form with a seat added, removed or moved up; the chosen dealer stays the same
+    person."""
+    names = form.seat_names()
+    dealer = form.dealer_seat()
+    order = list(range(len(names)))
+    verb, _sep, argument = action.partition("-")
+    seat = int(argument) if argument.isdigit() else -1
+    if verb == "add" and len(names) < rules.MAX_PLAYERS:
+        order.append(-1)
+    elif verb == "remove" and 0 <= seat < len(names) and len(names) > rules.MIN_PLAYERS:
+        order.pop(seat)
+    elif verb == "up" and 0 < seat < len(names):
+        order[seat - 1], order[seat] = order[seat], order[seat - 1]
+    new_names = [names[old] if old >= 0 else "" for old in order]
+    new_dealer = RANDOM_DEALER
+    if dealer is not None and dealer in order:
+        new_dealer = str(order.index(dealer))
+    rounds = form.rounds.data if form.round_count() is None or len(order) == len(names) else None
+    return NewGameForm(
+        formdata=None,
+        names=new_names,
+        first_dealer=new_dealer,
+        bid_rule=form.bid_rule.data,
+        last_bidder_may_bid_zero=form.last_bidder_may_bid_zero.data,
+        bid_reveal=form.bid_reveal.data,
+        clairvoyance=form.clairvoyance.data,
+        rounds=rounds or FULL_GAME,
+    )
+
+
+def _render_new_game(form: NewGameForm, status: int) -> Response:
+    seats = len(form.names.entries)
+    full = rules.full_game_rounds(min(max(seats, rules.MIN_PLAYERS), rules.MAX_PLAYERS))
+    form.rounds.choices = [
+        (FULL_GAME, gettext("Full game: %(rounds)d rounds", rounds=full)),
+        *[(str(count), str(count)) for count in range(1, full)],
+    ]
+    body = render_template(
+        "new_game.html",
+        form=form,
+        suggestions=service.known_names(current_device()),
+        policies=rules.BID_RULES,
+        min_players=rules.MIN_PLAYERS,
+        max_players=rules.MAX_PLAYERS,
+        max_name=rules.NAME_MAX_LENGTH,
+    )
+    return make_response(body, status)
+
+
+# -- A game --------------------------------------------------------------------------------
+
+
+@bp.get("/games/<game_id>")
+def game(game_id: str) -> Page:
+    """The game as it stands: the round to play, or the final standings."""
+    snapshot = service.get_game(game_id)
+    current = snapshot.view.current_round
+    if current is None:
+        return render_template(
+            "game_over.html", game=snapshot, editable=_editable(game_id), **_helpers()
+        )
+    return redirect(url_for(".round_screen", game_id=game_id, number=current), 303)
+
+
+@bp.get("/games/<game_id>/sheet")
+def sheet(game_id: str) -> Page:
+    """The Tablet of Truth: every round × every player. Anyone with the game's id may read it."""
+    snapshot = service.get_game(game_id)
+    return render_template("sheet.html", game=snapshot, editable=_editable(game_id), **_helpers())
+
+
+def _editable(game_id: str) -> bool:
+    return service.can_edit(game_id, current_device())
+
+
+def _helpers() -> dict[str, Any]:
+    return {
+        "trump_label": screens.trump_label,
+        "suit_label": screens.suit_label,
+        "symbols": screens.SUIT_SYMBOLS,
+        "leaders": screens.leaders,
+        "signed": signed,
+        "winner_names": screens.winner_names,
+        "sheet_rows": screens.sheet_rows,
+    }
+
+
+def signed(number: int) -> str:
+    """A score with its sign: "+30", "−10" (a real minus sign), "0"."""
+    if number > 0:
+        return f"+{number}"
+    if number < 0:
+        return f"−{-number}"
+    return "0"
+
+
+# -- The round screen ----------------------------------------------------------------------
+
+
+@bp.get("/games/<game_id>/rounds/<round:number>")
+def round_screen(game_id: str, number: int) -> Page:
+    """One round, one step at a time: trump, bids, tricks, then its scores."""
+    snapshot = service.get_game(game_id)
+    _verify_round_exists(snapshot, number)
+    if not _editable(game_id):
+        flash(gettext("This phone follows the game: only the scorekeeper's phone changes it."))
+        return redirect(url_for(".sheet", game_id=game_id), 303)
+    if snapshot.view.round(number).state is rules.RoundState.WAITING:
+        return redirect(url_for(".game", game_id=game_id), 303)
+    return _render_round(snapshot, number)
+
+
+def _verify_round_exists(snapshot: service.GameSnapshot, number: int) -> None:
+    if not 1 <= number <= snapshot.table.rules.rounds:
+        raise service.RoundNotFound(rounds=snapshot.table.rules.rounds, round=number)
+
+
+def _render_round(
+    snapshot: service.GameSnapshot,
+    number: int,
+    *,
+    status: int = 200,
+    error: rules.RuleError | None = None,
+) -> Response:
+    view = snapshot.view.round(number)
+    step = request.args.get("change") if view.state is not rules.RoundState.SCORED else None
+    wizard = request.args.get("turned") == rules.Turned.WIZARD.value
+    field = error.field if error is not None else None
+    body = render_template(
+        "round.html",
+        game=snapshot,
+        round=view,
+        number=number,
+        step=_step(view, step, wizard),
+        wizard=wizard,
+        open_seat=request.args.get("seat", type=int),
+        bid_rows=screens.bid_rows(snapshot, number),
+        trick_rows=screens.trick_rows(snapshot, number),
+        trick_hint=screens.trick_hint(snapshot, number),
+        can_all_make=screens.can_all_make(snapshot, number),
+        suits=list(rules.Suit),
+        error=rule_message(error) if error is not None else None,
+        error_field=field,
+        **_helpers(),
+    )
+    return make_response(body, status)
+
+
+def _step(view: rules.RoundView, change: str | None, wizard: bool) -> str:
+    """Which step the screen shows: the round's state, or an earlier step being changed."""
+    if wizard or (change == "trump" and view.state in _CHANGEABLE_TRUMP):
+        return "trump"
+    if change == "bids" and view.state is rules.RoundState.PLAYING:
+        return "bids"
+    return {
+        rules.RoundState.TRUMP: "trump",
+        rules.RoundState.BIDDING: "bids",
+        rules.RoundState.PLAYING: "tricks",
+        rules.RoundState.SCORED: "scored",
+    }.get(view.state, "scored")
+
+
+_CHANGEABLE_TRUMP = (rules.RoundState.BIDDING, rules.RoundState.PLAYING)
+
+
+@bp.post("/games/<game_id>/rounds/<round:number>")
+def round_action(game_id: str, number: int) -> Page:
+    """A tap on the round screen: trump, a bid, a trick count, or scoring the round."""
+    action = request.form.get("action", "")
+    handler = _ACTIONS.get(action)
+    if handler is None:
+        return _refused(game_id, number, gettext("This page sent something it never sends."))
+    device = current_device()
+    try:
+        handler(game_id, number, device)
+    except _FormInvalid:
+        return _refused(game_id, number, gettext("This page sent something it never sends."))
+    except rules.RuleError as error:
+        snapshot = service.get_game(game_id)
+        status = 409 if isinstance(error, rules.OutOfTurnError) else 422
+        return _render_round(snapshot, number, status=status, error=error)
+    anchor = request.form.get("anchor", "")
+    target = url_for(".round_screen", game_id=game_id, number=number)
+    if action in ("score", "all_made"):
+        return redirect(target, 303)
+    return redirect(target + (f"#{anchor}" if anchor.isidentifier() else ""), 303)
+
+
+class _FormInvalid(Exception):
+    """The form's fields could not be read as the page sends them."""
+
+
+def _form(form_class: type[VersionedForm]) -> Any:
+    form = form_class()
+    if not form.validate():
+        raise _FormInvalid()
+    return form
+
+
+def _if_match(form: VersionedForm) -> set[int]:
+    return {form.version.data}
+
+
+def _trump(game_id: str, number: int, device: service.Device | None) -> None:
+    form = _form(TrumpForm)
+    service.record_trump(
+        game_id,
+        device,
+        number,
+        form.turned.data,
+        form.chosen.data or None,
+        if_match=_if_match(form),
+    )
+
+
+def _bid(game_id: str, number: int, device: service.Device | None) -> None:
+    form = _form(SeatForm)
+    service.record_bid(
+        game_id, device, number, form.seat.data, form.value.data, if_match=_if_match(form)
+    )
+
+
+def _tricks(game_id: str, number: int, device: service.Device | None) -> None:
+    form = _form(SeatForm)
+    service.save_trick_draft(
+        game_id, device, number, form.seat.data, form.value.data, if_match=_if_match(form)
+    )
+
+
+def _score(game_id: str, number: int, device: service.Device | None) -> None:
+    form = _form(VersionedForm)
+    service.score_round(game_id, device, number, if_match=_if_match(form))
+
+
+def _all_made(game_id: str, number: int, device: service.Device | None) -> None:
+    form = _form(VersionedForm)
+    service.score_round(game_id, device, number, all_made=True, if_match=_if_match(form))
+
+
+_ACTIONS: dict[str, Callable[[str, int, service.Device | None], None]] = {
+    "trump": _trump,
+    "bid": _bid,
+    "tricks": _tricks,
+    "score": _score,
+    "all_made": _all_made,
+}
+
+
+def _refused(game_id: str, number: int, message: str, status: int = 400) -> Response:
+    """The page again, fresh, with a message that nothing was saved."""
+    snapshot = service.get_game(game_id)
+    _verify_round_exists(snapshot, number)
+    flash(message, "error")
+    return _render_round(snapshot, number, status=status)
+
+
+# -- Correcting a scored round -------------------------------------------------------------
+
+
+@bp.route("/games/<game_id>/rounds/<round:number>/correct", methods=["GET", "POST"])
+def correct(game_id: str, number: int) -> Page:
+    """Reopen a scored round: change its trump, bids or tricks under the same checks."""
+    snapshot = service.get_game(game_id)
+    _verify_round_exists(snapshot, number)
+    if not _editable(game_id):
+        raise service.NotKeeper()
+    view = snapshot.view.round(number)
+    if view.state is not rules.RoundState.SCORED:
+        flash(gettext("Round %(round)d is not scored yet: play it first.", round=number))
+        return redirect(url_for(".game", game_id=game_id), 303)
+    values = Correction(
+        turned=view.trump.turned.value if view.trump else "",
+        chosen=view.trump.suit.value if view.trump and view.trump.suit else "",
+        bids=list(view.bids or ()),
+        tricks=list(view.tricks or ()),
+    )
+    error = None
+    status = 200
+    if request.method == "POST":
+        form = VersionedForm()
+        values = _correction_values(snapshot, number)
+        try:
+            bids, tricks = values.bids, values.tricks
+            if not form.validate() or None in bids or None in tricks:
+                raise _FormInvalid()
+            service.correct_round(
+                game_id,
+                current_device(),
+                number,
+                turned=None if snapshot.table.deals_every_card(number) else values.turned,
+                chosen=values.chosen or None,
+                bids=[bid or 0 for bid in bids],
+                tricks=[count or 0 for count in tricks],
+                if_match=_if_match(form),
+            )
+        except _FormInvalid:
+            error = gettext("Choose a bid and the tricks for every player.")
+            status = 400
+        except rules.RuleError as rule_error:
+            error = rule_message(rule_error)
+            status = 422
+        else:
+            flash(gettext("Round %(round)d is corrected; every total is recomputed.", round=number))
+            return redirect(url_for(".sheet", game_id=game_id) + f"#round-{number}", 303)
+    body = render_template(
+        "correct.html",
+        game=snapshot,
+        round=view,
+        number=number,
+        values=values,
+        suits=list(rules.Suit),
+        error=error,
+        **_helpers(),
+    )
+    return make_response(body, status)
+
+
+@dataclass
+class Correction:
+    """A round's facts as the correction form holds them (``None``: not chosen)."""
+
+    turned: str
+    chosen: str
+    bids: list[int | None]
+    tricks: list[int | None]
+
+
+def _correction_values(snapshot: service.GameSnapshot, number: int) -> Correction:
+    form = request.form
+    seats = snapshot.table.seats
+
+    def numbers(prefix: str) -> list[int | None]:
+        values: list[int | None] = []
+        for seat in range(seats):
+            raw = form.get(f"{prefix}-{seat}", "")
+            values.append(int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 4 else None)
+        return values
+
+    turned = form.get("turned", "")
+    return Correction(
+        turned=turned,
+        chosen=form.get("chosen", "") if turned == rules.Turned.WIZARD.value else "",
+        bids=numbers("bid"),
+        tricks=numbers("tricks"),
+    )
+
+
+# -- Errors --------------------------------------------------------------------------------
+
+
+def error_page(error: Exception) -> Response:
+    """An error as a page: one plain sentence and a way on."""
+    status = 500
+    message = gettext("Something went wrong on the server, and nothing was changed.")
+    if isinstance(error, CSRFError):
+        status = 400
+        message = gettext(
+            "This page was too old to send, so nothing was saved: reload it and tap again."
+        )
+    elif isinstance(error, service.StaleVersion):
+        return _stale()
+    elif isinstance(error, service.ServiceError):
+        status = 404 if isinstance(error, service.GameNotFound | service.RoundNotFound) else 403
+        message = service_message(error)
+    elif isinstance(error, rules.RuleError):
+        status = 422
+        message = rule_message(error)
+    elif isinstance(error, OperationalError) and is_lock_timeout(error):
+        status = 503
+        message = gettext("The database is busy: try again in a moment.")
+    elif isinstance(error, HTTPException):
+        status = error.code or 500
+        message = {
+            404: gettext("There is no page at this address."),
+            405: gettext("This page cannot be sent that way."),
+            413: gettext("That was more than this page ever sends."),
+        }.get(status, gettext("This request cannot be handled as it was sent."))
+    body = render_template("error.html", message=message, status=status)
+    return make_response(body, status)
+
+
+def _stale() -> Response:
+    """Another phone wrote first: say so, and show the game as it is now."""
+    flash(
+        gettext(
+            "Another phone changed this game a moment ago, so your tap was not saved: "
+            "here is the game as it is now."
+        ),
+        "error",
+    )
+    game_id = (request.view_args or {}).get("game_id", "")
+    number = (request.view_args or {}).get("number")
+    snapshot = service.get_game(game_id)
+    if number is not None and request.endpoint == "pages.round_action":
+        return _render_round(snapshot, number, status=412)
+    target = url_for(".game", game_id=game_id)
+    if number is not None:
+        target = url_for(request.endpoint or ".game", game_id=game_id, number=number)
+    return redirect(target, 303)
