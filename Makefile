@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 5000
 export FLASK_APP := scorekeeper:create_app
 
-.PHONY: run test lint typecheck pytest clean
+.PHONY: run test lint typecheck pytest bench clean
 
 # The virtual environment is rebuilt when pyproject.toml changes.
 $(BIN)/.installed: pyproject.toml
@@ -36,6 +36,10 @@ typecheck: $(BIN)/.installed-test
 
 pytest: $(BIN)/.installed-test
 	$(BIN)/pytest $(PYTEST_ARGS)
+
+# Benchmarks: figures, not pass/fail timings (see bench/).
+bench: $(BIN)/.installed-test
+	$(BIN)/python -m bench.page_weight
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 import secrets
 import tempfile
-from datetime import timedelta
 from collections.abc import Mapping
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 

@@ -14,6 +14,7 @@ from wtforms import (
     SelectField,
     StringField,
 )
+from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, NumberRange, Optional
 
 from . import rules
@@ -37,13 +38,13 @@ class NewGameForm(FlaskForm):  # type: ignore[misc]
     first_dealer = RadioField(_l("First dealer"), default=RANDOM_DEALER, validate_choice=False)
     bid_rule = RadioField(
         _l("Bid rule"),
-        choices=[(rule.value, rule.value) for rule in rules.BidRule],
+        choices=[SelectChoice(rule.value) for rule in rules.BidRule],
         default=rules.BidRule.STANDARD.value,
     )
     last_bidder_may_bid_zero = BooleanField(_l("The dealer may always bid 0"))
     bid_reveal = RadioField(
         _l("Bids are shown"),
-        choices=[(reveal.value, reveal.value) for reveal in rules.BidReveal],
+        choices=[SelectChoice(reveal.value) for reveal in rules.BidReveal],
         default=rules.BidReveal.OPEN.value,
     )
     clairvoyance = BooleanField(_l("Clairvoyance in round 1"))

@@ -749,9 +749,7 @@ def tricks_if_all_made(round_number: int, bids: Sequence[int | None]) -> tuple[i
     return made if sum(made) == cards_in_round(round_number) else None
 
 
-def all_made_tricks(
-    table: Table, round_number: int, bids: Sequence[int | None]
-) -> tuple[int, ...]:
+def all_made_tricks(table: Table, round_number: int, bids: Sequence[int | None]) -> tuple[int, ...]:
     """:func:`tricks_if_all_made`, or a :class:`TrickError` that says why it cannot be."""
     made = tricks_if_all_made(round_number, bids)
     if made is None:
@@ -771,9 +769,7 @@ def all_made_tricks(
     return made
 
 
-def complete_draft(
-    table: Table, round_number: int, draft: Sequence[int | None]
-) -> tuple[int, ...]:
+def complete_draft(table: Table, round_number: int, draft: Sequence[int | None]) -> tuple[int, ...]:
     """The tricks tapped in, the one missing count filled in from the sum; a
     :class:`TrickError` names the first player in bid order whose tricks are missing."""
     filled = fill_tricks(round_number, draft)

@@ -8,6 +8,7 @@ signed, HttpOnly, SameSite=Lax session cookie; the database keeps only its hash.
 
 from __future__ import annotations
 
+import re
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
+from wtforms.fields.choices import SelectChoice
 
 from . import rules, screens, service
 from .database import is_lock_timeout
@@ -162,8 +164,8 @@ def _render_new_game(form: NewGameForm, status: int) -> Response:
     seats = len(form.names.entries)
     full = rules.full_game_rounds(min(max(seats, rules.MIN_PLAYERS), rules.MAX_PLAYERS))
     form.rounds.choices = [
-        (FULL_GAME, gettext("Full game: %(rounds)d rounds", rounds=full)),
-        *[(str(count), str(count)) for count in range(1, full)],
+        SelectChoice(FULL_GAME, gettext("Full game: %(rounds)d rounds", rounds=full)),
+        *[SelectChoice(str(count)) for count in range(1, full)],
     ]
     body = render_template(
         "new_game.html",
@@ -210,9 +212,15 @@ def _helpers() -> dict[str, Any]:
         "symbols": screens.SUIT_SYMBOLS,
         "leaders": screens.leaders,
         "signed": signed,
+        "points": points,
         "winner_names": screens.winner_names,
         "sheet_rows": screens.sheet_rows,
     }
+
+
+def points(number: int) -> str:
+    """A total: "20", "−10" (a real minus sign, as on paper)."""
+    return f"−{-number}" if number < 0 else str(number)
 
 
 def signed(number: int) -> str:
@@ -255,7 +263,10 @@ def _render_round(
     view = snapshot.view.round(number)
     step = request.args.get("change") if view.state is not rules.RoundState.SCORED else None
     wizard = request.args.get("turned") == rules.Turned.WIZARD.value
+    # A refusal about one row (or the trick total) is shown next to it, any other on top.
     field = error.field if error is not None else None
+    if field and not _ROW_FIELD.fullmatch(field):
+        field = None
     body = render_template(
         "round.html",
         game=snapshot,
@@ -301,6 +312,8 @@ def round_action(game_id: str, number: int) -> Page:
     if handler is None:
         return _refused(game_id, number, gettext("This page sent something it never sends."))
     device = current_device()
+    if device is None:
+        raise service.NotKeeper()
     try:
         handler(game_id, number, device)
     except _FormInvalid:
@@ -313,7 +326,11 @@ def round_action(game_id: str, number: int) -> Page:
     target = url_for(".round_screen", game_id=game_id, number=number)
     if action in ("score", "all_made"):
         return redirect(target, 303)
-    return redirect(target + (f"#{anchor}" if anchor.isidentifier() else ""), 303)
+    return redirect(target + (f"#{anchor}" if _ANCHOR.fullmatch(anchor) else ""), 303)
+
+
+_ANCHOR = re.compile(r"seat-[0-9]")
+_ROW_FIELD = re.compile(r"(bids|tricks)\[[0-9]\]|tricks")
 
 
 class _FormInvalid(Exception):
@@ -331,7 +348,7 @@ def _if_match(form: VersionedForm) -> set[int]:
     return {form.version.data}
 
 
-def _trump(game_id: str, number: int, device: service.Device | None) -> None:
+def _trump(game_id: str, number: int, device: service.Device) -> None:
     form = _form(TrumpForm)
     service.record_trump(
         game_id,
@@ -343,31 +360,31 @@ def _trump(game_id: str, number: int, device: service.Device | None) -> None:
     )
 
 
-def _bid(game_id: str, number: int, device: service.Device | None) -> None:
+def _bid(game_id: str, number: int, device: service.Device) -> None:
     form = _form(SeatForm)
     service.record_bid(
         game_id, device, number, form.seat.data, form.value.data, if_match=_if_match(form)
     )
 
 
-def _tricks(game_id: str, number: int, device: service.Device | None) -> None:
+def _tricks(game_id: str, number: int, device: service.Device) -> None:
     form = _form(SeatForm)
     service.save_trick_draft(
         game_id, device, number, form.seat.data, form.value.data, if_match=_if_match(form)
     )
 
 
-def _score(game_id: str, number: int, device: service.Device | None) -> None:
+def _score(game_id: str, number: int, device: service.Device) -> None:
     form = _form(VersionedForm)
     service.score_round(game_id, device, number, if_match=_if_match(form))
 
 
-def _all_made(game_id: str, number: int, device: service.Device | None) -> None:
+def _all_made(game_id: str, number: int, device: service.Device) -> None:
     form = _form(VersionedForm)
     service.score_round(game_id, device, number, all_made=True, if_match=_if_match(form))
 
 
-_ACTIONS: dict[str, Callable[[str, int, service.Device | None], None]] = {
+_ACTIONS: dict[str, Callable[[str, int, service.Device], None]] = {
     "trump": _trump,
     "bid": _bid,
     "tricks": _tricks,

@@ -1,0 +1,116 @@
+"""A browser without a browser: the Flask test client driving the Confidant's pages the way
+a phone does (CSRF token and version taken from the page, every tap a form POST)."""
+
+from __future__ import annotations
+
+import re
+from html import unescape
+from typing import Any
+
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
+
+_CSRF = re.compile(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"')
+_VERSION = re.compile(r'name="version" value="(\d+)"')
+
+
+def text(response: TestResponse) -> str:
+    """The page's text without tags, whitespace collapsed, entities decoded."""
+    body = response.get_data(as_text=True)
+    body = re.sub(r"<(script|style)\b.*?</\1>", " ", body, flags=re.S)
+    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", body))).strip()
+
+
+class Confidant:
+    """One phone keeping score."""
+
+    def __init__(self, client: FlaskClient) -> None:
+        self.client = client
+        self.game_id = ""
+
+    # -- pages -----------------------------------------------------------------------------
+
+    def get(self, path: str, **kwargs: Any) -> TestResponse:
+        return self.client.get(path, **kwargs)
+
+    def csrf(self, path: str = "/games/new") -> str:
+        match = _CSRF.search(self.get(path).get_data(as_text=True))
+        assert match, f"no CSRF token on {path}"
+        return match.group(1)
+
+    def new_game_form(self, names: list[str], **choices: Any) -> dict[str, Any]:
+        form: dict[str, Any] = {"csrf_token": self.csrf()}
+        for seat, name in enumerate(names):
+            form[f"names-{seat}"] = name
+        form.update(
+            {
+                "first_dealer": "0",
+                "bid_rule": "standard",
+                "bid_reveal": "open",
+                "rounds": "full",
+                "action": "start",
+            }
+        )
+        form.update({key: str(value) for key, value in choices.items()})
+        return form
+
+    def start(self, names: list[str] | None = None, **choices: Any) -> TestResponse:
+        """Start a game through the new-game form; remembers its id."""
+        response = self.client.post(
+            "/games/new", data=self.new_game_form(names or ["Thomas", "Ute", "Kevin"], **choices)
+        )
+        if response.status_code == 303:
+            self.game_id = response.headers["Location"].rsplit("/", 1)[-1]
+        return response
+
+    def round_path(self, number: int) -> str:
+        return f"/games/{self.game_id}/rounds/{number}"
+
+    def round_page(self, number: int, query: str = "") -> TestResponse:
+        return self.get(self.round_path(number) + query)
+
+    def version(self, number: int) -> int:
+        body = self.round_page(number).get_data(as_text=True)
+        match = _VERSION.search(body)
+        assert match, "the round page carries no version"
+        return int(match.group(1))
+
+    # -- taps ------------------------------------------------------------------------------
+
+    def tap(self, number: int, version: int | None = None, **fields: Any) -> TestResponse:
+        """One form POST from the round screen, with the page's CSRF token and version."""
+        page = self.round_path(number)
+        data = {
+            "csrf_token": self.csrf(page),
+            "version": str(version if version is not None else self.version(number)),
+        }
+        data.update({key: str(value) for key, value in fields.items()})
+        return self.client.post(page, data=data)
+
+    def trump(self, number: int, turned: str, chosen: str | None = None) -> TestResponse:
+        fields = {"action": "trump", "turned": turned}
+        if chosen:
+            fields["chosen"] = chosen
+        return self.tap(number, **fields)
+
+    def bid(self, number: int, seat: int, value: int | str) -> TestResponse:
+        return self.tap(number, action="bid", seat=seat, value=value, anchor=f"seat-{seat}")
+
+    def tricks(self, number: int, seat: int, value: int | str) -> TestResponse:
+        return self.tap(number, action="tricks", seat=seat, value=value, anchor=f"seat-{seat}")
+
+    def score(self, number: int) -> TestResponse:
+        return self.tap(number, action="score")
+
+    def play(
+        self, number: int, bids: list[int], tricks: list[int], turned: str = "green"
+    ) -> TestResponse:
+        """A whole round by seat; every tap must be accepted."""
+        assert self.trump(number, turned).status_code == 303
+        for seat, bid in enumerate(bids):
+            assert self.bid(number, seat, bid).status_code == 303
+        for seat, count in enumerate(tricks[:-1]):
+            assert self.tricks(number, seat, count).status_code == 303
+        response = self.score(number)
+        assert response.status_code == 303, text(response)
+        return response
