@@ -98,7 +98,10 @@ def measure(app: Flask) -> list[Weight]:
     """Every screen of the Confidant at its heaviest."""
     client = app.test_client()
     weights = [weigh(client, "home (empty)", "/"), weigh(client, "new game", "/games/new")]
-    for names, last in ((["Ann", "Bob", "Cy"], 20), (["Ann", "Bob", "Cy", "Dan", "Eve", "Fay"], 10)):
+    for names, last in (
+        (["Ann", "Bob", "Cy"], 20),
+        (["Ann", "Bob", "Cy", "Dan", "Eve", "Fay"], 10),
+    ):
         game_id = _start(client, names)
         seats = len(names)
         round_path = f"/games/{game_id}/rounds/{last}"

@@ -1,0 +1,101 @@
+"""The rules behind the trick step of the round screen: the count filled in from the sum,
+"everyone made their bid", and the order in which a draft is asked for."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from scorekeeper import rules
+
+TABLE = rules.Table(("Ann", "Bob", "Cy"), first_dealer=0, rules=rules.GameRules(rounds=20))
+
+
+@pytest.mark.parametrize(
+    ("draft", "filled"),
+    [
+        ((1, None, 2), (1, 2, 2)),  # round 5: 5 - 1 - 2 = 2
+        ((None, None, 2), (None, None, 2)),  # two missing: nothing to fill
+        ((3, None, 3), (3, None, 3)),  # the others already exceed the cards
+        ((1, 2, 2), (1, 2, 2)),  # nothing missing
+        ((5, 0, None), (5, 0, 0)),
+    ],
+)
+def test_the_one_missing_count_is_filled_in_from_the_sum(
+    draft: tuple[int | None, ...], filled: tuple[int | None, ...]
+) -> None:
+    assert rules.fill_tricks(5, draft) == filled
+
+
+@given(
+    cards=st.integers(1, 20),
+    data=st.data(),
+)
+def test_a_filled_in_draft_adds_up_to_the_cards(cards: int, data: st.DataObject) -> None:
+    seats = data.draw(st.integers(3, 6))
+    missing = data.draw(st.integers(0, seats - 1))
+    others = data.draw(st.lists(st.integers(0, cards), min_size=seats - 1, max_size=seats - 1))
+    draft: list[int | None] = list(others)
+    draft.insert(missing, None)
+    filled = rules.fill_tricks(cards, draft)
+    if sum(others) <= cards:
+        assert sum(count or 0 for count in filled) == cards
+        assert filled[missing] is not None
+        assert 0 <= filled[missing] <= cards  # type: ignore[operator]
+    else:
+        assert filled[missing] is None
+
+
+def test_a_draft_is_completed_or_names_the_first_bidder_missing() -> None:
+    # Round 2: Bob deals, so Cy bids first, then Ann, then Bob.
+    with pytest.raises(rules.TrickError, match="Tap the tricks Cy won first") as refused:
+        rules.complete_draft(TABLE, 2, (None, None, None))
+    assert refused.value.field == "tricks[2]"
+    with pytest.raises(rules.TrickError, match="Tap the tricks Ann won first"):
+        rules.complete_draft(TABLE, 2, (None, None, 1))
+    assert rules.complete_draft(TABLE, 2, (1, None, 1)) == (1, 0, 1)
+
+
+@pytest.mark.parametrize(
+    ("bids", "tricks"),
+    [((1, 0, 1), (1, 0, 1)), ((0, 0, 2), (0, 0, 2))],
+)
+def test_everyone_made_their_bid_when_the_bids_add_up_to_the_cards(
+    bids: tuple[int, ...], tricks: tuple[int, ...]
+) -> None:
+    assert rules.tricks_if_all_made(2, bids) == tricks
+    assert rules.all_made_tricks(TABLE, 2, bids) == tricks
+
+
+@pytest.mark.parametrize("bids", [(1, 1, 1), (0, 0, 0), (1, None, 1), ()])
+def test_not_everyone_can_have_made_bids_that_miss_the_cards(
+    bids: tuple[int | None, ...],
+) -> None:
+    assert rules.tricks_if_all_made(2, bids) is None
+    with pytest.raises(rules.TrickError, match="not everyone can have made their bid"):
+        rules.all_made_tricks(TABLE, 2, bids)
+
+
+def test_tricks_may_be_tapped_in_only_while_a_round_is_played() -> None:
+    trump = rules.Trump(rules.Turned.BLUE, rules.Suit.BLUE)
+    game = rules.evaluate(
+        TABLE,
+        {
+            1: rules.RoundRecord(trump=trump, bids=(1, 0, 0), tricks=(1, 0, 0)),
+            2: rules.RoundRecord(trump=trump, bids=(1, 0, None)),
+            3: rules.RoundRecord(),
+        },
+    )
+    with pytest.raises(rules.OutOfTurnError, match="Round 1 is scored already"):
+        rules.verify_trick_draft_turn(game, 1)
+    with pytest.raises(rules.OutOfTurnError, match="Record every bid of round 2"):
+        rules.verify_trick_draft_turn(game, 2)
+    with pytest.raises(rules.OutOfTurnError, match="Round 3 waits until round 2"):
+        rules.verify_trick_draft_turn(game, 3)
+
+
+def test_a_trick_count_lies_between_0_and_the_cards() -> None:
+    rules.verify_trick_count(TABLE, 3, 0, 3)
+    with pytest.raises(rules.TrickError, match="In round 3 Bob can win 0 to 3 tricks, not 4"):
+        rules.verify_trick_count(TABLE, 3, 1, 4)
