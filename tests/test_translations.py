@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
@@ -54,3 +55,29 @@ def test_problem_titles_are_extracted() -> None:
     messages = _extracted()
     for title in api._TITLES.values():
         assert str(title) in messages  # untranslated outside a request: the message id
+
+
+def test_templates_hold_no_text_outside_the_translation_function() -> None:
+    # What is left of a template once its tags, its Jinja expressions and its comments are
+    # gone is what it would show untranslated: only symbols and punctuation may be left.
+    leftovers = {}
+    for template in sorted((ROOT / "templates").rglob("*.html")):
+        source = template.read_text(encoding="utf-8")
+        source = re.sub(r"\{#.*?#\}|\{\{.*?\}\}|\{%.*?%\}", " ", source, flags=re.S)
+        source = re.sub(r"<[^>]*>", " ", source, flags=re.S)
+        words = re.findall(r"[^\W\d_]{2,}", source)
+        if words:
+            leftovers[template.name] = words
+    assert leftovers == {}
+
+
+def test_template_messages_are_extracted() -> None:
+    found = extract_from_dir(
+        str(ROOT / "templates"),
+        method_map=[("**.html", "jinja2")],
+        keywords=KEYWORDS,
+    )
+    messages = {message for _file, _line, message, _comments, _context in found}
+    assert "Which card was turned up for trump?" in messages
+    assert ("%(name)s won %(num)d trick", "%(name)s won %(num)d tricks") in messages
+    assert len(messages) > 90
