@@ -23,6 +23,13 @@ RANDOM_DEALER = "random"
 FULL_GAME = "full"
 
 
+def _number(value: str | None) -> int | None:
+    """A small number in ASCII digits, as the page sends it; anything else is ``None``."""
+    if value and value.isascii() and value.isdigit() and len(value) <= 3:
+        return int(value)
+    return None
+
+
 def _seat_count(form: NewGameForm) -> int:
     return len(form.names.entries)
 
@@ -56,24 +63,12 @@ class NewGameForm(FlaskForm):  # type: ignore[misc]
 
     def dealer_seat(self) -> int | None:
         """The chosen first dealer, or ``None`` to draw one at random."""
-        value = self.first_dealer.data
-        if value == RANDOM_DEALER or value is None:
-            return None
-        try:
-            seat = int(value)
-        except ValueError:
-            return None
-        return seat if 0 <= seat < _seat_count(self) else None
+        seat = _number(self.first_dealer.data)
+        return seat if seat is not None and seat < _seat_count(self) else None
 
     def round_count(self) -> int | None:
         """The rounds chosen, or ``None`` for the full game."""
-        value = self.rounds.data
-        if value in (None, FULL_GAME):
-            return None
-        try:
-            return int(value)
-        except ValueError:
-            return None
+        return _number(self.rounds.data)
 
 
 class VersionedForm(FlaskForm):  # type: ignore[misc]

@@ -148,6 +148,23 @@ class BidReveal(StrEnum):
     SECRET = "secret"
 
 
+#: Each reveal mode's name and what it means at the table.
+REVEALS: Final[Mapping[BidReveal, tuple[str, str]]] = {
+    BidReveal.OPEN: (
+        _("Open"),
+        _("Called out in turn; everyone sees them as they come."),
+    ),
+    BidReveal.COVERED: (
+        _("Covered"),
+        _("Everyone bids unseen; all bids are revealed at once before play."),
+    ),
+    BidReveal.SECRET: (
+        _("Secret"),
+        _("The bids stay hidden until the round is scored; the app still checks the bid rule."),
+    ),
+}
+
+
 class RoundState(StrEnum):
     """Where a round stands."""
 
@@ -173,6 +190,7 @@ class BidRulePolicy:
     """How a bid rule restricts the dealer, who bids last."""
 
     name: ClassVar[BidRule]
+    title: ClassVar[str]
     summary: ClassVar[str]
 
     def restricts(self, *, dealer_leads_outright: bool) -> bool:
@@ -189,6 +207,7 @@ class StandardRule(BidRulePolicy):
     """Any bids; the total may be anything."""
 
     name: ClassVar[BidRule] = BidRule.STANDARD
+    title: ClassVar[str] = _("Standard")
     summary: ClassVar[str] = _("Any bids: the total may be anything.")
 
     def restricts(self, *, dealer_leads_outright: bool) -> bool:
@@ -203,6 +222,7 @@ class PlusMinusOneRule(BidRulePolicy):
     """The bids may never add up to the cards; the dealer, bidding last, is restricted."""
 
     name: ClassVar[BidRule] = BidRule.PLUS_MINUS_ONE
+    title: ClassVar[str] = _("Plus/Minus One")
     summary: ClassVar[str] = _(
         "The bids may not add up to the cards dealt, so someone must miss: the dealer, "
         "bidding last, may not make them add up."
@@ -220,6 +240,7 @@ class CanadianRule(BidRulePolicy):
     """Plus/Minus One, but only for a dealer who leads outright, and 0 is always allowed."""
 
     name: ClassVar[BidRule] = BidRule.CANADIAN
+    title: ClassVar[str] = _("Canadian")
     summary: ClassVar[str] = _(
         "A dealer who leads the standings alone may not make the bids add up to the "
         "cards dealt, but may always bid 0."
@@ -621,6 +642,19 @@ def verify_bids(
         return
     if dealer_bid == forbidden_bid(table, round_number, bids, totals_before):
         cards = cards_in_round(round_number)
+        if table.rules.bid_reveal is not BidReveal.OPEN:
+            # The bids are hidden: say what the rule forbids without naming the dealer's bid.
+            raise BidError(
+                _n(
+                    "These bids would add up to the %(num)d trick of this round, which the "
+                    "bid rule forbids: %(name)s, who deals, must bid something else.",
+                    "These bids would add up to the %(num)d tricks of this round, which the "
+                    "bid rule forbids: %(name)s, who deals, must bid something else.",
+                ),
+                num=cards,
+                field=f"bids[{dealer_seat}]",
+                name=table.players[dealer_seat],
+            )
         raise BidError(
             _n(
                 "%(name)s deals and may not bid %(bid)d: the bids would add up to the "
@@ -773,6 +807,9 @@ def complete_draft(table: Table, round_number: int, draft: Sequence[int | None])
     """The tricks tapped in, the one missing count filled in from the sum; a
     :class:`TrickError` names the first player in bid order whose tricks are missing."""
     filled = fill_tricks(round_number, draft)
+    if sum(count or 0 for count in filled) > cards_in_round(round_number):
+        # Already too many, whatever is still missing: say so rather than ask for more.
+        verify_tricks(table, round_number, [count or 0 for count in filled])
     for seat in table.bid_order(round_number):
         if filled[seat] is None:
             raise TrickError(
@@ -979,9 +1016,13 @@ def verify_tricks_turn(game: GameView, round_number: int, tricks: Sequence[int])
 def verify_trick_draft_turn(game: GameView, round_number: int) -> None:
     """Raise unless tricks may be tapped in for round ``round_number`` now (while it is played;
     a scored round is corrected as a whole)."""
-    view = game.round(round_number)
-    _verify_bids_in(game, view)
-    if view.state is RoundState.SCORED:
+    _verify_bids_in(game, game.round(round_number))
+    verify_not_scored(game, round_number)
+
+
+def verify_not_scored(game: GameView, round_number: int) -> None:
+    """Raise once round ``round_number`` is scored: from then on it is corrected as a whole."""
+    if game.round(round_number).state is RoundState.SCORED:
         raise OutOfTurnError(
             _("Round %(round)d is scored already: correct it from the sheet."),
             round=round_number,

@@ -197,23 +197,21 @@ class SheetRow:
 def sheet_rows(game: service.GameSnapshot) -> list[SheetRow]:
     """Every round × every player: bid, tricks, round score and running total."""
     seats = game.table.seats
-    totals = [0] * seats
+    scored = [view.scores for view in game.view.rounds if view.scores is not None]
+    running = iter(rules.running_totals(scored, seats))
     rows = []
     for view in game.view.rounds:
         shown = view.shown_bids or (None,) * seats
-        cells = []
-        if view.scores is not None:
-            totals = [total + score for total, score in zip(totals, view.scores, strict=True)]
-        for seat in range(seats):
-            scored = view.scores is not None
-            cells.append(
-                Cell(
-                    bid=shown[seat],
-                    tricks=view.tricks[seat] if view.tricks is not None else None,
-                    score=view.scores[seat] if view.scores is not None else None,
-                    total=totals[seat] if scored else None,
-                    dealer=seat == view.dealer,
-                )
+        totals = next(running) if view.scores is not None else None
+        cells = [
+            Cell(
+                bid=shown[seat],
+                tricks=view.tricks[seat] if view.tricks is not None else None,
+                score=view.scores[seat] if view.scores is not None else None,
+                total=totals[seat] if totals is not None else None,
+                dealer=seat == view.dealer,
             )
+            for seat in range(seats)
+        ]
         rows.append(SheetRow(view=view, cells=cells, corrected=view.number in game.corrected))
     return rows

@@ -383,11 +383,17 @@ def record_trump(
     chosen: str | None = None,
     *,
     if_match: Collection[int] | None = None,
+    scored_too: bool = True,
 ) -> GameSnapshot:
-    """Record (or change) the card turned in round ``number`` and the trump it gives."""
+    """Record (or change) the card turned in round ``number`` and the trump it gives.
+
+    ``scored_too=False`` refuses a round already scored (the pages correct those as a whole).
+    """
     with _editing(game_id, token, if_match) as game:
         _verify_round(game, number)
         view = _snapshot(game).view
+        if not scored_too:
+            rules.verify_not_scored(view, number)
         rules.verify_trump_turn(view, number)
         round_row = _round_row(game, number)
         _set_trump(round_row, rules.trump_from(turned, chosen))
@@ -424,10 +430,12 @@ def record_bid(
     *,
     if_match: Collection[int] | None = None,
 ) -> GameSnapshot:
-    """Record (``None``: take back) one player's bid in round ``number``, keeping the others."""
+    """Record (``None``: take back) one player's bid in round ``number``, keeping the others,
+    while the round is not yet scored (a scored round is corrected as a whole)."""
     with _editing(game_id, token, if_match) as game:
         _verify_round(game, number)
         view = _snapshot(game).view
+        rules.verify_not_scored(view, number)
         _verify_seat(view.table, seat)
         bids = list(view.round(number).bids or (None,) * view.table.seats)
         bids[seat] = bid

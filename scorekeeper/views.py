@@ -95,7 +95,7 @@ def new_game() -> Page:
 
 
 def _start_game(form: NewGameForm) -> Response | None:
-    if not form.validate():
+    if not form.validate() or not _understood(form):
         form.form_errors.append(gettext("Some of the choices were not understood: check them."))
         return None
     try:
@@ -113,6 +113,18 @@ def _start_game(form: NewGameForm) -> Response | None:
         _attach_setup_error(form, error)
         return None
     return redirect(url_for(".game", game_id=created.game.id), 303)
+
+
+def _understood(form: NewGameForm) -> bool:
+    """Whether every choice is one the page offers (a crafted form is refused, never guessed)."""
+    seats = sum(1 for key in request.form if key.startswith("names-"))
+    dealer = form.first_dealer.data
+    rounds = form.rounds.data
+    return (
+        seats == len(form.names.entries)
+        and (dealer == RANDOM_DEALER or form.dealer_seat() is not None)
+        and (rounds == FULL_GAME or form.round_count() is not None)
+    )
 
 
 def _attach_setup_error(form: NewGameForm, error: rules.SetupError) -> None:
@@ -172,6 +184,7 @@ def _render_new_game(form: NewGameForm, status: int) -> Response:
         form=form,
         suggestions=service.known_names(current_device()),
         policies=rules.BID_RULES,
+        reveals=rules.REVEALS,
         min_players=rules.MIN_PLAYERS,
         max_players=rules.MAX_PLAYERS,
         max_name=rules.NAME_MAX_LENGTH,
@@ -260,9 +273,17 @@ def _render_round(
     status: int = 200,
     error: rules.RuleError | None = None,
 ) -> Response:
+    """The round screen (or, for a round still waiting, a redirect to the current one)."""
     view = snapshot.view.round(number)
-    step = request.args.get("change") if view.state is not rules.RoundState.SCORED else None
+    if view.state is rules.RoundState.WAITING:
+        if error is not None:
+            flash(rule_message(error), "error")
+        return redirect(url_for(".game", game_id=snapshot.id), 303)
+    change = request.values.get("change")
+    if error is not None and (error.field or "").startswith("bids"):
+        change = "bids"
     wizard = request.args.get("turned") == rules.Turned.WIZARD.value
+    step = _step(snapshot, number, change, wizard=wizard)
     # A refusal about one row (or the trick total) is shown next to it, any other on top.
     field = error.field if error is not None else None
     if field and not _ROW_FIELD.fullmatch(field):
@@ -272,8 +293,8 @@ def _render_round(
         game=snapshot,
         round=view,
         number=number,
-        step=_step(view, step, wizard),
-        wizard=wizard,
+        step=step,
+        wizard=wizard and step == "trump",
         open_seat=request.args.get("seat", type=int),
         bid_rows=screens.bid_rows(snapshot, number),
         trick_rows=screens.trick_rows(snapshot, number),
@@ -287,9 +308,13 @@ def _render_round(
     return make_response(body, status)
 
 
-def _step(view: rules.RoundView, change: str | None, wizard: bool) -> str:
+def _step(snapshot: service.GameSnapshot, number: int, change: str | None, *, wizard: bool) -> str:
     """Which step the screen shows: the round's state, or an earlier step being changed."""
-    if wizard or (change == "trump" and view.state in _CHANGEABLE_TRUMP):
+    view = snapshot.view.round(number)
+    trump_open = view.state is rules.RoundState.TRUMP or (
+        view.state in _CHANGEABLE_TRUMP and not snapshot.table.deals_every_card(number)
+    )
+    if trump_open and (wizard or change == "trump" or view.state is rules.RoundState.TRUMP):
         return "trump"
     if change == "bids" and view.state is rules.RoundState.PLAYING:
         return "bids"
@@ -307,13 +332,14 @@ _CHANGEABLE_TRUMP = (rules.RoundState.BIDDING, rules.RoundState.PLAYING)
 @bp.post("/games/<game_id>/rounds/<round:number>")
 def round_action(game_id: str, number: int) -> Page:
     """A tap on the round screen: trump, a bid, a trick count, or scoring the round."""
+    device = current_device()
+    if not service.can_edit(game_id, device) or device is None:
+        service.get_game(game_id)  # an unknown game is a 404, not a 403
+        raise service.NotKeeper()
     action = request.form.get("action", "")
     handler = _ACTIONS.get(action)
     if handler is None:
         return _refused(game_id, number, gettext("This page sent something it never sends."))
-    device = current_device()
-    if device is None:
-        raise service.NotKeeper()
     try:
         handler(game_id, number, device)
     except _FormInvalid:
@@ -323,7 +349,8 @@ def round_action(game_id: str, number: int) -> Page:
         status = 409 if isinstance(error, rules.OutOfTurnError) else 422
         return _render_round(snapshot, number, status=status, error=error)
     anchor = request.form.get("anchor", "")
-    target = url_for(".round_screen", game_id=game_id, number=number)
+    change = "bids" if request.form.get("change") == "bids" else None
+    target = url_for(".round_screen", game_id=game_id, number=number, change=change)
     if action in ("score", "all_made"):
         return redirect(target, 303)
     return redirect(target + (f"#{anchor}" if _ANCHOR.fullmatch(anchor) else ""), 303)
@@ -357,6 +384,7 @@ def _trump(game_id: str, number: int, device: service.Device) -> None:
         form.turned.data,
         form.chosen.data or None,
         if_match=_if_match(form),
+        scored_too=False,
     )
 
 
@@ -422,6 +450,7 @@ def correct(game_id: str, number: int) -> Page:
         tricks=list(view.tricks or ()),
     )
     error = None
+    error_field = None
     status = 200
     if request.method == "POST":
         form = VersionedForm()
@@ -445,7 +474,8 @@ def correct(game_id: str, number: int) -> Page:
             status = 400
         except rules.RuleError as rule_error:
             error = rule_message(rule_error)
-            status = 422
+            error_field = rule_error.field
+            status = 409 if isinstance(rule_error, rules.OutOfTurnError) else 422
         else:
             flash(gettext("Round %(round)d is corrected; every total is recomputed.", round=number))
             return redirect(url_for(".sheet", game_id=game_id) + f"#round-{number}", 303)
@@ -457,9 +487,15 @@ def correct(game_id: str, number: int) -> Page:
         values=values,
         suits=list(rules.Suit),
         error=error,
+        error_field=error_field if error_field in _correction_fields(snapshot) else None,
         **_helpers(),
     )
     return make_response(body, status)
+
+
+def _correction_fields(snapshot: service.GameSnapshot) -> set[str]:
+    seats = range(snapshot.table.seats)
+    return {"turned", "chosen", *(f"bids[{s}]" for s in seats), *(f"tricks[{s}]" for s in seats)}
 
 
 @dataclass
@@ -515,7 +551,7 @@ def error_page(error: Exception) -> Response:
     elif isinstance(error, OperationalError) and is_lock_timeout(error):
         status = 503
         message = gettext("The database is busy: try again in a moment.")
-    elif isinstance(error, HTTPException):
+    elif isinstance(error, HTTPException) and (error.code or 500) < 500:
         status = error.code or 500
         message = {
             404: gettext("There is no page at this address."),

@@ -78,10 +78,12 @@ class Confidant:
     # -- taps ------------------------------------------------------------------------------
 
     def tap(self, number: int, version: int | None = None, **fields: Any) -> TestResponse:
-        """One form POST from the round screen, with the page's CSRF token and version."""
+        """One form POST from the round screen, with the session's CSRF token and the page's
+        version."""
         page = self.round_path(number)
         data = {
-            "csrf_token": self.csrf(page),
+            # The session's token, which every page of it carries (a scored round has no form).
+            "csrf_token": self.csrf(),
             "version": str(version if version is not None else self.version(number)),
         }
         data.update({key: str(value) for key, value in fields.items()})

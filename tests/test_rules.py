@@ -593,11 +593,15 @@ def test_restriction_falls_on_the_dealer_whatever_the_reveal_mode(reveal: BidRev
     game = evaluate(table, {1: record()})
     with pytest.raises(BidError) as caught:
         verify_bids_turn(game, 1, [1, 0, 0])
-    assert_refused(
-        caught.value,
-        BidError,
-        "Ute deals and may not bid 0: the bids would add up to the 1 trick of this round.",
-    )
+    if reveal is BidReveal.OPEN:
+        message = "Ute deals and may not bid 0: the bids would add up to the 1 trick of this round."
+    else:
+        # The bids are hidden: the refusal must not give the dealer's bid away.
+        message = (
+            "These bids would add up to the 1 trick of this round, which the bid rule "
+            "forbids: Ute, who deals, must bid something else."
+        )
+    assert_refused(caught.value, BidError, message)
     assert caught.value.field == "bids[1]"
     verify_bids_turn(game, 1, [1, 1, 0])
 
@@ -660,8 +664,10 @@ def test_secret_bids_are_still_checked_by_the_app() -> None:
     assert_refused(
         caught.value,
         BidError,
-        "Thomas deals and may not bid 0: the bids would add up to the 1 trick of this round.",
+        "These bids would add up to the 1 trick of this round, which the bid rule forbids: "
+        "Thomas, who deals, must bid something else.",
     )
+    assert "bid 0" not in str(caught.value)  # the dealer's secret bid is not given away
 
 
 def test_clairvoyance_changes_no_number() -> None:

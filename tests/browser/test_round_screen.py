@@ -1,0 +1,389 @@
+"""The round screen in a phone's browser: a scorekeeper's taps, and what they see."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+
+from playwright.sync_api import Page, expect
+
+from .helpers import (
+    all_made,
+    bid,
+    expect_fits_the_phone,
+    new_game,
+    next_round,
+    open_sheet,
+    result_scores,
+    score,
+    set_trump,
+    shot,
+    tap,
+    totals_row,
+    trick_button,
+    tricks,
+)
+
+if TYPE_CHECKING:
+    from .conftest import Problems
+
+SEEDS = ["Thomas", "Ute", "Kevin"]
+
+
+def test_the_seeds_example_scores_two_rounds_and_totals_them_on_the_sheet(
+    page: Page, base_url: str
+) -> None:
+    new_game(page, base_url, SEEDS, dealer="Thomas", screenshot="new-game")
+    expect(page.get_by_text("Thomas deals")).to_be_visible()
+    expect(page.get_by_text("Ute bids and leads first")).to_be_visible()
+    expect_fits_the_phone(page)
+    shot(page, "trump")
+    set_trump(page, "red Dwarves")
+    bid(page, "Ute", 1)
+    bid(page, "Kevin", 1)
+    bid(page, "Thomas", 0)
+    tricks(page, "Thomas", 0)
+    tricks(page, "Ute", 0)
+    tricks(page, "Kevin", 1)
+    expect_fits_the_phone(page)
+    shot(page, "tricks")
+    score(page, 1)
+    assert result_scores(page) == {"Ute": "−10", "Kevin": "+30", "Thomas": "+20"}
+    expect_fits_the_phone(page)
+    shot(page, "scored")
+
+    next_round(page, 2)
+    expect(page.get_by_text("Ute deals")).to_be_visible()
+    expect(page.get_by_text("Kevin bids and leads first")).to_be_visible()
+    set_trump(page, "Jester: no trump")
+    bid(page, "Kevin", 0)
+    bid(page, "Thomas", 2)
+    bid(page, "Ute", 0)
+    tricks(page, "Thomas", 1)
+    tricks(page, "Ute", 0)
+    tricks(page, "Kevin", 1)
+    score(page, 2)
+    assert result_scores(page) == {"Kevin": "−10", "Thomas": "−10", "Ute": "+20"}
+
+    sheet = open_sheet(page)
+    # Kevin leads, and the sheet says so next to his name.
+    expect(sheet.locator("thead th")).to_have_text(
+        ["Round", "Thomas", "Ute", re.compile(r"^Kevin\s+♛\s*leads$")]
+    )
+    expect(totals_row(sheet)).to_have_text(["10", "10", "20"])
+    round_2 = sheet.locator("#round-2 td")
+    expect(round_2.nth(0)).to_contain_text("2/1")
+    expect(round_2.nth(0)).to_contain_text("−10")
+    expect(round_2.nth(0)).not_to_contain_text("-10")
+    expect(round_2.nth(2)).to_contain_text("−10")
+    expect_fits_the_phone(page)
+    shot(page, "sheet")
+
+
+def test_plus_minus_one_strikes_out_the_dealers_bid_that_would_make_the_bids_add_up(
+    page: Page, base_url: str
+) -> None:
+    new_game(page, base_url, SEEDS, dealer="Kevin", bid_rule="plus_minus_one")
+    set_trump(page, "green Elves")
+    bid(page, "Thomas", 0)
+    bid(page, "Ute", 0)
+    forbidden = page.get_by_role("button", name="Kevin may not bid 1", exact=True)
+    expect(forbidden).to_be_disabled()
+    expect(forbidden.locator("s")).to_have_text("1")
+    expect(forbidden).to_have_accessible_description(re.compile("may not bid 1"))
+    reason = page.locator("#seat-2 .reason")
+    expect(reason).to_be_visible()
+    expect(reason).to_contain_text("Kevin deals and may not bid 1")
+    expect(page.get_by_role("button", name="Kevin bids 1", exact=True)).to_have_count(0)
+    expect_fits_the_phone(page)
+    shot(page, "bids-forbidden")
+    bid(page, "Kevin", 0)
+    expect(page.get_by_role("heading", name="Tricks won")).to_be_visible()
+    expect(page.locator("#seat-2 legend")).to_contain_text("bid 0")
+
+
+def test_a_wizard_turned_lets_the_dealer_choose_the_trump(page: Page, base_url: str) -> None:
+    new_game(page, base_url, SEEDS, dealer="Ute")
+    set_trump(page, "Wizard", chosen="yellow Giants")
+    expect(page.locator(".round-head .trump-line")).to_contain_text(
+        "yellow Giants, chosen by the dealer under a Wizard"
+    )
+
+
+def test_a_correction_changes_the_sheet_and_marks_the_round(page: Page, base_url: str) -> None:
+    new_game(page, base_url, SEEDS, dealer="Thomas")
+    set_trump(page, "blue Humans")
+    bid(page, "Ute", 1)
+    bid(page, "Kevin", 1)
+    bid(page, "Thomas", 0)
+    tricks(page, "Thomas", 0)
+    tricks(page, "Ute", 0)
+    score(page, 1)  # Kevin's trick is filled in from the sum
+    sheet = open_sheet(page)
+    expect(totals_row(sheet)).to_have_text(["20", "−10", "30"])
+    expect(sheet.locator("#round-1 .corrected")).to_have_count(0)
+
+    page.get_by_role("link", name="Correct round 1", exact=True).click()
+    expect(page.get_by_role("heading", name="Correct round 1", level=1)).to_be_visible()
+    expect(
+        page.get_by_role("radiogroup", name="Ute bid").get_by_role("radio", name="1")
+    ).to_be_checked()
+    # Ute had bid 0, and Thomas, not Kevin, took the trick.
+    page.get_by_role("radiogroup", name="Ute bid").get_by_role("radio", name="0").check()
+    page.get_by_role("radiogroup", name="Thomas won").get_by_role("radio", name="1").check()
+    page.get_by_role("radiogroup", name="Kevin won").get_by_role("radio", name="0").check()
+    page.get_by_role("button", name="Save the correction").click()
+
+    expect(page.get_by_role("status")).to_contain_text("Round 1 is corrected")
+    sheet = page.locator("table.sheet")
+    cells = sheet.locator("#round-1 td")
+    expect(cells.nth(0)).to_contain_text("0/1")
+    expect(cells.nth(0)).to_contain_text("−10")
+    expect(cells.nth(1)).to_contain_text("0/0")
+    expect(cells.nth(1)).to_contain_text("+20")
+    expect(cells.nth(2)).to_contain_text("1/0")
+    expect(cells.nth(2)).to_contain_text("−10")
+    expect(totals_row(sheet)).to_have_text(["−10", "20", "−10"])
+    mark = sheet.locator("#round-1 th .corrected")
+    expect(mark).to_have_text(re.compile(r"^✎\s*corrected$"))
+    expect(mark.locator(".visually-hidden")).to_have_text(re.compile(r"^\s*corrected$"))
+
+
+def test_a_reload_or_the_back_button_mid_round_loses_nothing(page: Page, base_url: str) -> None:
+    new_game(page, base_url, SEEDS, dealer="Thomas")
+    set_trump(page, "red Dwarves")
+    bid(page, "Ute", 1)
+    bid(page, "Kevin", 0)
+    ute_1 = page.get_by_role("button", name="Ute bids 1", exact=True)
+    kevin_0 = page.get_by_role("button", name="Kevin bids 0", exact=True)
+
+    page.reload()
+    expect(ute_1).to_have_attribute("aria-pressed", "true")
+    expect(kevin_0).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_role("status").first).to_have_text("1 bid for 1 trick")
+
+    # Every tap replaces the page in the history: back leads out of the round, to the
+    # home page, which lists the game; forward shows the round as it stands.
+    page.go_back()
+    expect(page.get_by_role("heading", name="Your games")).to_be_visible()
+    game = page.get_by_role("link", name=re.compile("Thomas, Ute, Kevin"))
+    expect(game).to_contain_text("Round 1 of 20")
+    page.go_forward()
+    expect(page.get_by_role("heading", name="Bids", exact=True)).to_be_visible()
+    expect(ute_1).to_have_attribute("aria-pressed", "true")
+    expect(kevin_0).to_have_attribute("aria-pressed", "true")
+
+    bid(page, "Thomas", 0)
+    tricks(page, "Ute", 0)
+    page.reload()
+    expect(trick_button(page, "Ute", 0)).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#seat-1 legend")).to_contain_text("bid 1")
+
+    page.go_back()
+    expect(page.get_by_role("heading", name="Your games")).to_be_visible()
+    page.get_by_role("link", name=re.compile("Thomas, Ute, Kevin")).click()
+    expect(page.get_by_role("heading", name="Tricks won")).to_be_visible()
+    expect(trick_button(page, "Ute", 0)).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#seat-2 legend")).to_contain_text("bid 0")
+    expect(page.locator("#seat-0 legend")).to_contain_text("bid 0")
+
+
+def test_scoring_before_the_tricks_add_up_is_refused_in_one_sentence(
+    page: Page, base_url: str, problems: Problems
+) -> None:
+    # Chromium logs the refusal's status (422) as a console error.
+    problems.allow(r"^console error: Failed to load resource: .* status of 422 ")
+    new_game(page, base_url, SEEDS, dealer="Thomas")
+    set_trump(page, "red Dwarves")
+    bid(page, "Ute", 1)
+    bid(page, "Kevin", 0)
+    bid(page, "Thomas", 0)
+    tricks(page, "Ute", 0)
+    tricks(page, "Kevin", 0)
+    # Thomas's trick is filled in from the sum; saying he took none leaves one missing.
+    expect(trick_button(page, "Thomas", 1)).to_have_attribute("aria-pressed", "true")
+    expect(page.locator("#seat-0")).to_contain_text("filled in from the sum")
+    tricks(page, "Thomas", 0)
+    missing = "The tricks add up to 0, but round 1 has 1: 1 trick is missing."
+    score_form = page.locator("form.score")
+    expect(score_form.get_by_role("status")).to_have_text(missing)
+
+    tap(page, score_form.get_by_role("button", name="Score round 1"))
+    expect(score_form.get_by_role("alert")).to_have_text(missing)
+    expect(page.get_by_role("heading", name="Tricks won")).to_be_visible()
+    expect(page.get_by_role("heading", name="Round 1 is scored")).to_have_count(0)
+
+    tricks(page, "Ute", 1)
+    score(page, 1)
+    assert result_scores(page) == {"Ute": "+30", "Kevin": "+20", "Thomas": "+20"}
+
+
+def test_covered_bids_stay_hidden_until_all_are_in(page: Page, base_url: str) -> None:
+    new_game(page, base_url, SEEDS, dealer="Thomas", reveal="covered")
+    set_trump(page, "green Elves")
+    bid(page, "Ute", 1)
+    ute = page.locator("#seat-1")
+    expect(ute.locator("legend")).to_contain_text("✓ has bid")
+    expect(ute).not_to_have_text(re.compile(r"\d"))
+    expect(page.locator("#bids [aria-pressed=true]")).to_have_count(0)
+    expect(page.get_by_role("status").first).to_contain_text("1 of 3 have bid.")
+    bid(page, "Kevin", 0)
+    expect(page.locator("#seat-2 legend")).to_contain_text("✓ has bid")
+    expect(page.locator("#bids [aria-pressed=true]")).to_have_count(0)
+    bid(page, "Thomas", 0)
+
+    expect(page.get_by_role("heading", name="Tricks won")).to_be_visible()
+    revealed = page.locator("details.reveal li")
+    expect(revealed.first).to_be_hidden()
+    expect(page.locator("#tricks .player legend")).not_to_contain_text(["bid"])
+    page.get_by_role("button", name="Reveal the bids").click()
+    expect(revealed).to_have_text(["Ute bid 1", "Kevin bid 0", "Thomas bid 0"])
+    expect(revealed.first).to_be_visible()
+
+
+def test_a_short_game_ends_with_the_winner_and_the_standings(page: Page, base_url: str) -> None:
+    new_game(page, base_url, ["Ann", "Bob", "Cy"], dealer="Ann", rounds="3")
+    expect(page.get_by_role("heading", name="Round 1 of 3")).to_be_visible()
+    set_trump(page, "red Dwarves")
+    bid(page, "Bob", 1)
+    bid(page, "Cy", 0)
+    bid(page, "Ann", 0)
+    tricks(page, "Bob", 1)
+    tricks(page, "Cy", 0)
+    expect(trick_button(page, "Ann", 0)).to_have_attribute("aria-pressed", "true")
+    score(page, 1)
+    assert result_scores(page) == {"Bob": "+30", "Cy": "+20", "Ann": "+20"}
+
+    next_round(page, 2)
+    set_trump(page, "Jester: no trump")
+    expect(page.locator(".trump-line")).to_contain_text("no trump (a Jester was turned)")
+    bid(page, "Cy", 1)
+    bid(page, "Ann", 1)
+    bid(page, "Bob", 1)
+    expect(page.get_by_role("button", name="Everyone made their bid")).to_have_count(0)
+    tricks(page, "Cy", 2)
+    tricks(page, "Ann", 0)
+    score(page, 2)
+    assert result_scores(page) == {"Cy": "−10", "Ann": "−10", "Bob": "−10"}
+
+    next_round(page, 3)
+    set_trump(page, "green Elves")
+    bid(page, "Ann", 0)
+    bid(page, "Bob", 2)
+    bid(page, "Cy", 1)
+    all_made(page, 3)
+    assert result_scores(page) == {"Ann": "+20", "Bob": "+40", "Cy": "+30"}
+
+    page.get_by_role("button", name="See who won").click()
+    expect(page.get_by_role("heading", name="Game over", level=1)).to_be_visible()
+    expect(page.locator(".headline")).to_have_text("Bob wins with 60 points!")
+    standings = page.locator(".winners .standings-list li")
+    expect(standings).to_have_text(
+        [
+            re.compile(r"^1\.\s+Bob\s+60$"),
+            re.compile(r"^2\.\s+Cy\s+40$"),
+            re.compile(r"^3\.\s+Ann\s+30$"),
+        ]
+    )
+    expect(totals_row(page.locator("table.sheet"))).to_have_text(["30", "60", "40"])
+    expect_fits_the_phone(page)
+    shot(page, "game-over")
+
+    page.get_by_role("link", name="Tablet of Truth").click()
+    game = page.get_by_role("link", name=re.compile("Ann, Bob, Cy"))
+    expect(game).to_contain_text("Finished · Bob won")
+
+
+TRUMPS = ["blue Humans", "green Elves", "red Dwarves", "yellow Giants", "Jester: no trump"]
+
+
+def test_a_full_game_of_twenty_rounds_where_everyone_makes_their_bid(
+    page: Page, base_url: str
+) -> None:
+    names = ["Ann", "Bob", "Cy"]
+    new_game(page, base_url, names, dealer="Ann")
+    for number in range(1, 21):
+        if number > 1:
+            next_round(page, number)
+        if number < 20:
+            set_trump(page, TRUMPS[number % len(TRUMPS)])
+        else:
+            # Round 20 deals all 60 cards: no card is left to turn, so no trump step.
+            expect(page.locator(".trump-line")).to_contain_text("no card was left to turn")
+        dealer = (number - 1) % 3
+        order = [names[(dealer + offset) % 3] for offset in (1, 2, 3)]
+        bid(page, order[0], number)
+        bid(page, order[1], 0)
+        bid(page, order[2], 0)
+        all_made(page, number)
+        assert result_scores(page) == {
+            order[0]: f"+{20 + 10 * number}",
+            order[1]: "+20",
+            order[2]: "+20",
+        }
+
+    page.get_by_role("button", name="See who won").click()
+    expect(page.get_by_role("heading", name="Game over", level=1)).to_be_visible()
+    expect(page.locator(".headline")).to_have_text("Cy wins with 1170 points!")
+    expect(page.locator(".winners .standings-list li")).to_have_text(
+        [
+            re.compile(r"^1\.\s+Cy\s+1170$"),
+            re.compile(r"^2\.\s+Bob\s+1100$"),
+            re.compile(r"^3\.\s+Ann\s+1030$"),
+        ]
+    )
+    expect(totals_row(page.locator("table.sheet"))).to_have_text(["1030", "1100", "1170"])
+
+
+# -- Round 2 is round 2: taps replace the address, links name their round ----------------
+
+
+def play_round_1(page: Page, base_url: str) -> None:
+    """Ann, Bob, Cy (Ann deals); round 1 scored, on to round 2."""
+    new_game(page, base_url, ["Ann", "Bob", "Cy"], dealer="Ann", rounds="3")
+    set_trump(page, "red Dwarves")
+    bid(page, "Bob", 1)
+    bid(page, "Cy", 0)
+    bid(page, "Ann", 0)
+    all_made(page, 1)
+    next_round(page, 2)
+
+
+def test_the_new_game_form_fits_the_phone(page: Page, base_url: str) -> None:
+    page.goto(base_url + "/games/new")
+    expect(page.get_by_label("Seat 1", exact=True)).to_be_visible()
+    expect_fits_the_phone(page)
+
+
+def test_a_reload_in_round_2_shows_round_2(page: Page, base_url: str) -> None:
+    play_round_1(page, base_url)
+    set_trump(page, "blue Humans")
+    page.reload()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Round 2 of 3", timeout=1000)
+
+
+def test_a_wizard_turned_in_round_2_sets_round_2s_trump(page: Page, base_url: str) -> None:
+    play_round_1(page, base_url)
+    page.get_by_role("button", name="Wizard: the dealer chooses").click()
+    expect(page.get_by_role("heading", name=re.compile("A Wizard was turned"))).to_be_visible()
+    expect(page.get_by_role("heading", level=1)).to_have_text("Round 2 of 3", timeout=1000)
+    page.get_by_role("button", name="yellow Giants", exact=True).click()
+    expect(page.get_by_role("heading", name="Bids", exact=True)).to_be_visible(timeout=1000)
+    expect(page.locator(".trump-line")).to_contain_text("yellow Giants, chosen by the dealer")
+    sheet = open_sheet(page)
+    expect(sheet.locator("#round-1 .corrected")).to_have_count(0)
+
+
+def test_change_the_bids_in_round_2_opens_round_2s_bids(page: Page, base_url: str) -> None:
+    play_round_1(page, base_url)
+    set_trump(page, "blue Humans")
+    bid(page, "Cy", 1)
+    bid(page, "Ann", 1)
+    bid(page, "Bob", 1)
+    page.get_by_role("link", name="Change the bids").click()
+    expect(page.get_by_role("heading", name="Bids", exact=True)).to_be_visible(timeout=1000)
+    expect(page.get_by_role("heading", level=1)).to_have_text("Round 2 of 3")
