@@ -1,0 +1,118 @@
+"""Whatever a form sends, the pages answer without a server error and change nothing they
+should not: hypothesis-made bodies for the new-game form and the round screen."""
+
+from __future__ import annotations
+
+import pytest
+from flask import Flask
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scorekeeper import service
+
+from .confidant import Confidant
+
+# One database for all examples (SQLite: each example is a request, not a new schema).
+pytestmark = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+
+FIELD_NAMES = st.sampled_from(
+    [
+        "action",
+        "seat",
+        "value",
+        "version",
+        "turned",
+        "chosen",
+        "change",
+        "anchor",
+        "names-0",
+        "names-1",
+        "names-2",
+        "names-3",
+        "names-7",
+        "first_dealer",
+        "bid_rule",
+        "bid_reveal",
+        "rounds",
+        "clairvoyance",
+        "last_bidder_may_bid_zero",
+    ]
+)
+VALUES = st.one_of(
+    st.sampled_from(
+        [
+            "",
+            "0",
+            "1",
+            "-1",
+            "7",
+            "99999999999999999999",
+            "١",
+            "bid",
+            "trump",
+            "tricks",
+            "score",
+            "all_made",
+            "start",
+            "add",
+            "remove-0",
+            "up-2",
+            "up-99999999999999999999",
+            "wizard",
+            "red",
+            "none",
+            "random",
+            "full",
+            "bids",
+            "seat-1",
+            "javascript:alert(1)",
+            "\x00",
+        ]
+    ),
+    st.text(max_size=40),
+)
+FORMS = st.dictionaries(FIELD_NAMES, VALUES, max_size=8)
+
+
+@pytest.fixture
+def phone(app: Flask) -> Confidant:
+    phone = Confidant(app.test_client())
+    response = phone.start(["Thomas", "Ute", "Kevin"])
+    assert response.status_code == 303
+    phone.trump(1, "green")
+    return phone
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(form=FORMS)
+def test_the_new_game_form_never_fails_on_the_server(phone: Confidant, form: dict) -> None:
+    form = {"csrf_token": phone.csrf(), **form}
+    response = phone.client.post("/games/new", data=form)
+    assert response.status_code in (200, 303, 400, 422), response.status_code
+    if response.status_code == 303:
+        assert response.headers["Location"].startswith("/games/")
+
+
+@settings(
+    max_examples=200,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(form=FORMS, number=st.sampled_from([1, 2, 20]))
+def test_the_round_screen_never_fails_on_the_server(
+    phone: Confidant, app: Flask, form: dict, number: int
+) -> None:
+    form = {"csrf_token": phone.csrf(), **form}
+    with app.app_context():
+        before = service.get_game(phone.game_id)
+    response = phone.client.post(phone.round_path(number), data=form)
+    assert response.status_code in (200, 303, 400, 409, 412, 422), response.status_code
+    with app.app_context():
+        after = service.get_game(phone.game_id)
+    if response.status_code != 303:
+        assert after.version == before.version  # a refusal changes nothing
+    assert "javascript:" not in response.headers.get("Location", "")
