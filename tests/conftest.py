@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import sqlalchemy as sa
 from flask import Flask
-from flask.testing import FlaskClient
+from flask.testing import FlaskClient, FlaskCliRunner
 from flask_migrate import upgrade
 
 from scorekeeper import create_app
@@ -104,6 +104,12 @@ def app(database_url: str) -> Iterator[Flask]:
 def client(app: Flask) -> FlaskClient:
     """A test client whose API responses are checked against the OpenAPI document."""
     return app.test_client()
+
+
+@pytest.fixture
+def runner(app: Flask) -> FlaskCliRunner:
+    """Runs the app's ``flask`` commands."""
+    return app.test_cli_runner()
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from flask import Flask
+from flask.testing import FlaskCliRunner
 from flask_migrate import downgrade, upgrade
 
 from scorekeeper import service
@@ -157,3 +158,14 @@ def test_cli_upgrade_of_a_migrated_database_keeps_its_games(app: Flask) -> None:
     with app.app_context():
         assert service.get_game(game_id).version == 1
         assert current_revision(db.engine) == head_revision(app)
+
+
+def test_flask_db_upgrade_leaves_the_schema_at_the_newest_migration(
+    app: Flask, runner: FlaskCliRunner
+) -> None:
+    # What `make run` does on every start: on a migrated database it changes nothing.
+    result = runner.invoke(args=["db", "upgrade"])
+    assert result.exit_code == 0, result.output
+    with app.app_context():
+        version = db.session.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
+    assert version == "0002_browser_ui"
