@@ -50,6 +50,7 @@ def register_extensions(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_locale)
     csrf.init_app(app)
     compress.init_app(app)
+    assets.read_static_files_whole(app)
     app.jinja_env.globals["asset"] = assets.asset_url
     app.jinja_env.globals["current_locale"] = lambda: str(get_locale() or "en")
 

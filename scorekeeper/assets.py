@@ -7,7 +7,7 @@ import hashlib
 from functools import cache
 from pathlib import Path
 
-from flask import current_app, url_for
+from flask import Flask, Response, current_app, request, url_for
 
 
 @cache
@@ -19,3 +19,28 @@ def asset_url(filename: str) -> str:
     """The URL of ``static/<filename>`` with its content hash."""
     static = Path(current_app.static_folder or "static")
     return url_for("static", filename=filename, v=_digest(static / filename))
+
+
+def read_static_files_whole(app: Flask) -> None:
+    """Hand static files to the compressor as bytes rather than as an open file.
+
+    Flask streams a static file; Flask-Compress leaves a streamed body uncompressed (and
+    would not close the file if asked to compress it). The files are a few dozen KB, so
+    they are read whole and closed here, which lets them go out compressed. Registered
+    after the compressor, so it runs before it.
+    """
+
+    @app.after_request
+    def read_whole(response: Response) -> Response:
+        if request.endpoint != "static" or not response.direct_passthrough:
+            return response
+        body = response.response
+        try:
+            data = b"".join(body)  # type: ignore[arg-type]
+        finally:
+            close = getattr(body, "close", None)
+            if close is not None:
+                close()
+        response.direct_passthrough = False
+        response.set_data(data)
+        return response

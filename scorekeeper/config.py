@@ -65,7 +65,7 @@ def build(instance_path: str, overrides: Mapping[str, Any] | None = None) -> dic
         # its ETags stay the bare version numbers API.md promises.
         "COMPRESS_MIMETYPES": ["text/html", "text/css", "text/javascript"],
         "COMPRESS_MIN_SIZE": 512,
-        # Static files are compressed whole (a streamed file would be left open).
+        # Only whole bodies are compressed; static files are read whole (see assets.py).
         "COMPRESS_STREAMS": False,
         # Behind HTTPS, the cookie is sent over HTTPS only.
         "SESSION_COOKIE_SECURE": os.environ.get("SESSION_COOKIE_SECURE", "").lower()

@@ -821,3 +821,25 @@ def test_a_crafted_new_game_form_is_refused_never_guessed(
     assert response.status_code == 422
     assert "Some of the choices were not understood" in text(response)
     assert "No games yet" in text(phone.get("/"))
+
+
+def test_pages_styles_and_scripts_go_out_compressed(phone: Confidant) -> None:
+    page = phone.get("/", headers={"Accept-Encoding": "gzip"})
+    assert page.headers["Content-Encoding"] == "gzip"
+    body = phone.get("/").get_data(as_text=True)
+    for link in re.findall(r'(?:href|src)="(/static/[^"]+)"', body):
+        response = phone.get(link, headers={"Accept-Encoding": "gzip"})
+        assert response.status_code == 200
+        assert response.headers["Content-Encoding"] == "gzip", link
+        plain = phone.get(link)
+        assert int(response.headers["Content-Length"]) < len(plain.get_data()) / 2, link
+        response.close()
+        plain.close()
+
+
+def test_the_api_answers_in_plain_json_with_its_bare_etag(phone: Confidant) -> None:
+    created = phone.client.post(
+        "/api/v1/games", json={"players": ["Ann", "Bob", "Cy"]}, headers={"Accept-Encoding": "gzip"}
+    )
+    assert "Content-Encoding" not in created.headers
+    assert created.headers["ETag"] == '"1"'
