@@ -1,5 +1,6 @@
-"""The rules behind the trick step of the round screen: the count filled in from the sum,
-"everyone made their bid", and the order in which a draft is asked for."""
+"""Tricks: the counts of a round checked against its cards; and the rules behind the trick
+step of the round screen: the count filled in from the sum, "everyone made their bid", and
+the order in which a draft is asked for."""
 
 from __future__ import annotations
 
@@ -8,8 +9,51 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from scorekeeper import rules
+from scorekeeper.rules import TrickError, verify_tricks
+
+from .helpers import assert_refused, make_table
 
 TABLE = rules.Table(("Ann", "Bob", "Cy"), first_dealer=0, rules=rules.GameRules(rounds=20))
+
+
+# -- Tricks --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("round_number", "tricks", "field", "message"),
+    [
+        (1, [0, 0, 0], "tricks", "The tricks add up to 0, but round 1 has 1: 1 trick is missing."),
+        (3, [1, 1, 0], "tricks", "The tricks add up to 2, but round 3 has 3: 1 trick is missing."),
+        (
+            3,
+            [0, 0, 1],
+            "tricks",
+            "The tricks add up to 1, but round 3 has 3: 2 tricks are missing.",
+        ),
+        (3, [2, 1, 1], "tricks", "The tricks add up to 4, but round 3 has 3: 1 trick too many."),
+        (3, [3, 2, 1], "tricks", "The tricks add up to 6, but round 3 has 3: 3 tricks too many."),
+        (3, [-1, 2, 2], "tricks[0]", "In round 3 Thomas can win 0 to 3 tricks, not -1."),
+        (3, [0, 4, -1], "tricks[1]", "In round 3 Ute can win 0 to 3 tricks, not 4."),
+        (3, [1, 2], "tricks", "Give the tricks of each of the 3 players, in seat order, not 2."),
+    ],
+)
+def test_tricks_are_each_0_to_cards_and_sum_to_cards(
+    round_number: int, tricks: list[int], field: str, message: str
+) -> None:
+    with pytest.raises(TrickError) as caught:
+        verify_tricks(make_table(3), round_number, tricks)
+    assert_refused(caught.value, TrickError, message)
+    assert caught.value.field == field
+
+
+@pytest.mark.parametrize(
+    ("round_number", "tricks"), [(1, [0, 1, 0]), (3, [3, 0, 0]), (3, [1, 1, 1]), (5, [0, 2, 3])]
+)
+def test_tricks_summing_to_cards_are_accepted(round_number: int, tricks: list[int]) -> None:
+    verify_tricks(make_table(3), round_number, tricks)
+
+
+# -- The trick step of the round screen ----------------------------------------------------
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,153 @@
+"""Properties of the rules, checked with hypothesis: scores, totals, bid constraints,
+rotation."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import pairwise
+from typing import TypeVar
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from scorekeeper.rules import (
+    BidRule,
+    Table,
+    allowed_bids,
+    evaluate,
+    forbidden_bid,
+    full_game_rounds,
+    running_totals,
+    score,
+)
+
+from .helpers import (
+    Records,
+    dealer_turns,
+    leads_outright,
+    make_table,
+    played_games,
+    record,
+    seatings,
+)
+
+T = TypeVar("T")
+
+
+@settings(max_examples=150, deadline=None)
+@given(played_games())
+def test_totals_equal_the_sum_of_round_scores(game_facts: tuple[Table, Records]) -> None:
+    table, records = game_facts
+    game = evaluate(table, records)
+    scored = [view.scores for view in game.rounds if view.scores is not None]
+    assert len(scored) == len(records)
+    assert game.round(1).totals_before == [0] * table.seats
+    for view in game.rounds[: len(records)]:
+        bids, tricks = records[view.number].bids, records[view.number].tricks
+        assert bids is not None
+        assert tricks is not None
+        expected = []
+        for bid, won in zip(bids, tricks, strict=True):
+            assert bid is not None
+            expected.append(20 + 10 * won if bid == won else -10 * abs(bid - won))
+        assert view.scores == expected
+    assert game.totals == [sum(row[seat] for row in scored) for seat in range(table.seats)]
+    for view, after in zip(game.rounds[1:], running_totals(scored, table.seats), strict=False):
+        assert view.totals_before == after
+
+
+@settings(max_examples=200, deadline=None)
+@given(dealer_turns())
+def test_dealer_always_has_an_allowed_bid_and_at_most_one_forbidden(
+    turn: tuple[Table, int, list[int | None], list[int]],
+) -> None:
+    table, round_number, bids, totals = turn
+    seat = table.dealer(round_number)
+    allowed = allowed_bids(table, round_number, seat, bids, totals)
+    refused = [bid for bid in range(round_number + 1) if bid not in allowed]
+    assert allowed
+    assert len(refused) <= 1
+    # RULES.md, restated: the dealer may not make the total equal the cards ...
+    rule = table.rules.bid_rule
+    restricted = rule is BidRule.PLUS_MINUS_ONE or (
+        rule is BidRule.CANADIAN and leads_outright(totals, seat)
+    )
+    zero_ok = rule is BidRule.CANADIAN or table.rules.last_bidder_may_bid_zero
+    others = sum(bid for bid in bids if bid is not None)
+    expected = [
+        bid
+        for bid in range(round_number + 1)
+        if restricted and others + bid == round_number and not (bid == 0 and zero_ok)
+    ]
+    assert refused == expected
+    assert forbidden_bid(table, round_number, bids, totals) == (expected[0] if expected else None)
+
+
+@settings(max_examples=200, deadline=None)
+@given(dealer_turns(), st.data())
+def test_forbidden_bid_is_never_outside_0_to_cards(
+    turn: tuple[Table, int, list[int | None], list[int]], data: st.DataObject
+) -> None:
+    table, round_number, bids, totals = turn
+    missing = data.draw(st.sets(st.integers(0, table.seats - 1)))
+    partial = [None if seat in missing else bid for seat, bid in enumerate(bids)]
+    forbidden = forbidden_bid(table, round_number, partial, totals)
+    assert forbidden is None or 0 <= forbidden <= round_number
+    if any(bid is None for seat, bid in enumerate(partial) if seat != table.dealer(round_number)):
+        assert forbidden is None  # the dealer's limit waits for every other bid
+
+
+@settings(max_examples=150, deadline=None)
+@given(seatings())
+def test_every_seat_deals_equally_often_give_or_take_one(seating: tuple[int, int, int]) -> None:
+    # 60 / n rounds is never a multiple of n (20/3, 15/4, 12/5, 10/6), so not even a full
+    # game gives every seat the same number of deals; passing the deal to the left keeps
+    # them within one, and any n rounds in a row give each seat exactly one deal.
+    players, first_dealer, rounds = seating
+    table = make_table(players, first_dealer=first_dealer, rounds=rounds)
+    dealers = [view.dealer for view in evaluate(table, {}).rounds]
+    deals = [dealers.count(seat) for seat in range(players)]
+    assert max(deals) - min(deals) <= 1
+    assert sum(deals) == rounds
+    for start in range(rounds - players + 1):
+        assert sorted(dealers[start : start + players]) == list(range(players))
+    for earlier, later in pairwise(dealers):
+        assert later == (earlier + 1) % players
+    if rounds == full_game_rounds(players):
+        assert min(deals) == rounds // players
+
+
+@settings(max_examples=100, deadline=None)
+@given(played_games(max_rounds=6), st.data())
+def test_scores_and_standings_do_not_depend_on_seat_order(
+    game_facts: tuple[Table, Records],
+    data: st.DataObject,
+) -> None:
+    table, records = game_facts
+    seats = table.seats
+    moved = data.draw(st.permutations(range(seats)))  # new seat i holds old seat moved[i]
+
+    def permute(values: Sequence[T] | None) -> list[T] | None:
+        return None if values is None else [values[moved[i]] for i in range(seats)]
+
+    permuted_records = {n: record(permute(r.bids), permute(r.tricks)) for n, r in records.items()}
+    permuted_table = Table(
+        tuple(table.players[moved[i]] for i in range(seats)), table.first_dealer, table.rules
+    )
+    before = evaluate(table, records)
+    after = evaluate(permuted_table, permuted_records)
+    assert after.totals == [before.totals[moved[i]] for i in range(seats)]
+    for old, new in zip(before.rounds, after.rounds, strict=True):
+        assert new.scores == permute(old.scores)
+    assert {(s.name, s.total, s.rank) for s in after.standings} == {
+        (s.name, s.total, s.rank) for s in before.standings
+    }
+    assert {permuted_table.players[s] for s in after.winners} == {
+        table.players[s] for s in before.winners
+    }
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 20), st.integers(0, 20))
+def test_score_is_positive_exactly_when_bid_is_met(bid: int, tricks: int) -> None:
+    assert (score(bid, tricks) > 0) is (bid == tricks)
