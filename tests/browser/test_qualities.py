@@ -1,0 +1,110 @@
+"""Every screen at 360 px wide, in light and in dark: nothing wider than the phone, every
+control named for a screen reader, every target at least 44 × 44 px."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from .helpers import bid, new_game, open_sheet, score, set_trump, tap, tricks
+
+NARROW = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
+
+# What a screen offers a thumb: links, buttons, fields, and the labels of radios/checkboxes.
+AUDIT = """() => {
+  const problems = [];
+  const shown = (el) => {
+    const box = el.getBoundingClientRect();
+    return box.width > 0 && box.height > 0 && getComputedStyle(el).visibility !== "hidden"
+      && !el.closest("[aria-hidden=true]") && !el.closest("details:not([open]) > :not(summary)");
+  };
+  const nameOf = (el) => (el.getAttribute("aria-label")
+    || (el.labels ? [...el.labels].map((label) => label.textContent).join(" ") : "")
+    || el.textContent || el.getAttribute("title") || "").trim();
+  const controls = "a[href], button, input:not([type=hidden]), select, summary, [role=button]";
+  for (const el of document.querySelectorAll(controls)) {
+    if (!shown(el)) continue;
+    const name = nameOf(el);
+    if (!name) problems.push("a control without a name: " + el.outerHTML.slice(0, 90));
+    const target = el.matches("input[type=radio], input[type=checkbox]")
+      ? (el.closest("label") || el) : el;
+    const box = target.getBoundingClientRect();
+    if (box.width < 44 || box.height < 44) {
+      problems.push(`a ${Math.round(box.width)}×${Math.round(box.height)} px target: ${name}`);
+    }
+  }
+  const width = document.documentElement.scrollWidth;
+  if (width > window.innerWidth) problems.push(`the page is ${width} px wide`);
+  return problems;
+}"""
+
+
+def audit(page: Page, screen: str) -> list[str]:
+    return [f"{screen}: {problem}" for problem in page.evaluate(AUDIT)]
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_every_screen_fits_a_narrow_phone_with_named_thumb_sized_controls(
+    browser: Browser, base_url: str, scheme: str
+) -> None:
+    context = browser.new_context(**NARROW, color_scheme=scheme)  # type: ignore[arg-type]
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    found: list[str] = []
+    try:
+        page.goto(base_url + "/")
+        found += audit(page, "home")
+        page.get_by_role("button", name="Start a new game").click()
+        expect(page.get_by_role("heading", name="New game")).to_be_visible()
+        found += audit(page, "new game")
+        new_game(page, base_url, ["Ann", "Bob", "Cy"], dealer="Ann", bid_rule="plus_minus_one")
+        found += audit(page, "trump")
+        tap(page, page.get_by_role("button", name="Wizard: the dealer chooses"))
+        expect(page.get_by_role("heading", name=re.compile("A Wizard was turned"))).to_be_visible()
+        found += audit(page, "wizard")
+        tap(page, page.get_by_role("button", name="yellow Giants", exact=True))
+        expect(page.get_by_role("heading", name="Bids", exact=True)).to_be_visible()
+        bid(page, "Bob", 0)
+        bid(page, "Cy", 0)
+        page.get_by_text("Standings").click()
+        found += audit(page, "bids with a forbidden bid, standings open")
+        bid(page, "Ann", 0)
+        found += audit(page, "tricks")
+        tricks(page, "Bob", 1)
+        tricks(page, "Cy", 0)
+        score(page, 1)
+        found += audit(page, "scored")
+        open_sheet(page)
+        found += audit(page, "sheet")
+        tap(page, page.get_by_role("link", name="Correct round 1"))
+        expect(page.get_by_role("heading", name="Correct round 1")).to_be_visible()
+        found += audit(page, "correction")
+        page.goto(base_url + "/games/nothing-here")
+        found += audit(page, "not found")
+    finally:
+        context.close()
+    assert found == []
+
+
+def test_game_over_fits_a_narrow_phone(browser: Browser, base_url: str) -> None:
+    context = browser.new_context(**NARROW)  # type: ignore[arg-type]
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    try:
+        new_game(page, base_url, ["Annabelle", "Bob", "Cy", "Dan", "Eve", "Fay"], rounds="1")
+        set_trump(page, "blue Humans")
+        names = [text.split()[0] for text in page.locator("form.player legend").all_inner_texts()]
+        for name in names:
+            bid(page, name, 0)
+        tricks(page, names[0], 1)
+        for name in names[1:-1]:
+            tricks(page, name, 0)
+        score(page, 1)
+        tap(page, page.get_by_role("button", name="See who won"))
+        expect(page.get_by_role("heading", name="Game over")).to_be_visible()
+        found = audit(page, "game over")
+    finally:
+        context.close()
+    assert found == []
