@@ -6,6 +6,9 @@ from __future__ import annotations
 import re
 
 import pytest
+
+pytest.importorskip("playwright.sync_api")
+
 from playwright.sync_api import Browser, Page, expect
 
 from .helpers import bid, new_game, open_sheet, score, set_trump, tap, tricks

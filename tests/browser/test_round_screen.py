@@ -387,3 +387,33 @@ def test_change_the_bids_in_round_2_opens_round_2s_bids(page: Page, base_url: st
     page.get_by_role("link", name="Change the bids").click()
     expect(page.get_by_role("heading", name="Bids", exact=True)).to_be_visible(timeout=1000)
     expect(page.get_by_role("heading", level=1)).to_have_text("Round 2 of 3")
+
+
+def test_a_page_made_stale_by_another_phone_says_so_and_shows_the_fresh_state(
+    page: Page, base_url: str, problems: Problems
+) -> None:
+    # Chromium logs the refusal's status (412) as a console error.
+    problems.allow(r"^console error: Failed to load resource: .* status of 412 ")
+    new_game(page, base_url, SEEDS, dealer="Thomas")
+    set_trump(page, "red Dwarves")
+    other = page.context.new_page()  # a second screen with the same edit right
+    other.goto(page.url)
+    expect(other.get_by_role("button", name="Ute bids 1", exact=True)).to_be_visible()
+
+    bid(page, "Ute", 1)
+    tap(other, other.get_by_role("button", name="Ute bids 0", exact=True))
+
+    expect(other.get_by_role("alert")).to_have_text(
+        "Another phone changed this game a moment ago, so your tap was not saved: "
+        "here is the game as it is now."
+    )
+    ute_bids_1 = other.get_by_role("button", name="Ute bids 1", exact=True)
+    expect(ute_bids_1).to_have_attribute("aria-pressed", "true")
+    page.reload()
+    expect(page.get_by_role("button", name="Ute bids 1", exact=True)).to_have_attribute(
+        "aria-pressed", "true"
+    )
+    # The fresh page carries the new version: the next tap from it is accepted.
+    bid_on_other = other.get_by_role("button", name="Kevin bids 0", exact=True)
+    tap(other, bid_on_other)
+    expect(bid_on_other).to_have_attribute("aria-pressed", "true")
