@@ -24,8 +24,3 @@ def rule_message(error: rules.RuleError) -> str:
 def service_message(error: service.ServiceError) -> str:
     """The service's sentence in the request's language."""
     return gettext(error.message, **error.params)
-
-
-def people(suit: rules.Suit) -> str:
-    """The people of a suit, translated: Humans, Elves, Dwarves, Giants."""
-    return gettext(suit.people)

@@ -111,12 +111,24 @@ class Suit(StrEnum):
         """The people of the suit (untranslated): blue Humans, green Elves, ..."""
         return _SUIT_PEOPLE[self]
 
+    @property
+    def colour(self) -> str:
+        """The suit's colour as a word to show (untranslated)."""
+        return _SUIT_COLOURS[self]
+
 
 _SUIT_PEOPLE: Final[Mapping[Suit, str]] = {
     Suit.BLUE: _("Humans"),
     Suit.GREEN: _("Elves"),
     Suit.RED: _("Dwarves"),
     Suit.YELLOW: _("Giants"),
+}
+
+_SUIT_COLOURS: Final[Mapping[Suit, str]] = {
+    Suit.BLUE: _("blue"),
+    Suit.GREEN: _("green"),
+    Suit.RED: _("red"),
+    Suit.YELLOW: _("yellow"),
 }
 
 

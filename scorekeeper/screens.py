@@ -59,14 +59,10 @@ def trump_label(trump: rules.Trump | None) -> str:
 
 
 def suit_label(suit: rules.Suit) -> str:
-    """A suit by colour and people: "red Dwarves"."""
-    names = {
-        rules.Suit.BLUE: gettext("blue Humans"),
-        rules.Suit.GREEN: gettext("green Elves"),
-        rules.Suit.RED: gettext("red Dwarves"),
-        rules.Suit.YELLOW: gettext("yellow Giants"),
-    }
-    return names[suit]
+    """A suit by colour and people: "red Dwarves" (a translation may reorder the two)."""
+    return gettext(
+        "%(colour)s %(people)s", colour=gettext(suit.colour), people=gettext(suit.people)
+    )
 
 
 def bid_rows(game: service.GameSnapshot, number: int) -> list[Row]:
