@@ -773,16 +773,16 @@ def verify_trick_count(table: Table, round_number: int, seat: int, count: int) -
 
 
 def fill_tricks(round_number: int, draft: Sequence[int | None]) -> tuple[int | None, ...]:
-    """The draft with its one missing count filled in from the sum, when only one is missing
-    and the others leave a count that can be won; otherwise the draft as it is."""
+    """The draft with what the sum decides filled in: the one missing count (when the others
+    leave a count that can be won), or 0 for every missing count once the others already
+    add up to the cards; otherwise the draft as it is."""
     missing = [seat for seat, count in enumerate(draft) if count is None]
-    if len(missing) != 1:
-        return tuple(draft)
     rest = cards_in_round(round_number) - sum(count or 0 for count in draft)
-    if rest < 0:
+    if not missing or rest < 0 or (len(missing) > 1 and rest > 0):
         return tuple(draft)
     filled = list(draft)
-    filled[missing[0]] = rest
+    for seat in missing:
+        filled[seat] = rest if len(missing) == 1 else 0
     return tuple(filled)
 
 
@@ -825,7 +825,7 @@ def complete_draft(table: Table, round_number: int, draft: Sequence[int | None])
     for seat in table.bid_order(round_number):
         if filled[seat] is None:
             raise TrickError(
-                _("Tap the tricks %(name)s won first."),
+                _("Tap the tricks %(name)s won."),
                 field=f"tricks[{seat}]",
                 name=table.players[seat],
             )

@@ -211,3 +211,10 @@ def sheet_rows(game: service.GameSnapshot) -> list[SheetRow]:
         ]
         rows.append(SheetRow(view=view, cells=cells, corrected=view.number in game.corrected))
     return rows
+
+
+def standings_after(game: service.GameSnapshot, number: int) -> list[rules.Standing]:
+    """The standings as they were once round ``number`` was scored."""
+    scores = [view.scores for view in game.view.rounds[:number] if view.scores is not None]
+    totals = rules.running_totals(scores, game.table.seats)
+    return rules.standings(game.table.players, totals[-1] if totals else [0] * game.table.seats)

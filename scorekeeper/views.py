@@ -228,6 +228,7 @@ def _helpers() -> dict[str, Any]:
         "points": points,
         "winner_names": screens.winner_names,
         "sheet_rows": screens.sheet_rows,
+        "standings_after": screens.standings_after,
     }
 
 
@@ -305,7 +306,11 @@ def _render_round(
         error_field=field,
         **_helpers(),
     )
-    return make_response(body, status)
+    response = make_response(body, status)
+    if error is not None:
+        # The refusal may sit below the fold: bring it into view.
+        response.headers["HX-Reswap"] = "innerHTML show:top showTarget:#refusal"
+    return response
 
 
 def _step(snapshot: service.GameSnapshot, number: int, change: str | None, *, wizard: bool) -> str:

@@ -171,7 +171,7 @@ def test_scoring_fills_the_one_missing_count_and_clears_the_draft(app: Flask) ->
 def test_scoring_an_incomplete_or_wrong_draft_is_refused(app: Flask) -> None:
     game_id = playing(app)
     with app.app_context():
-        with pytest.raises(rules.TrickError, match="Tap the tricks Cy won first"):
+        with pytest.raises(rules.TrickError, match="Tap the tricks Cy won"):
             service.score_round(game_id, PHONE, 2)
         for seat in range(3):
             service.save_trick_draft(game_id, PHONE, 2, seat, 1)

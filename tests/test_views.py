@@ -50,7 +50,7 @@ def test_home_lists_the_kept_games_in_progress_first_with_round_and_leader(
     phone.play(1, [0, 0, 1], [0, 0, 1])
     page = text(phone.get("/"))
     assert page.index("Dora, Eve, Finn") < page.index("Ann, Bob, Cy")
-    assert "Round 2 of 20 · Finn leads" in page
+    assert "Round 2 of 20 · Finn is ahead" in page
     assert "Finished · Ann won" in page
     assert f"/games/{finished}" in phone.get("/").get_data(as_text=True)
 
@@ -258,9 +258,9 @@ def test_bids_show_the_running_total_against_the_tricks(phone: Confidant) -> Non
     phone.play(1, [0, 0, 0], [1, 0, 0])
     phone.trump(2, "red")
     phone.bid(2, 0, 1)
-    assert "1 bid for 2 tricks" in text(phone.round_page(2))
+    assert "Bids so far add up to 1, for 2 tricks." in text(phone.round_page(2))
     phone.bid(2, 2, 2)
-    assert "3 bid for 2 tricks" in text(phone.round_page(2))
+    assert "Bids so far add up to 3, for 2 tricks." in text(phone.round_page(2))
 
 
 def _pressed(body: str, label: str) -> bool:
@@ -409,7 +409,7 @@ def test_scoring_is_refused_until_the_tricks_add_up_and_says_by_how_much(
         phone.bid(3, seat, 1)
     response = phone.score(3)
     assert response.status_code == 422
-    assert "Tap the tricks Thomas won first." in text(response)  # Thomas bids first in round 3
+    assert "Tap the tricks Thomas won." in text(response)  # Thomas bids first in round 3
     phone.tricks(3, 0, 0)
     phone.tricks(3, 1, 0)
     phone.tricks(3, 2, 1)
@@ -843,3 +843,32 @@ def test_the_api_answers_in_plain_json_with_its_bare_etag(phone: Confidant) -> N
     )
     assert "Content-Encoding" not in created.headers
     assert created.headers["ETag"] == '"1"'
+
+
+def test_a_past_rounds_page_shows_the_standings_after_that_round(phone: Confidant) -> None:
+    started(phone, ["Thomas", "Ute", "Kevin"], first_dealer="0")
+    phone.play(1, [0, 1, 1], [0, 0, 1])
+    phone.play(2, [2, 0, 0], [1, 0, 1])
+    page = text(phone.round_page(1))
+    assert "Standings after round 1 1. Kevin 30 2. Thomas 20 3. Ute −10" in page
+
+
+def test_once_the_tricks_add_up_the_others_are_filled_in_with_0(phone: Confidant) -> None:
+    started(phone, ["Ann", "Bob", "Cy", "Dan"], first_dealer="0")
+    phone.trump(1, "blue")
+    for seat in range(4):
+        phone.bid(1, seat, 0)
+    phone.tricks(1, 1, 1)
+    body = phone.round_page(1).get_data(as_text=True)
+    for name in ("Cy", "Dan", "Ann"):
+        assert _pressed(body, f"{name} won 0 tricks"), name
+    assert phone.score(1).status_code == 303
+
+
+def test_a_refusal_is_brought_into_view(phone: Confidant) -> None:
+    started(phone)
+    phone.trump(1, "green")
+    response = phone.bid(1, 1, 5)
+    assert response.status_code == 422
+    assert response.headers["HX-Reswap"] == "innerHTML show:top showTarget:#refusal"
+    assert 'id="refusal" role="alert"' in response.get_data(as_text=True)

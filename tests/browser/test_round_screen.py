@@ -164,7 +164,7 @@ def test_a_reload_or_the_back_button_mid_round_loses_nothing(page: Page, base_ur
     page.reload()
     expect(ute_1).to_have_attribute("aria-pressed", "true")
     expect(kevin_0).to_have_attribute("aria-pressed", "true")
-    expect(page.get_by_role("status").first).to_have_text("1 bid for 1 trick")
+    expect(page.get_by_role("status").first).to_have_text("Bids so far add up to 1, for 1 trick.")
 
     # Every tap replaces the page in the history: back leads out of the round, to the
     # home page, which lists the game; forward shows the round as it stands.
@@ -417,3 +417,20 @@ def test_a_page_made_stale_by_another_phone_says_so_and_shows_the_fresh_state(
     bid_on_other = other.get_by_role("button", name="Kevin bids 0", exact=True)
     tap(other, bid_on_other)
     expect(bid_on_other).to_have_attribute("aria-pressed", "true")
+
+
+def test_a_refused_bid_is_brought_into_view(page: Page, base_url: str, problems: Problems) -> None:
+    problems.allow(r"^console error: Failed to load resource: .* status of 422 ")
+    names = ["Ann", "Bob", "Cy", "Dan", "Eve", "Fay"]
+    new_game(page, base_url, names, dealer="Fay", bid_rule="plus_minus_one", reveal="covered")
+    set_trump(page, "green Elves")
+    for name in names[:-1]:
+        bid(page, name, 0)
+    # Fay's buttons at the very bottom of the screen, as a thumb reaches them: the refusal
+    # printed under them lands below the fold unless the page brings it into view.
+    button = page.get_by_role("button", name="Fay bids 1", exact=True)
+    button.evaluate("element => element.scrollIntoView({block: 'end'})")
+    tap(page, button)
+    refusal = page.get_by_role("alert")
+    expect(refusal).to_contain_text("Fay, who deals, must bid something else")
+    expect(refusal).to_be_in_viewport()

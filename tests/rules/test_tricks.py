@@ -91,12 +91,26 @@ def test_a_filled_in_draft_adds_up_to_the_cards(cards: int, data: st.DataObject)
         assert filled[missing] is None
 
 
+@pytest.mark.parametrize(
+    ("draft", "filled"),
+    [
+        ((1, None, None), (1, 0, 0)),  # round 1: the one trick is taken, the rest won none
+        ((None, 1, None, None, None, None), (0, 1, 0, 0, 0, 0)),
+        ((0, None, None), (0, None, None)),  # one trick still to place: nothing decided
+    ],
+)
+def test_once_the_tricks_add_up_every_missing_count_is_0(
+    draft: tuple[int | None, ...], filled: tuple[int | None, ...]
+) -> None:
+    assert rules.fill_tricks(1, draft) == filled
+
+
 def test_a_draft_is_completed_or_names_the_first_bidder_missing() -> None:
     # Round 2: Bob deals, so Cy bids first, then Ann, then Bob.
-    with pytest.raises(rules.TrickError, match="Tap the tricks Cy won first") as refused:
+    with pytest.raises(rules.TrickError, match="Tap the tricks Cy won") as refused:
         rules.complete_draft(TABLE, 2, (None, None, None))
     assert refused.value.field == "tricks[2]"
-    with pytest.raises(rules.TrickError, match="Tap the tricks Ann won first"):
+    with pytest.raises(rules.TrickError, match="Tap the tricks Ann won"):
         rules.complete_draft(TABLE, 2, (None, None, 1))
     assert rules.complete_draft(TABLE, 2, (1, None, 1)) == (1, 0, 1)
 
