@@ -82,16 +82,52 @@ def new_game() -> Page:
     tapping, the page coming back from the server each time."""
     form = NewGameForm()
     status = 200
-    if request.method == "POST":
+    if request.method == "GET":
+        form = _remembered_setup() or form
+    else:
         action = request.form.get("action", "start")
         if action == "start":
             response = _start_game(form)
             if isinstance(response, Response):
+                session.pop(SETUP_KEY, None)
                 return response
             status = 422
         else:
             form = _rearranged(form, action)
+            # Every tap on the form comes here: remember it, so a reload loses nothing.
+            session[SETUP_KEY] = _setup_of(form)
     return _render_new_game(form, status)
+
+
+SETUP_KEY = "setup"
+
+
+def _setup_of(form: NewGameForm) -> dict[str, Any]:
+    return {
+        "names": [name[: rules.NAME_MAX_LENGTH * 2] for name in form.seat_names()],
+        "first_dealer": form.first_dealer.data,
+        "bid_rule": form.bid_rule.data,
+        "last_bidder_may_bid_zero": bool(form.last_bidder_may_bid_zero.data),
+        "bid_reveal": form.bid_reveal.data,
+        "clairvoyance": bool(form.clairvoyance.data),
+        "rounds": form.rounds.data,
+    }
+
+
+def _remembered_setup() -> NewGameForm | None:
+    """The form as this browser last left it, if it was left unfinished."""
+    setup = session.get(SETUP_KEY)
+    if not isinstance(setup, dict):
+        return None
+    names = setup.get("names")
+    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+        return None
+    fields = {
+        key: value
+        for key, value in setup.items()
+        if key != "names" and isinstance(value, str | bool | None)
+    }
+    return NewGameForm(formdata=None, names=names[: rules.MAX_PLAYERS], **fields)
 
 
 def _start_game(form: NewGameForm) -> Response | None:

@@ -872,3 +872,13 @@ def test_a_refusal_is_brought_into_view(phone: Confidant) -> None:
     assert response.status_code == 422
     assert response.headers["HX-Reswap"] == "innerHTML show:top showTarget:#refusal"
     assert 'id="refusal" role="alert"' in response.get_data(as_text=True)
+
+
+def test_the_new_game_form_survives_a_reload_until_the_game_starts(phone: Confidant) -> None:
+    form = phone.new_game_form(["Ann", "Bob", "Cy"], action="refresh", bid_rule="canadian")
+    assert phone.client.post("/games/new", data=form).status_code == 200
+    body = phone.get("/games/new").get_data(as_text=True)
+    assert _seat_values(body) == ["Ann", "Bob", "Cy"]
+    assert 'value="canadian" checked' in body
+    assert phone.start(["Ann", "Bob", "Cy"]).status_code == 303
+    assert _seat_values(phone.get("/games/new").get_data(as_text=True)) == ["", "", ""]
