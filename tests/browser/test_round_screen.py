@@ -239,10 +239,15 @@ def test_covered_bids_stay_hidden_until_all_are_in(page: Page, base_url: str) ->
     expect(page.get_by_role("heading", name="Tricks won")).to_be_visible()
     revealed = page.locator("details.reveal li")
     expect(revealed.first).to_be_hidden()
-    expect(page.locator("#tricks .player legend")).not_to_contain_text(["bid"])
+    row_bids = page.locator("#tricks .player .covered-bid")
+    for index in range(3):
+        expect(row_bids.nth(index)).to_be_hidden()
     page.get_by_role("button", name="Reveal the bids").click()
     expect(revealed).to_have_text(["Ute bid 1", "Kevin bid 0", "Thomas bid 0"])
     expect(revealed.first).to_be_visible()
+    # Revealed, each bid also stands next to its player's trick buttons.
+    expect(page.locator("#seat-1 .covered-bid")).to_be_visible()
+    expect(page.locator("#seat-1 .covered-bid")).to_have_text("bid 1")
 
 
 def test_a_short_game_ends_with_the_winner_and_the_standings(page: Page, base_url: str) -> None:
