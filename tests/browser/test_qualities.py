@@ -1,9 +1,13 @@
 """Every screen at 360 px wide, in light and in dark: nothing wider than the phone, every
-control named for a screen reader, every target at least 44 × 44 px."""
+control named for a screen reader, every target at least 44 × 44 px, and no violation that
+axe-core (the accessibility engine, bundled by axe-playwright-python) finds: contrast, names,
+roles, landmarks."""
 
 from __future__ import annotations
 
 import re
+from functools import cache
+from importlib.resources import files
 
 import pytest
 
@@ -44,8 +48,21 @@ AUDIT = """() => {
 }"""
 
 
+AXE_RUN = """async () => (await axe.run(document, {resultTypes: ["violations"]})).violations
+  .map((v) => `${v.id} (${v.impact}): ${v.help}: ` + v.nodes
+    .map((node) => `${node.target} ${node.html} ${node.failureSummary}`).join("; "))"""
+
+
+@cache
+def axe_source() -> str:
+    return (files("axe_playwright_python") / "axe.min.js").read_text(encoding="utf-8")
+
+
 def audit(page: Page, screen: str) -> list[str]:
-    return [f"{screen}: {problem}" for problem in page.evaluate(AUDIT)]
+    problems = page.evaluate(AUDIT)
+    page.add_script_tag(content=axe_source())
+    problems += page.evaluate(AXE_RUN)
+    return [f"{screen}: {problem}" for problem in problems]
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
