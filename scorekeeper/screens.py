@@ -3,6 +3,7 @@ rules allow, the refusals they would give, the trick hints. Templates only lay t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from . import rules, service
@@ -218,3 +219,33 @@ def standings_after(game: service.GameSnapshot, number: int) -> list[rules.Stand
     scores = [view.scores for view in game.view.rounds[:number] if view.scores is not None]
     totals = rules.running_totals(scores, game.table.seats)
     return rules.standings(game.table.players, totals[-1] if totals else [0] * game.table.seats)
+
+
+@dataclass(frozen=True)
+class Forbidden:
+    """The dealer's bid the rules forbid, given the other bids chosen, and why."""
+
+    seat: int
+    bid: int
+    reason: str
+
+
+def forbidden_in_correction(
+    game: service.GameSnapshot, number: int, bids: Sequence[int | None]
+) -> Forbidden | None:
+    """On the correction form: the bid the dealer may not make with the others' bids as
+    chosen (the standings before the round as recorded, as the rules ask)."""
+    view = game.view.round(number)
+    table = game.table
+    if len(bids) != table.seats:
+        return None
+    value = rules.forbidden_bid(table, number, bids, view.totals_before)
+    if value is None:
+        return None
+    trial = list(bids)
+    trial[view.dealer] = value
+    try:
+        rules.verify_bids(table, number, trial, view.totals_before)
+    except rules.BidError as error:
+        return Forbidden(seat=view.dealer, bid=value, reason=rule_message(error))
+    return None

@@ -493,7 +493,10 @@ def correct(game_id: str, number: int) -> Page:
     error = None
     error_field = None
     status = 200
-    if request.method == "POST":
+    if request.method == "POST" and request.form.get("action") == "refresh":
+        # A bid tapped on the form: it comes back with the dealer's forbidden bid marked.
+        values = _correction_values(snapshot, number)
+    elif request.method == "POST":
         form = VersionedForm()
         values = _correction_values(snapshot, number)
         try:
@@ -526,6 +529,7 @@ def correct(game_id: str, number: int) -> Page:
         round=view,
         number=number,
         values=values,
+        forbidden=screens.forbidden_in_correction(snapshot, number, values.bids),
         suits=list(rules.Suit),
         error=error,
         error_field=error_field if error_field in _correction_fields(snapshot) else None,

@@ -882,3 +882,32 @@ def test_the_new_game_form_survives_a_reload_until_the_game_starts(phone: Confid
     assert 'value="canadian" checked' in body
     assert phone.start(["Ann", "Bob", "Cy"]).status_code == 303
     assert _seat_values(phone.get("/games/new").get_data(as_text=True)) == ["", "", ""]
+
+
+def test_the_correction_form_strikes_out_the_dealers_forbidden_bid(
+    phone: Confidant, app: Flask
+) -> None:
+    started(phone, ["Thomas", "Ute", "Kevin"], first_dealer="0", bid_rule="plus_minus_one")
+    phone.play(1, [1, 1, 0], [0, 0, 1])
+    path = f"/games/{phone.game_id}/rounds/1/correct"
+    with app.app_context():
+        version = service.get_game(phone.game_id).version
+    tapped = {
+        "csrf_token": phone.csrf(),
+        "version": str(version),
+        "action": "refresh",
+        "turned": "blue",
+        "bid-0": "1",
+        "bid-1": "0",
+        "bid-2": "0",
+        **{f"tricks-{seat}": str(count) for seat, count in enumerate([0, 0, 1])},
+    }
+    response = phone.client.post(path, data=tapped)
+    assert response.status_code == 200
+    body = response.get_data(as_text=True)
+    assert re.search(
+        r'<label class="chip refused"><input type="radio" name="bid-0" value="1"', body
+    )
+    assert "Thomas deals and may not bid 1" in body
+    with app.app_context():
+        assert service.get_game(phone.game_id).version == version  # a refresh saves nothing

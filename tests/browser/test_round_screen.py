@@ -439,3 +439,31 @@ def test_a_refused_bid_is_brought_into_view(page: Page, base_url: str, problems:
     refusal = page.get_by_role("alert")
     expect(refusal).to_contain_text("Fay, who deals, must bid something else")
     expect(refusal).to_be_in_viewport()
+
+
+def test_the_correction_form_strikes_out_the_dealers_forbidden_bid(
+    page: Page, base_url: str
+) -> None:
+    new_game(page, base_url, SEEDS, dealer="Thomas", bid_rule="plus_minus_one")
+    set_trump(page, "blue Humans")
+    bid(page, "Ute", 1)
+    bid(page, "Kevin", 1)
+    bid(page, "Thomas", 0)
+    tricks(page, "Ute", 1)
+    tricks(page, "Kevin", 0)
+    score(page, 1)
+    page.get_by_role("link", name="Correct round 1", exact=True).click()
+    expect(page.get_by_role("heading", name="Correct round 1", level=1)).to_be_visible()
+    expect(page.locator(".chip.refused")).to_have_count(0)  # 1 + 1: Thomas may bid anything
+
+    page.get_by_role("radiogroup", name="Ute bid").get_by_role("radio", name="0").check()
+    page.get_by_role("radiogroup", name="Kevin bid").get_by_role("radio", name="0").check()
+    thomas = page.get_by_role("radiogroup", name="Thomas bid")
+    expect(thomas.locator(".chip.refused")).to_have_text("1")
+    expect(thomas).to_contain_text("Thomas deals and may not bid 1")
+    # The choices made stay as they were tapped.
+    ute_bid = page.get_by_role("radiogroup", name="Ute bid")
+    expect(ute_bid.get_by_role("radio", name="0")).to_be_checked()
+    expect(
+        page.get_by_role("radiogroup", name="Kevin bid").get_by_role("radio", name="0")
+    ).to_be_checked()
