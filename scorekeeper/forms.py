@@ -23,7 +23,7 @@ RANDOM_DEALER = "random"
 FULL_GAME = "full"
 
 
-def _number(value: str | None) -> int | None:
+def small_number(value: str | None) -> int | None:
     """A small number in ASCII digits, as the page sends it; anything else is ``None``."""
     if value and value.isascii() and value.isdigit() and len(value) <= 3:
         return int(value)
@@ -63,12 +63,12 @@ class NewGameForm(FlaskForm):  # type: ignore[misc]
 
     def dealer_seat(self) -> int | None:
         """The chosen first dealer, or ``None`` to draw one at random."""
-        seat = _number(self.first_dealer.data)
+        seat = small_number(self.first_dealer.data)
         return seat if seat is not None and seat < _seat_count(self) else None
 
     def round_count(self) -> int | None:
         """The rounds chosen, or ``None`` for the full game."""
-        return _number(self.rounds.data)
+        return small_number(self.rounds.data)
 
 
 class VersionedForm(FlaskForm):  # type: ignore[misc]

@@ -638,13 +638,7 @@ def verify_bids(
     totals_before: Sequence[int],
 ) -> None:
     """Raise unless every bid given is allowed; the bid rule is checked once all are in."""
-    if len(bids) != table.seats:
-        raise BidError(
-            _("Give one bid for each of the %(players)d players, in seat order, not %(given)d."),
-            field="bids",
-            players=table.seats,
-            given=len(bids),
-        )
+    _verify_one_per_seat(table, bids)
     for seat, bid in enumerate(bids):
         if bid is not None:
             verify_bid_range(table, round_number, seat, bid)
@@ -795,7 +789,7 @@ def tricks_if_all_made(round_number: int, bids: Sequence[int | None]) -> tuple[i
     return made if sum(made) == cards_in_round(round_number) else None
 
 
-def all_made_tricks(table: Table, round_number: int, bids: Sequence[int | None]) -> tuple[int, ...]:
+def all_made_tricks(round_number: int, bids: Sequence[int | None]) -> tuple[int, ...]:
     """:func:`tricks_if_all_made`, or a :class:`TrickError` that says why it cannot be."""
     made = tricks_if_all_made(round_number, bids)
     if made is None:

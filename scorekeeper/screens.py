@@ -19,8 +19,8 @@ SUIT_SYMBOLS = {
 
 @dataclass(frozen=True)
 class Choice:
-    """One number button: its value, whether it is the current one, and why the rules
-    refuse it (struck out), if they do."""
+    """One number button: its value, whether it is the current one, and whether the rules
+    refuse it (struck out)."""
 
     value: int
     current: bool = False
@@ -45,8 +45,8 @@ class Row:
 
 
 def trump_label(trump: rules.Trump | None) -> str:
-    """The trump in words: "red (Dwarves)", "none (Jester turned)", "yellow (Giants), chosen
-    under a Wizard"."""
+    """The trump in words: "red Dwarves", "no trump (a Jester was turned)", "yellow Giants,
+    chosen by the dealer under a Wizard"."""
     if trump is None:
         return gettext("not recorded yet")
     if trump.suit is None:
@@ -83,12 +83,7 @@ def bid_rows(game: service.GameSnapshot, number: int) -> list[Row]:
         dealer = seat == view.dealer
         reason = None
         if dealer and forbidden is not None:
-            trial = list(stored)
-            trial[seat] = forbidden
-            try:
-                rules.verify_bids(table, number, trial, view.totals_before)
-            except rules.BidError as error:
-                reason = rule_message(error)
+            reason = _refusal(game, number, stored, forbidden)
         choices = [
             Choice(
                 value=value,
@@ -116,7 +111,7 @@ def trick_rows(game: service.GameSnapshot, number: int) -> list[Row]:
     filled in from the sum."""
     view = game.view.round(number)
     table = game.table
-    draft = game.drafts.get(number, (None,) * table.seats)
+    draft = game.draft(number)
     filled = rules.fill_tricks(number, draft)
     shown = view.shown_bids or (None,) * table.seats
     rows = []
@@ -141,9 +136,8 @@ def trick_rows(game: service.GameSnapshot, number: int) -> list[Row]:
 def trick_hint(game: service.GameSnapshot, number: int) -> str | None:
     """What keeps the round from being scored now, in one sentence (``None``: nothing)."""
     table = game.table
-    draft = game.drafts.get(number, (None,) * table.seats)
     try:
-        tricks = rules.complete_draft(table, number, draft)
+        tricks = rules.complete_draft(table, number, game.draft(number))
         rules.verify_tricks(table, number, tricks)
     except rules.TrickError as error:
         return rule_message(error)
@@ -242,10 +236,19 @@ def forbidden_in_correction(
     value = rules.forbidden_bid(table, number, bids, view.totals_before)
     if value is None:
         return None
+    reason = _refusal(game, number, bids, value)
+    return Forbidden(seat=view.dealer, bid=value, reason=reason) if reason else None
+
+
+def _refusal(
+    game: service.GameSnapshot, number: int, bids: Sequence[int | None], dealer_bid: int
+) -> str | None:
+    """Why the rules refuse the dealer ``dealer_bid`` beside the others' ``bids``, if they do."""
+    view = game.view.round(number)
     trial = list(bids)
-    trial[view.dealer] = value
+    trial[view.dealer] = dealer_bid
     try:
-        rules.verify_bids(table, number, trial, view.totals_before)
+        rules.verify_bids(game.table, number, trial, view.totals_before)
     except rules.BidError as error:
-        return Forbidden(seat=view.dealer, bid=value, reason=rule_message(error))
+        return rule_message(error)
     return None

@@ -106,6 +106,15 @@ class GameSnapshot:
         """Players, first dealer and rules."""
         return self.view.table
 
+    def round(self, number: int) -> rules.RoundView:
+        """Round ``number``, or :class:`RoundNotFound` when the game has no such round."""
+        _check_round_number(self.table.rules.rounds, number)
+        return self.view.round(number)
+
+    def draft(self, number: int) -> tuple[int | None, ...]:
+        """The tricks tapped in so far in round ``number`` (``None``: not yet)."""
+        return self.drafts.get(number, (None,) * self.table.seats)
+
 
 @dataclass(frozen=True)
 class NewGame:
@@ -292,8 +301,12 @@ def can_edit(game_id: str, device: Device | None) -> bool:
 
 
 def _verify_round(game: Game, number: int) -> None:
-    if not 1 <= number <= game.round_count:
-        raise RoundNotFound(rounds=game.round_count, round=number)
+    _check_round_number(game.round_count, number)
+
+
+def _check_round_number(rounds: int, number: int) -> None:
+    if not 1 <= number <= rounds:
+        raise RoundNotFound(rounds=rounds, round=number)
 
 
 def _round_row(game: Game, number: int) -> Round:
@@ -467,11 +480,16 @@ def record_tricks(
         view = _snapshot(game).view
         rules.verify_tricks_turn(view, number, tricks)
         round_row = _round_row(game, number)
-        for entry, count in zip(_entries(game, round_row), tricks, strict=True):
-            entry.tricks = count
-            entry.draft_tricks = None
+        _write_tricks(game, round_row, tricks)
         _mark_if_correction(view, round_row)
     return _snapshot(game)
+
+
+def _write_tricks(game: Game, round_row: Round, tricks: Sequence[int]) -> None:
+    """The round's tricks, which score it; the drafts tapped in give way to them."""
+    for entry, count in zip(_entries(game, round_row), tricks, strict=True):
+        entry.tricks = count
+        entry.draft_tricks = None
 
 
 def correct_round(
@@ -558,14 +576,11 @@ def score_round(
         rules.verify_trick_draft_turn(view, number)
         round_view = view.round(number)
         if all_made:
-            tricks = rules.all_made_tricks(view.table, number, round_view.bids or ())
+            tricks = rules.all_made_tricks(number, round_view.bids or ())
         else:
-            draft = snapshot.drafts.get(number, (None,) * view.table.seats)
-            tricks = rules.complete_draft(view.table, number, draft)
+            tricks = rules.complete_draft(view.table, number, snapshot.draft(number))
         rules.verify_tricks_turn(view, number, tricks)
-        for entry, count in zip(_entries(game, _round_row(game, number)), tricks, strict=True):
-            entry.tricks = count
-            entry.draft_tricks = None
+        _write_tricks(game, _round_row(game, number), tricks)
     return _snapshot(game)
 
 

@@ -32,7 +32,15 @@ from wtforms.fields.choices import SelectChoice
 
 from . import rules, screens, service
 from .database import is_lock_timeout
-from .forms import FULL_GAME, RANDOM_DEALER, NewGameForm, SeatForm, TrumpForm, VersionedForm
+from .forms import (
+    FULL_GAME,
+    RANDOM_DEALER,
+    NewGameForm,
+    SeatForm,
+    TrumpForm,
+    VersionedForm,
+    small_number,
+)
 from .i18n import gettext, rule_message, service_message
 
 bp = Blueprint("pages", __name__)
@@ -93,9 +101,11 @@ def new_game() -> Page:
                 return response
             status = 422
         else:
-            form = _rearranged(form, action)
+            setup = _rearranged(_setup_of(form), action)
+            form = _form_of(setup)
             # Every tap on the form comes here: remember it, so a reload loses nothing.
-            session[SETUP_KEY] = _setup_of(form)
+            setup["names"] = [name[: rules.NAME_MAX_LENGTH * 2] for name in setup["names"]]
+            session[SETUP_KEY] = setup
     return _render_new_game(form, status)
 
 
@@ -103,8 +113,9 @@ SETUP_KEY = "setup"
 
 
 def _setup_of(form: NewGameForm) -> dict[str, Any]:
+    """The form's choices as plain values (what the session keeps)."""
     return {
-        "names": [name[: rules.NAME_MAX_LENGTH * 2] for name in form.seat_names()],
+        "names": form.seat_names(),
         "first_dealer": form.first_dealer.data,
         "bid_rule": form.bid_rule.data,
         "last_bidder_may_bid_zero": bool(form.last_bidder_may_bid_zero.data),
@@ -127,7 +138,12 @@ def _remembered_setup() -> NewGameForm | None:
         for key, value in setup.items()
         if key != "names" and isinstance(value, str | bool | None)
     }
-    return NewGameForm(formdata=None, names=names[: rules.MAX_PLAYERS], **fields)
+    return _form_of({**fields, "names": names[: rules.MAX_PLAYERS]})
+
+
+def _form_of(setup: dict[str, Any]) -> NewGameForm:
+    """The new-game form showing ``setup``."""
+    return NewGameForm(formdata=None, **setup)
 
 
 def _start_game(form: NewGameForm) -> Response | None:
@@ -177,11 +193,11 @@ def _attach_setup_error(form: NewGameForm, error: rules.SetupError) -> None:
     form.form_errors.append(message)
 
 
-def _rearranged(form: NewGameForm, action: str) -> NewGameForm:
-    """The form with a seat added, removed or moved up; the chosen dealer stays the same
-    person."""
-    names = form.seat_names()
-    dealer = form.dealer_seat()
+def _rearranged(setup: dict[str, Any], action: str) -> dict[str, Any]:
+    """The setup with a seat added, removed or moved up; the chosen dealer stays the same
+    person, and a number of rounds chosen for another table size goes back to the full game."""
+    names: list[str] = setup["names"]
+    dealer = _form_of(setup).dealer_seat()
     order = list(range(len(names)))
     verb, _sep, argument = action.partition("-")
     seat = int(argument) if argument.isdigit() else -1
@@ -195,17 +211,8 @@ def _rearranged(form: NewGameForm, action: str) -> NewGameForm:
     new_dealer = RANDOM_DEALER
     if dealer is not None and dealer in order:
         new_dealer = str(order.index(dealer))
-    rounds = form.rounds.data if form.round_count() is None or len(order) == len(names) else None
-    return NewGameForm(
-        formdata=None,
-        names=new_names,
-        first_dealer=new_dealer,
-        bid_rule=form.bid_rule.data,
-        last_bidder_may_bid_zero=form.last_bidder_may_bid_zero.data,
-        bid_reveal=form.bid_reveal.data,
-        clairvoyance=form.clairvoyance.data,
-        rounds=rounds or FULL_GAME,
-    )
+    rounds = setup["rounds"] if len(order) == len(names) else None
+    return {**setup, "names": new_names, "first_dealer": new_dealer, "rounds": rounds or FULL_GAME}
 
 
 def _render_new_game(form: NewGameForm, status: int) -> Response:
@@ -275,11 +282,7 @@ def points(number: int) -> str:
 
 def signed(number: int) -> str:
     """A score with its sign: "+30", "−10" (a real minus sign), "0"."""
-    if number > 0:
-        return f"+{number}"
-    if number < 0:
-        return f"−{-number}"
-    return "0"
+    return f"+{number}" if number > 0 else points(number)
 
 
 # -- The round screen ----------------------------------------------------------------------
@@ -289,18 +292,11 @@ def signed(number: int) -> str:
 def round_screen(game_id: str, number: int) -> Page:
     """One round, one step at a time: trump, bids, tricks, then its scores."""
     snapshot = service.get_game(game_id)
-    _verify_round_exists(snapshot, number)
+    snapshot.round(number)  # an unknown round is a 404
     if not _editable(game_id):
         flash(gettext("This phone follows the game: only the scorekeeper's phone changes it."))
         return redirect(url_for(".sheet", game_id=game_id), 303)
-    if snapshot.view.round(number).state is rules.RoundState.WAITING:
-        return redirect(url_for(".game", game_id=game_id), 303)
     return _render_round(snapshot, number)
-
-
-def _verify_round_exists(snapshot: service.GameSnapshot, number: int) -> None:
-    if not 1 <= number <= snapshot.table.rules.rounds:
-        raise service.RoundNotFound(rounds=snapshot.table.rules.rounds, round=number)
 
 
 def _render_round(
@@ -311,7 +307,7 @@ def _render_round(
     error: rules.RuleError | None = None,
 ) -> Response:
     """The round screen (or, for a round still waiting, a redirect to the current one)."""
-    view = snapshot.view.round(number)
+    view = snapshot.round(number)
     if view.state is rules.RoundState.WAITING:
         if error is not None:
             flash(rule_message(error), "error")
@@ -352,22 +348,23 @@ def _render_round(
 def _step(snapshot: service.GameSnapshot, number: int, change: str | None, *, wizard: bool) -> str:
     """Which step the screen shows: the round's state, or an earlier step being changed."""
     view = snapshot.view.round(number)
-    trump_open = view.state is rules.RoundState.TRUMP or (
-        view.state in _CHANGEABLE_TRUMP and not snapshot.table.deals_every_card(number)
+    trump_changeable = view.state in _CHANGEABLE_TRUMP and not snapshot.table.deals_every_card(
+        number
     )
-    if trump_open and (wizard or change == "trump" or view.state is rules.RoundState.TRUMP):
+    if trump_changeable and (wizard or change == "trump"):
         return "trump"
     if change == "bids" and view.state is rules.RoundState.PLAYING:
         return "bids"
-    return {
-        rules.RoundState.TRUMP: "trump",
-        rules.RoundState.BIDDING: "bids",
-        rules.RoundState.PLAYING: "tricks",
-        rules.RoundState.SCORED: "scored",
-    }.get(view.state, "scored")
+    return _STEPS[view.state]
 
 
 _CHANGEABLE_TRUMP = (rules.RoundState.BIDDING, rules.RoundState.PLAYING)
+_STEPS = {
+    rules.RoundState.TRUMP: "trump",
+    rules.RoundState.BIDDING: "bids",
+    rules.RoundState.PLAYING: "tricks",
+    rules.RoundState.SCORED: "scored",
+}
 
 
 @bp.post("/games/<game_id>/rounds/<round:number>")
@@ -387,8 +384,7 @@ def round_action(game_id: str, number: int) -> Page:
         return _refused(game_id, number, gettext("This page sent something it never sends."))
     except rules.RuleError as error:
         snapshot = service.get_game(game_id)
-        status = 409 if isinstance(error, rules.OutOfTurnError) else 422
-        return _render_round(snapshot, number, status=status, error=error)
+        return _render_round(snapshot, number, status=_refusal_status(error), error=error)
     anchor = request.form.get("anchor", "")
     change = "bids" if request.form.get("change") == "bids" else None
     target = url_for(".round_screen", game_id=game_id, number=number, change=change)
@@ -399,6 +395,11 @@ def round_action(game_id: str, number: int) -> Page:
 
 _ANCHOR = re.compile(r"seat-[0-9]")
 _ROW_FIELD = re.compile(r"(bids|tricks)\[[0-9]\]|tricks")
+
+
+def _refusal_status(error: rules.RuleError) -> int:
+    """409 for a step out of turn, 422 for a value the rules forbid (as the API answers)."""
+    return 409 if isinstance(error, rules.OutOfTurnError) else 422
 
 
 class _FormInvalid(Exception):
@@ -465,7 +466,7 @@ _ACTIONS: dict[str, Callable[[str, int, service.Device], None]] = {
 def _refused(game_id: str, number: int, message: str, status: int = 400) -> Response:
     """The page again, fresh, with a message that nothing was saved."""
     snapshot = service.get_game(game_id)
-    _verify_round_exists(snapshot, number)
+    snapshot.round(number)  # an unknown round is a 404
     flash(message, "error")
     return _render_round(snapshot, number, status=status)
 
@@ -477,10 +478,9 @@ def _refused(game_id: str, number: int, message: str, status: int = 400) -> Resp
 def correct(game_id: str, number: int) -> Page:
     """Reopen a scored round: change its trump, bids or tricks under the same checks."""
     snapshot = service.get_game(game_id)
-    _verify_round_exists(snapshot, number)
+    view = snapshot.round(number)
     if not _editable(game_id):
         raise service.NotKeeper()
-    view = snapshot.view.round(number)
     if view.state is not rules.RoundState.SCORED:
         flash(gettext("Round %(round)d is not scored yet: play it first.", round=number))
         return redirect(url_for(".game", game_id=game_id), 303)
@@ -519,7 +519,7 @@ def correct(game_id: str, number: int) -> Page:
         except rules.RuleError as rule_error:
             error = rule_message(rule_error)
             error_field = rule_error.field
-            status = 409 if isinstance(rule_error, rules.OutOfTurnError) else 422
+            status = _refusal_status(rule_error)
         else:
             flash(gettext("Round %(round)d is corrected; every total is recomputed.", round=number))
             return redirect(url_for(".sheet", game_id=game_id) + f"#round-{number}", 303)
@@ -558,11 +558,7 @@ def _correction_values(snapshot: service.GameSnapshot, number: int) -> Correctio
     seats = snapshot.table.seats
 
     def numbers(prefix: str) -> list[int | None]:
-        values: list[int | None] = []
-        for seat in range(seats):
-            raw = form.get(f"{prefix}-{seat}", "")
-            values.append(int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 4 else None)
-        return values
+        return [small_number(form.get(f"{prefix}-{seat}")) for seat in range(seats)]
 
     turned = form.get("turned", "")
     return Correction(
