@@ -2,7 +2,7 @@
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-HOST ?= 127.0.0.1
+HOST ?= 0.0.0.0
 PORT ?= 5000
 export FLASK_APP := scorekeeper:create_app
 
@@ -21,7 +21,7 @@ $(BIN)/.installed-test: $(BIN)/.installed
 
 run: $(BIN)/.installed
 	$(BIN)/flask db upgrade
-	@echo "Tablet of Truth is at http://$(HOST):$(PORT)/  (Ctrl+C stops it)"
+	@$(BIN)/flask address --host "$(HOST)" --port "$(PORT)"
 	$(BIN)/gunicorn --bind "$(HOST):$(PORT)" --workers 2 --threads 4 \
 		--access-logfile - "scorekeeper:create_app()"
 

@@ -6,10 +6,10 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, current_app, request
+from flask import Flask, current_app, request, session
 from flask_babel import get_locale
 
-from . import api, assets, views
+from . import address, api, assets, i18n, pwa, views
 from . import config as settings
 from .database import init_engine
 from .extensions import babel, compress, csrf, db, migrate
@@ -33,6 +33,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     register_extensions(app)
     register_blueprints(app)
     register_errorhandlers(app)
+    app.cli.add_command(address.address_command)
     return app
 
 
@@ -53,11 +54,17 @@ def register_extensions(app: Flask) -> None:
     assets.read_static_files_whole(app)
     app.jinja_env.globals["asset"] = assets.asset_url
     app.jinja_env.globals["current_locale"] = lambda: str(get_locale() or "en")
+    i18n.register_template_helpers(app)
 
 
 def select_locale() -> str | None:
-    """The best of the app's languages for the browser's Accept-Language."""
-    return request.accept_languages.best_match(current_app.config["LANGUAGES"])
+    """The language chosen in the menu, else the best of the app's languages for the
+    browser's Accept-Language."""
+    languages = current_app.config["LANGUAGES"]
+    chosen = session.get(views.LANGUAGE_KEY)
+    if isinstance(chosen, str) and chosen in languages:
+        return chosen
+    return request.accept_languages.best_match(languages)
 
 
 def register_blueprints(app: Flask) -> None:
@@ -66,6 +73,7 @@ def register_blueprints(app: Flask) -> None:
     csrf.exempt(api.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(views.bp)
+    app.register_blueprint(pwa.bp)
 
 
 def register_errorhandlers(app: Flask) -> None:

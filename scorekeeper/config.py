@@ -47,7 +47,7 @@ def build(instance_path: str, overrides: Mapping[str, Any] | None = None) -> dic
     """The settings: the environment (``DATABASE_URL``, ``SECRET_KEY``), then ``overrides``."""
     settings: dict[str, Any] = {
         "BABEL_DEFAULT_LOCALE": "en",
-        "LANGUAGES": ["en"],
+        "LANGUAGES": ["en", "de"],
         # The API's bodies are small; a larger one is refused with 413 before it is read.
         "MAX_CONTENT_LENGTH": 64 * 1024,
         # The session cookie carries this browser's device key (its edit right) and the

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import flask_babel
-from flask_babel import get_translations
+from babel import Locale
+from flask import Flask, current_app
+from flask_babel import get_locale, get_translations
 
 from . import rules, service
+
+MINUS = "\N{MINUS SIGN}"
 
 
 def gettext(message: str, **params: Any) -> str:
@@ -24,3 +29,41 @@ def rule_message(error: rules.RuleError) -> str:
 def service_message(error: service.ServiceError) -> str:
     """The service's sentence in the request's language."""
     return gettext(error.message, **error.params)
+
+
+def number(value: int) -> str:
+    """A whole number as the language writes it ("1,234" / "1.234"), a negative one with a
+    real minus sign ("−10"), which no locale's hyphen-minus can be mistaken for a dash."""
+    digits = str(flask_babel.format_decimal(abs(value)))
+    return f"{MINUS}{digits}" if value < 0 else digits
+
+
+def signed(value: int) -> str:
+    """A score with its sign: "+30", "−10", "0"."""
+    return f"+{number(value)}" if value > 0 else number(value)
+
+
+def date(value: datetime) -> str:
+    """A day as the language writes it ("Nov 21, 2026" / "21.11.2026")."""
+    return str(flask_babel.format_date(value, "medium"))
+
+
+def other_languages() -> list[tuple[str, str]]:
+    """The app's other languages, each with its name in itself: [("de", "Deutsch")]."""
+    current = str(get_locale() or "en")
+    return [
+        (code, _native_name(code)) for code in current_app.config["LANGUAGES"] if code != current
+    ]
+
+
+def _native_name(code: str) -> str:
+    name = Locale.parse(code).get_display_name(code) or code
+    return name[:1].upper() + name[1:]
+
+
+def register_template_helpers(app: Flask) -> None:
+    """Numbers, dates and the language menu in templates."""
+    app.jinja_env.filters["number"] = number
+    app.jinja_env.filters["signed"] = signed
+    app.jinja_env.filters["date"] = date
+    app.jinja_env.globals["other_languages"] = other_languages

@@ -16,6 +16,7 @@ from typing import Any
 
 from flask import (
     Blueprint,
+    current_app,
     flash,
     make_response,
     redirect,
@@ -26,11 +27,11 @@ from flask import (
 )
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import BadRequest, HTTPException
 from werkzeug.wrappers import Response
 from wtforms.fields.choices import SelectChoice
 
-from . import rules, screens, service
+from . import i18n, rules, screens, service
 from .database import is_lock_timeout
 from .forms import (
     FULL_GAME,
@@ -71,6 +72,30 @@ def no_store(response: Response) -> Response:
     """Pages show live state: the back button fetches them afresh, never a stale copy."""
     response.headers.setdefault("Cache-Control", "no-store")
     return response
+
+
+# -- The language --------------------------------------------------------------------------
+
+LANGUAGE_KEY = "language"
+
+
+@bp.post("/language")
+def language() -> Page:
+    """Switch the pages' language for this browser (over its Accept-Language), back to the
+    page the switch was tapped on."""
+    chosen = request.form.get("language", "")
+    if chosen not in current_app.config["LANGUAGES"]:
+        raise BadRequest()
+    session[LANGUAGE_KEY] = chosen
+    session.permanent = True
+    target = request.form.get("next", "")
+    # Only a path of this site: never another site's address ("//host", "/\\host").
+    if not _LOCAL_PATH.fullmatch(target):
+        target = url_for(".home")
+    return redirect(target, 303)
+
+
+_LOCAL_PATH = re.compile(r"/(?![/\\])[^\s\\]*")
 
 
 # -- Home and a new game -------------------------------------------------------------------
@@ -267,22 +292,12 @@ def _helpers() -> dict[str, Any]:
         "suit_label": screens.suit_label,
         "symbols": screens.SUIT_SYMBOLS,
         "leaders": screens.leaders,
-        "signed": signed,
-        "points": points,
+        "signed": i18n.signed,
+        "points": i18n.number,
         "winner_names": screens.winner_names,
         "sheet_rows": screens.sheet_rows,
         "standings_after": screens.standings_after,
     }
-
-
-def points(number: int) -> str:
-    """A total: "20", "−10" (a real minus sign, as on paper)."""
-    return f"−{-number}" if number < 0 else str(number)
-
-
-def signed(number: int) -> str:
-    """A score with its sign: "+30", "−10" (a real minus sign), "0"."""
-    return f"+{number}" if number > 0 else points(number)
 
 
 # -- The round screen ----------------------------------------------------------------------

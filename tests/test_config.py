@@ -93,12 +93,14 @@ def test_make_run_migrates_and_serves_the_api(tmp_path: Path) -> None:
         start_new_session=True,
     )
     try:
+        # Kept on this machine, it says localhost (and serves 127.0.0.1).
+        printed_address = f"http://localhost:{port}/"
         address = f"http://127.0.0.1:{port}/"
         printed = ""
         assert server.stdout is not None
-        while address not in printed:
+        while printed_address not in printed:
             line = server.stdout.readline()
-            assert line, f"make run stopped before printing {address}: {printed}"
+            assert line, f"make run stopped before printing {printed_address}: {printed}"
             printed += line
         body = json.dumps({"players": ["Thomas", "Ute", "Kevin"]}).encode()
         request = urllib.request.Request(
