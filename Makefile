@@ -6,7 +6,7 @@ HOST ?= 0.0.0.0
 PORT ?= 5000
 export FLASK_APP := scorekeeper:create_app
 
-.PHONY: run test lint typecheck pytest bench clean
+.PHONY: run test lint typecheck pytest bench translations clean
 
 # The virtual environment is rebuilt when pyproject.toml changes.
 $(BIN)/.installed: pyproject.toml
@@ -40,6 +40,17 @@ pytest: $(BIN)/.installed-test
 # Benchmarks: figures, not pass/fail timings (see bench/).
 bench: $(BIN)/.installed-test
 	$(BIN)/python -m bench.page_weight
+
+# The catalogues: extract every marked message, merge it into each language's .po (new ones
+# untranslated, changed ones marked fuzzy), compile the .mo files the app reads. Then
+# translate what `pytest tests/test_catalogue.py` lists as missing, and run it again.
+TRANSLATIONS := scorekeeper/translations
+translations: $(BIN)/.installed
+	$(BIN)/pybabel extract -F babel.cfg -k _l -k _n:1,2 --add-comments=Translators: \
+		--no-location --sort-output --project="Tablet of Truth" --version="" \
+		-o $(TRANSLATIONS)/messages.pot .
+	$(BIN)/pybabel update -i $(TRANSLATIONS)/messages.pot -d $(TRANSLATIONS) --ignore-obsolete
+	$(BIN)/pybabel compile -d $(TRANSLATIONS) --statistics
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis

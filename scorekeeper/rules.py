@@ -124,7 +124,10 @@ _SUIT_PEOPLE: Final[Mapping[Suit, str]] = {
     Suit.YELLOW: _("Giants"),
 }
 
+# The colours are shown only before their people ("red Dwarves"), so a translation
+# declines them for that place (German: "rote Zwerge").
 _SUIT_COLOURS: Final[Mapping[Suit, str]] = {
+    # Translators: before its people, as in "blue Humans"
     Suit.BLUE: _("blue"),
     Suit.GREEN: _("green"),
     Suit.RED: _("red"),

@@ -62,7 +62,10 @@ def trump_label(trump: rules.Trump | None) -> str:
 def suit_label(suit: rules.Suit) -> str:
     """A suit by colour and people: "red Dwarves" (a translation may reorder the two)."""
     return gettext(
-        "%(colour)s %(people)s", colour=gettext(suit.colour), people=gettext(suit.people)
+        # Translators: a suit by its colour and its people, as in "red Dwarves"
+        "%(colour)s %(people)s",
+        colour=gettext(suit.colour),
+        people=gettext(suit.people),
     )
 
 

@@ -333,7 +333,7 @@ def test_a_full_game_of_twenty_rounds_where_everyone_makes_their_bid(
 
     page.get_by_role("button", name="See who won").click()
     expect(page.get_by_role("heading", name="Game over", level=1)).to_be_visible()
-    expect(page.locator(".headline")).to_have_text("Cy wins with 1170 points!")
+    expect(page.locator(".headline")).to_have_text("Cy wins with 1,170 points!")
     expect(page.locator(".winners .standings-list li")).to_have_text(
         [
             re.compile(r"^1\.\s+Cy\s+1170$"),
