@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+import sys
 from collections.abc import Callable
 from typing import TextIO
 
@@ -78,4 +79,4 @@ def print_address(url: str, out: TextIO, *, local: bool) -> None:
 def address_command(host: str, port: int) -> None:
     """Print the address phones at the table open, with its QR code."""
     url = table_address(host, port)
-    print_address(url, click.get_text_stream("stdout"), local=url.startswith("http://localhost"))
+    print_address(url, sys.stdout, local=url.startswith("http://localhost"))

@@ -23,7 +23,21 @@ def gettext(message: str, **params: Any) -> str:
 def rule_message(error: rules.RuleError) -> str:
     """The rule's sentence in the request's language."""
     translations = get_translations()
-    return error.render(translations.ugettext, translations.ungettext)
+    shown = {}
+    if "suits" in error.params:
+        # The API's keys ("blue, green") would be English on a page: name the suits instead.
+        shown["suits"] = ", ".join(suit_label(suit) for suit in rules.Suit)
+    return error.render(translations.ugettext, translations.ungettext, **shown)
+
+
+def suit_label(suit: rules.Suit) -> str:
+    """A suit by colour and people: "red Dwarves" (a translation may reorder the two)."""
+    return gettext(
+        # Translators: a suit by its colour and its people, as in "red Dwarves"
+        "%(colour)s %(people)s",
+        colour=gettext(suit.colour),
+        people=gettext(suit.people),
+    )
 
 
 def service_message(error: service.ServiceError) -> str:

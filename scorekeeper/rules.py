@@ -65,8 +65,14 @@ class RuleError(ValueError):
         self.params: dict[str, object] = params
         super().__init__(self.render())
 
-    def render(self, gettext: Gettext | None = None, ngettext: Ngettext | None = None) -> str:
-        """The sentence, translated by the given functions (English without them)."""
+    def render(
+        self,
+        gettext: Gettext | None = None,
+        ngettext: Ngettext | None = None,
+        **shown: object,
+    ) -> str:
+        """The sentence, translated by the given functions (English without them); ``shown``
+        replaces parameters by the words a page shows for them (a suit's name for its key)."""
         if self.plural is not None and self.num is not None:
             if ngettext is not None:
                 template = ngettext(self.message, self.plural, self.num)
@@ -75,7 +81,7 @@ class RuleError(ValueError):
                 template = gettext(template) if gettext is not None else template
         else:
             template = gettext(self.message) if gettext is not None else self.message
-        return template % {"num": self.num, **self.params}
+        return template % {"num": self.num, **self.params, **shown}
 
 
 class SetupError(RuleError):

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from . import rules, service
-from .i18n import gettext, rule_message
+from .i18n import gettext, rule_message, suit_label
 
 SUIT_SYMBOLS = {
     rules.Suit.BLUE: "●",
@@ -57,16 +57,6 @@ def trump_label(trump: rules.Trump | None) -> str:
     if trump.turned is rules.Turned.WIZARD:
         return gettext("%(suit)s, chosen by the dealer under a Wizard", suit=label)
     return label
-
-
-def suit_label(suit: rules.Suit) -> str:
-    """A suit by colour and people: "red Dwarves" (a translation may reorder the two)."""
-    return gettext(
-        # Translators: a suit by its colour and its people, as in "red Dwarves"
-        "%(colour)s %(people)s",
-        colour=gettext(suit.colour),
-        people=gettext(suit.people),
-    )
 
 
 def bid_rows(game: service.GameSnapshot, number: int) -> list[Row]:

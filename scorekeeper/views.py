@@ -289,7 +289,7 @@ def _editable(game_id: str) -> bool:
 def _helpers() -> dict[str, Any]:
     return {
         "trump_label": screens.trump_label,
-        "suit_label": screens.suit_label,
+        "suit_label": i18n.suit_label,
         "symbols": screens.SUIT_SYMBOLS,
         "leaders": screens.leaders,
         "signed": i18n.signed,
