@@ -9,7 +9,6 @@ from pathlib import Path
 
 from flask import Flask, Response, current_app, request, url_for
 
-
 # The app shell: every static file base.html links, which the service worker keeps for
 # offline use (pwa.py). A file linked by the pages belongs here; a test holds them equal.
 SHELL = (

@@ -17,8 +17,8 @@ from werkzeug.test import TestResponse
 from scorekeeper import i18n
 from scorekeeper.extensions import db
 
-from .conftest import make_app
 from .confidant import Confidant
+from .conftest import make_app
 from .test_catalogue import PLACEHOLDER, catalogue
 
 GERMAN = {"HTTP_ACCEPT_LANGUAGE": "de-DE,de;q=0.9,en;q=0.5"}
@@ -163,7 +163,8 @@ def test_every_page_in_german_shows_no_english_message(sqlite_app: Flask) -> Non
     walk.check("wrong method", phone.client.put("/games/new"), 405)
     walk.check("no CSRF token", phone.client.post(phone.round_path(1), data={}), 400)
     other = phone_in(sqlite_app, GERMAN)
-    page = walk.check("another phone's round", other.get(phone.round_path(1), follow_redirects=True))
+    followed = other.get(phone.round_path(1), follow_redirects=True)
+    page = walk.check("another phone's round", followed)
     assert "schaut beim Spiel nur zu" in page
     walk.get("offline", "/offline")
 
