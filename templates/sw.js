@@ -30,28 +30,46 @@ self.addEventListener("fetch", (event) => {
       || url.pathname.startsWith("/api/") || url.pathname === "/sw.js") {
     return;
   }
-  if (SHELL.includes(url.pathname + url.search)) {
-    event.respondWith(caches.match(request).then((kept) => kept || fetch(request)));
+  if (url.pathname.startsWith("/static/")) {
+    if (SHELL.includes(url.pathname + url.search)) {
+      event.respondWith(caches.match(request).then((kept) => kept || fetch(request)));
+    }
     return;
   }
   const accept = request.headers.get("Accept") || "";
-  if (request.mode === "navigate" || request.headers.has("HX-Request") || accept.includes("text/html")) {
-    event.respondWith(networkFirst(request));
+  if (request.mode === "navigate" || request.headers.has("HX-Request")
+      || accept.includes("text/html") || SHELL.includes(url.pathname)) {
+    event.respondWith(networkFirst(request, url));
   }
 });
 
 // A page (a game's state) comes from the server while there is one; offline, the copy kept
-// from the last visit, else the offline page.
-async function networkFirst(request) {
+// from the last visit, else the offline page. The offline page and the manifest are kept in
+// the shell, in the language of the latest page.
+async function networkFirst(request, url) {
   try {
     const response = await fetch(request);
     if (response.ok && response.type === "basic" && !response.redirected) {
       const copy = response.clone();
-      caches.open(PAGES_CACHE).then((cache) => cache.put(request, copy));
+      const cache = await caches.open(SHELL.includes(url.pathname) ? SHELL_CACHE : PAGES_CACHE);
+      await cache.put(request, copy);
+      await keepShellIn(response.headers.get("Content-Language"));
     }
     return response;
   } catch (error) {
-    const kept = await caches.match(request, {ignoreVary: true, ignoreSearch: false});
-    return kept || (await caches.match(OFFLINE)) || Response.error();
+    const kept = await caches.match(request, {ignoreVary: true});
+    const shell = await caches.open(SHELL_CACHE);
+    return kept || (await shell.match(OFFLINE)) || Response.error();
   }
+}
+
+async function keepShellIn(language) {
+  if (!language) return;
+  const shell = await caches.open(SHELL_CACHE);
+  const kept = await shell.match(OFFLINE);
+  if (kept && kept.headers.get("Content-Language") === language) return;
+  await Promise.all(SHELL.filter((path) => !path.startsWith("/static/")).map(async (path) => {
+    const fresh = await fetch(path);
+    if (fresh.ok) await shell.put(path, fresh);
+  }));
 }

@@ -101,8 +101,25 @@ def test_every_screen_fits_a_narrow_phone_with_named_thumb_sized_controls(
         tap(page, page.get_by_role("link", name="Correct round 1"))
         expect(page.get_by_role("heading", name="Correct round 1")).to_be_visible()
         found += audit(page, "correction")
+        correction = page.url
         page.goto(base_url + "/games/nothing-here")
         found += audit(page, "not found")
+        page.goto(base_url + "/offline")
+        found += audit(page, "offline")
+        # German words are longer: the same screens again, in German.
+        tap(page, page.get_by_role("button", name="Deutsch"))
+        expect(page.get_by_role("heading", name="Keine Verbindung")).to_be_visible()
+        found += audit(page, "offline, German")
+        for screen, path in [
+            ("home", "/"),
+            ("new game", "/games/new"),
+            ("round 1 scored", correction.removesuffix("/correct")),
+            ("round 2 trump", correction.replace("/rounds/1/correct", "/rounds/2")),
+            ("sheet", correction.replace("/rounds/1/correct", "/sheet")),
+            ("correction", correction),
+        ]:
+            page.goto(path if path.startswith("http") else base_url + path)
+            found += audit(page, f"{screen}, German")
     finally:
         context.close()
     assert found == []

@@ -1,0 +1,160 @@
+"""The app as a phone installs it: the manifest and the service worker register, the pages
+open offline from the phone's copy (or the offline page), the screen stays on during a round,
+and the language switch in the menu."""
+
+from __future__ import annotations
+
+import re
+import struct
+from typing import TYPE_CHECKING
+
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+
+from playwright.sync_api import Page, expect
+
+from .helpers import bid, new_game, score, set_trump, tap, tricks
+
+if TYPE_CHECKING:
+    from .conftest import Problems
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    """Width and height from a PNG's header."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def wait_for_the_service_worker(page: Page) -> str:
+    """Its scope, once it is active and controls the page."""
+    scope = page.evaluate("async () => (await navigator.serviceWorker.ready).scope")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    return str(scope)
+
+
+def test_the_manifest_names_the_app_with_icons_and_a_standalone_display(
+    page: Page, base_url: str
+) -> None:
+    page.goto(base_url + "/")
+    href = page.locator("link[rel=manifest]").get_attribute("href")
+    assert href
+    response = page.request.get(base_url + href)
+    assert response.ok
+    assert response.headers["content-type"].startswith("application/manifest+json")
+    manifest = response.json()
+    assert manifest["name"] == "Tablet of Truth"
+    assert manifest["display"] == "standalone"
+    assert manifest["start_url"] == "/"
+    sizes = set()
+    for icon in manifest["icons"]:
+        image = page.request.get(base_url + icon["src"])
+        assert image.ok, icon
+        width, height = png_size(image.body())
+        assert icon["sizes"] == f"{width}x{height}"
+        sizes.add((icon["sizes"], icon["purpose"]))
+    assert {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= sizes
+    touch = page.locator("link[rel=apple-touch-icon]").get_attribute("href")
+    assert png_size(page.request.get(base_url + (touch or "")).body()) == (180, 180)
+    for scheme in ("light", "dark"):
+        color = page.locator(f'meta[name=theme-color][media*="{scheme}"]')
+        expect(color).to_have_attribute("content", re.compile(r"^#[0-9a-f]{6}$"))
+
+
+def test_the_service_worker_registers_for_the_whole_app(page: Page, base_url: str) -> None:
+    page.goto(base_url + "/")
+    assert wait_for_the_service_worker(page) == base_url + "/"
+    shell = page.evaluate(
+        """async () => {
+          const names = await caches.keys();
+          const shell = await caches.open(names.find((name) => name.startsWith("shell-")));
+          return (await shell.keys()).map((request) => new URL(request.url).pathname
+            + new URL(request.url).search);
+        }"""
+    )
+    # The shell holds the very files the page links, with their content hashes.
+    linked = page.evaluate(
+        """() => [...document.querySelectorAll(
+            "link[rel=stylesheet], script[src], link[rel=icon], link[rel=apple-touch-icon]")]
+          .map((el) => new URL(el.href || el.src).pathname + new URL(el.href || el.src).search)"""
+    )
+    assert set(linked) <= set(shell)
+    assert "/offline" in shell
+
+
+def test_offline_a_visited_page_opens_from_the_phone_and_another_says_offline(
+    page: Page, base_url: str, problems: Problems
+) -> None:
+    problems.allow(r"ERR_INTERNET_DISCONNECTED|Failed to fetch|net::ERR_FAILED")
+    page.goto(base_url + "/")
+    wait_for_the_service_worker(page)
+    game = new_game(page, base_url, ["Ann", "Bob", "Cy"], dealer="Ann")
+    set_trump(page, "red Dwarves")
+    page.reload()
+    expect(page.get_by_role("heading", name="Bids", exact=True)).to_be_visible()
+    page.context.set_offline(True)
+    try:
+        page.reload()
+        expect(page.get_by_role("heading", name="Round 1 of 20")).to_be_visible()
+        expect(page.get_by_role("heading", name="Bids", exact=True)).to_be_visible()
+        # Styled from the phone's copy of the app shell, as online.
+        assert page.evaluate("getComputedStyle(document.querySelector('.brand')).fontWeight")
+        assert page.evaluate("document.styleSheets.length") >= 2
+        page.goto(f"{base_url}/games/{game}/sheet")
+        expect(page.get_by_role("heading", name="No connection")).to_be_visible()
+        expect(page.get_by_role("button", name="To your games")).to_be_visible()
+    finally:
+        page.context.set_offline(False)
+    # Back online, the page comes from the server again.
+    page.goto(f"{base_url}/games/{game}/sheet")
+    expect(page.get_by_role("heading", name="The Tablet of Truth")).to_be_visible()
+
+
+WAKE_LOCK_STUB = """
+window.wakeLocks = [];
+Object.defineProperty(navigator, "wakeLock", {configurable: true, value: {
+  request: async (type) => {
+    const sentinel = new EventTarget();
+    sentinel.released = false;
+    sentinel.release = async () => {
+      sentinel.released = true;
+      sentinel.dispatchEvent(new Event("release"));
+    };
+    window.wakeLocks.push({type, sentinel});
+    return sentinel;
+  },
+}});
+"""
+
+HELD = "window.wakeLocks.filter((lock) => !lock.sentinel.released).map((lock) => lock.type)"
+
+
+def test_the_screen_stays_on_while_a_round_is_in_progress(page: Page, base_url: str) -> None:
+    page.context.add_init_script(WAKE_LOCK_STUB)
+    page.goto(base_url + "/")
+    assert page.evaluate(HELD) == []
+    new_game(page, base_url, ["Ann", "Bob", "Cy"], dealer="Ann", rounds="1")
+    page.wait_for_function(f"{HELD}.length === 1")
+    assert page.evaluate(HELD) == ["screen"]
+    set_trump(page, "blue Humans")
+    for name in ("Bob", "Cy", "Ann"):
+        bid(page, name, 0)
+    tricks(page, "Bob", 1)
+    assert page.evaluate(HELD) == ["screen"], "one lock, kept through the taps"
+    score(page, 1)
+    # The round is over: the screen may sleep again.
+    page.wait_for_function(f"{HELD}.length === 0")
+
+
+def test_the_menu_switches_the_language_and_remembers_it(page: Page, base_url: str) -> None:
+    page.goto(base_url + "/games/new")
+    expect(page.locator("html")).to_have_attribute("lang", "en")
+    tap(page, page.get_by_role("button", name="Deutsch"))
+    expect(page.get_by_role("heading", name="Neues Spiel")).to_be_visible()
+    expect(page).to_have_url(base_url + "/games/new")
+    expect(page.locator("html")).to_have_attribute("lang", "de")
+    page.goto(base_url + "/")
+    expect(page.get_by_role("heading", name="Deine Spiele")).to_be_visible()
+    tap(page, page.get_by_role("button", name="English"))
+    expect(page.get_by_role("heading", name="Your games")).to_be_visible()
