@@ -63,7 +63,7 @@ def build(instance_path: str, overrides: Mapping[str, Any] | None = None) -> dic
         "SEND_FILE_MAX_AGE_DEFAULT": 365 * 24 * 3600,
         # Pages, styles and scripts go out compressed; the API's JSON is left as it is, so
         # its ETags stay the bare version numbers API.md promises.
-        "COMPRESS_MIMETYPES": ["text/html", "text/css", "text/javascript"],
+        "COMPRESS_MIMETYPES": ["text/html", "text/css", "text/javascript", "image/svg+xml"],
         "COMPRESS_MIN_SIZE": 512,
         # Only whole bodies are compressed; static files are read whole (see assets.py).
         "COMPRESS_STREAMS": False,

@@ -32,8 +32,8 @@ def rule_message(error: rules.RuleError) -> str:
 
 def suit_label(suit: rules.Suit) -> str:
     """A suit by colour and people: "red Dwarves" (a translation may reorder the two)."""
+    # Translators: a suit by its colour and its people, as in "red Dwarves"
     return gettext(
-        # Translators: a suit by its colour and its people, as in "red Dwarves"
         "%(colour)s %(people)s",
         colour=gettext(suit.colour),
         people=gettext(suit.people),

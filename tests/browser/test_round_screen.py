@@ -336,12 +336,12 @@ def test_a_full_game_of_twenty_rounds_where_everyone_makes_their_bid(
     expect(page.locator(".headline")).to_have_text("Cy wins with 1,170 points!")
     expect(page.locator(".winners .standings-list li")).to_have_text(
         [
-            re.compile(r"^1\.\s+Cy\s+1170$"),
-            re.compile(r"^2\.\s+Bob\s+1100$"),
-            re.compile(r"^3\.\s+Ann\s+1030$"),
+            re.compile(r"^1\.\s+Cy\s+1,170$"),
+            re.compile(r"^2\.\s+Bob\s+1,100$"),
+            re.compile(r"^3\.\s+Ann\s+1,030$"),
         ]
     )
-    expect(totals_row(page.locator("table.sheet"))).to_have_text(["1030", "1100", "1170"])
+    expect(totals_row(page.locator("table.sheet"))).to_have_text(["1,030", "1,100", "1,170"])
 
 
 # -- Round 2 is round 2: taps replace the address, links name their round ----------------
