@@ -6,7 +6,7 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, Response, current_app, request, session
+from flask import Flask, current_app, request, session
 from flask_babel import get_locale
 
 from . import address, api, assets, i18n, pwa, views
@@ -54,14 +54,7 @@ def register_extensions(app: Flask) -> None:
     assets.read_static_files_whole(app)
     app.jinja_env.globals["asset"] = assets.asset_url
     app.jinja_env.globals["current_locale"] = lambda: str(get_locale() or "en")
-    i18n.register_template_helpers(app)
-
-    @app.after_request
-    def content_language(response: Response) -> Response:
-        """Pages say their language (the service worker keeps its offline page in it)."""
-        if response.mimetype in ("text/html", "application/manifest+json"):
-            response.headers.setdefault("Content-Language", str(get_locale() or "en"))
-        return response
+    i18n.init_app(app)
 
 
 def select_locale() -> str | None:

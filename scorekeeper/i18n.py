@@ -7,7 +7,7 @@ from typing import Any
 
 import flask_babel
 from babel import Locale
-from flask import Flask, current_app
+from flask import Flask, Response, current_app
 from flask_babel import get_locale, get_translations
 
 from . import rules, service
@@ -75,9 +75,18 @@ def _native_name(code: str) -> str:
     return name[:1].upper() + name[1:]
 
 
-def register_template_helpers(app: Flask) -> None:
-    """Numbers, dates and the language menu in templates."""
+def init_app(app: Flask) -> None:
+    """Numbers, dates and the language menu in templates; each page says its language."""
     app.jinja_env.filters["number"] = number
     app.jinja_env.filters["signed"] = signed
     app.jinja_env.filters["date"] = date
     app.jinja_env.globals["other_languages"] = other_languages
+    app.after_request(content_language)
+
+
+def content_language(response: Response) -> Response:
+    """A page's language in its headers (the service worker keeps its offline page in the
+    language of the latest page)."""
+    if response.mimetype in ("text/html", "application/manifest+json"):
+        response.headers.setdefault("Content-Language", str(get_locale() or "en"))
+    return response

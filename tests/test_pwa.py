@@ -1,0 +1,73 @@
+"""The manifest, the service worker and the offline page as the server sends them."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper import assets
+
+
+@pytest.fixture
+def plain(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+def _worker(client: FlaskClient) -> tuple[str, list[str], str]:
+    response = client.get("/sw.js")
+    assert response.status_code == 200
+    assert response.mimetype == "text/javascript"
+    assert response.headers["Cache-Control"] == "no-cache"
+    body = response.get_data(as_text=True)
+    version = re.search(r"const VERSION = (\"[0-9a-f]+\");", body)
+    shell = re.search(r"const SHELL = (\[.*?\]);", body)
+    assert version
+    assert shell
+    return json.loads(version.group(1)), json.loads(shell.group(1)), body
+
+
+def test_the_worker_keeps_every_file_the_pages_link(plain: FlaskClient) -> None:
+    _version, shell, _body = _worker(plain)
+    page = plain.get("/").get_data(as_text=True)
+    linked = re.findall(r'<(?:link rel="[^"]+"|script) (?:src|href)="(/[^"]+)"', page)
+    assert "/manifest.webmanifest" in linked
+    assert len(linked) >= 7
+    assert set(linked) <= set(shell)
+    assert "/offline" in shell
+    for path in shell:
+        assert plain.get(path).status_code == 200, path
+
+
+def test_a_changed_file_gives_the_worker_a_new_version(
+    plain: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    before, shell, _body = _worker(plain)
+    monkeypatch.setattr(assets, "_digest", lambda path: "0123456789ab")
+    after, new_shell, _body = _worker(plain)
+    assert after != before
+    assert new_shell != shell
+
+
+def test_the_worker_leaves_writes_and_the_api_to_the_network(plain: FlaskClient) -> None:
+    _version, _shell, body = _worker(plain)
+    assert 'request.method !== "GET"' in body
+    assert 'url.pathname.startsWith("/api/")' in body
+
+
+def test_the_manifest_and_the_offline_page_come_in_the_phones_language(
+    plain: FlaskClient,
+) -> None:
+    german = {"Accept-Language": "de"}
+    manifest = plain.get("/manifest.webmanifest", headers=german)
+    body = json.loads(manifest.get_data(as_text=True))
+    assert body["name"] == "Block der Wahrheit"
+    assert body["lang"] == "de"
+    assert manifest.headers["Content-Language"] == "de"
+    offline = plain.get("/offline", headers=german)
+    assert offline.status_code == 200
+    assert offline.headers["Content-Language"] == "de"
+    assert "Keine Verbindung" in offline.get_data(as_text=True)
