@@ -130,10 +130,19 @@ def score_chart(players: Sequence[str], totals: Sequence[Sequence[int]], rounds:
         for seat, name in enumerate(players)
     )
     y_ticks = tuple(Tick(value, y_of(value)) for value in range(bottom_value, top_value + 1, step))
-    x_step = max(1, math.ceil(rounds / 10))
-    x_values = [1, *range(x_step, rounds + 1, x_step)] if rounds > 1 else [1]
-    x_ticks = tuple(Tick(number, x_of(number)) for number in sorted(set(x_values)))
+    x_ticks = tuple(Tick(number, x_of(number)) for number in round_ticks(rounds))
     return Chart(rounds=rounds, lines=lines, y_ticks=y_ticks, x_ticks=x_ticks)
+
+
+def round_ticks(rounds: int) -> list[int]:
+    """The rounds labelled on the x axis: every one up to 10, else every 2nd, 3rd, …, at most
+    10 labels, the last round always the last of them."""
+    step = max(1, math.ceil(rounds / 10))
+    ticks = list(range(step, rounds + 1, step)) if step > 1 else list(range(1, rounds + 1))
+    if ticks[-1] != rounds:
+        # The last round replaces a label too close to it to be read apart.
+        ticks[-1] = rounds
+    return ticks
 
 
 def marker_path(shape: str, x: float, y: float, size: float = MARKER_SIZE) -> str:
