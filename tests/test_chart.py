@@ -3,6 +3,8 @@ reads easily, and cues besides colour."""
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from scorekeeper import chart
@@ -43,7 +45,7 @@ def test_the_y_axis_spans_every_total_and_zero_in_round_steps() -> None:
     assert values[-1] >= 170
     assert 0 in values
     assert len(values) <= chart.MAX_TICKS + 1
-    steps = {b - a for a, b in zip(values, values[1:], strict=False)}
+    steps = {b - a for a, b in itertools.pairwise(values)}
     assert len(steps) == 1
     assert steps.pop() in chart.STEPS
     positions = [tick.position for tick in drawing.y_ticks]
@@ -84,7 +86,9 @@ def test_six_players_differ_in_colour_dash_and_marker() -> None:
     assert len({line.marker for line in drawing.lines}) == 6
 
 
-@pytest.mark.parametrize(("low", "high", "step"), [(0, 0, 10), (-10, 40, 10), (-10, 50, 20), (0, 180, 50)])
+@pytest.mark.parametrize(
+    ("low", "high", "step"), [(0, 0, 10), (-10, 40, 10), (-10, 50, 20), (0, 180, 50)]
+)
 def test_nice_steps(low: int, high: int, step: int) -> None:
     assert chart.nice_step(low, high) == step
 

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
 NAMES = ["Ann", "Bob", "Cy"]
 LIVE = re.compile(r"/view/live$")
+LEGEND = [("Bob", 50), ("Ann", 10), ("Cy", 10)]  # highest total first
 
 
 def live_bid(page: Page, name: str) -> str:
@@ -183,7 +184,9 @@ def test_the_chart_has_a_line_per_player_ending_at_their_totals(
     expected = {"Ann": 10, "Bob": 50, "Cy": 10}
     assert _chart_totals(page) == expected
     legend = page.locator(".chart-legend li")
-    expect(legend).to_have_text([re.compile(r"Bob\s+50"), re.compile(r"Ann\s+10"), re.compile(r"Cy\s+10")])
+    expect(legend).to_have_text(
+        [re.compile(r"Bob\s+50"), re.compile(r"Ann\s+10"), re.compile(r"Cy\s+10")]
+    )
     chart = page.get_by_role("img", name="The running totals, round by round")
     expect(chart).to_be_visible()
     shot(page, "game-over-chart")
