@@ -14,6 +14,7 @@ import os
 import re
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -183,9 +184,9 @@ def _watch(page: Page, problems: Problems) -> None:
     page.on("response", on_response)
 
 
-@pytest.fixture
-def page(browser: Browser, problems: Problems) -> Iterator[Page]:
-    """A fresh phone-sized page (390×844, touch) in a fresh context, checked for problems."""
+@contextmanager
+def _phone(browser: Browser, problems: Problems) -> Iterator[Page]:
+    """A fresh phone-sized page (390×844, touch) in a context of its own, watched."""
     context = browser.new_context(**PHONE)
     context.set_default_timeout(10_000)
     page = context.new_page()
@@ -193,20 +194,21 @@ def page(browser: Browser, problems: Problems) -> Iterator[Page]:
     try:
         yield page
     finally:
-        found = problems.unexpected()
         context.close()
+
+
+@pytest.fixture
+def page(browser: Browser, problems: Problems) -> Iterator[Page]:
+    """A fresh phone-sized page (390×844, touch) in a fresh context, checked for problems."""
+    with _phone(browser, problems) as page:
+        yield page
+        found = problems.unexpected()
     assert not found, "the page had problems:\n" + "\n".join(found)
 
 
 @pytest.fixture
 def other_page(browser: Browser, problems: Problems) -> Iterator[Page]:
-    """Another phone at the table: a page in a context (so a device key) of its own, checked
-    for problems like :func:`page`."""
-    context = browser.new_context(**PHONE)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
-    _watch(page, problems)
-    try:
+    """Another phone at the table: a page in a context (so a device key) of its own, watched
+    like :func:`page` (whose check, at its end, covers both)."""
+    with _phone(browser, problems) as page:
         yield page
-    finally:
-        context.close()

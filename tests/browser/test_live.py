@@ -12,7 +12,8 @@ pytest.importorskip("playwright.sync_api")
 
 from playwright.sync_api import Page, expect
 
-from .helpers import bid, new_game, score, set_trump, shot, tap, tricks
+from .helpers import bid, new_game, score, set_trump, shot, tap
+from .helpers import tricks as tap_tricks
 
 if TYPE_CHECKING:
     from playwright.sync_api import Response
@@ -141,6 +142,19 @@ def test_a_hand_over_link_works_exactly_once(
     expect(taker).to_have_url(re.compile(r"/view$"))
 
 
+def play_round(
+    page: Page, number: int, trump: str, bids: dict[str, int], tricks: dict[str, int]
+) -> None:
+    """Round ``number`` on the Confidant's phone: the trump, the bids in bid order, the
+    tricks tapped in (the last filled in from the sum), then scored."""
+    set_trump(page, trump)
+    for name, value in bids.items():
+        bid(page, name, value)
+    for name, value in tricks.items():
+        tap_tricks(page, name, value)
+    score(page, number)
+
+
 def _chart_totals(page: Page) -> dict[str, int]:
     """Each line's end, read back through the y axis: the total it is drawn at, by name."""
     ticks = page.locator(".chart-svg text.y-tick")
@@ -161,24 +175,15 @@ def test_the_chart_has_a_line_per_player_ending_at_their_totals(
     page: Page, other_page: Page, base_url: str
 ) -> None:
     game_id = new_game(page, base_url, NAMES, dealer="Ann", rounds="2")
-    set_trump(page, "red Dwarves")
-    bid(page, "Bob", 1)
-    bid(page, "Cy", 0)
-    bid(page, "Ann", 0)
-    tricks(page, "Bob", 1)
-    tricks(page, "Cy", 0)
-    score(page, 1)  # Bob +30, Cy +20, Ann +20
+    # Bob +30, Cy +20, Ann +20
+    play_round(page, 1, "red Dwarves", bids={"Bob": 1, "Cy": 0, "Ann": 0}, tricks={"Bob": 1})
     other_page.goto(f"{base_url}/games/{game_id}/view")
     assert _chart_totals(other_page) == {"Ann": 20, "Bob": 30, "Cy": 20}
 
     tap(page, page.get_by_role("button", name="On to round 2", exact=True))
-    set_trump(page, "Jester: no trump")
-    bid(page, "Cy", 0)
-    bid(page, "Ann", 2)
-    bid(page, "Bob", 0)
-    tricks(page, "Cy", 1)
-    tricks(page, "Ann", 1)
-    score(page, 2)  # Cy −10, Ann −10, Bob +20
+    # Cy −10, Ann −10, Bob +20
+    bids = {"Cy": 0, "Ann": 2, "Bob": 0}
+    play_round(page, 2, "Jester: no trump", bids=bids, tricks={"Cy": 1, "Ann": 1})
     tap(page, page.get_by_role("button", name="See who won"))
     expect(page.get_by_role("heading", name="Game over")).to_be_visible()
     expected = {"Ann": 10, "Bob": 50, "Cy": 10}
