@@ -321,7 +321,11 @@ def spectate(game_id: str) -> Page:
 def spectate_live(game_id: str) -> Response:
     """The changing part of the spectator page, which the page polls: 304 while the game's
     version (and the language) is the one the page shows, for the cost of one query."""
-    etag = _live_etag(service.game_version(game_id))
+    try:
+        etag = _live_etag(service.game_version(game_id))
+    except service.GameNotFound as error:
+        body = render_template("_live_gone.html", message=service_message(error))
+        return make_response(body, 404)
     if request.if_none_match.contains_weak(etag):
         return _live_headers(Response(status=304), etag)
     snapshot = service.get_game(game_id)

@@ -163,3 +163,30 @@ def test_opening_the_spectator_page_remembers_the_game(
     spectator.get(f"/games/{game_id}/view")
     with spectator.session_transaction() as session:
         assert session[views.FOLLOWED_KEY] == [game_id]
+
+
+def test_a_deleted_game_tells_the_poll_so(client: FlaskClient, spectator: FlaskClient) -> None:
+    game = client.post("/api/v1/games", json={"players": ["Ann", "Bob", "Cy"]}).get_json()
+    etag = spectator.get(live_path(game["id"])).headers["ETag"]
+    client.delete(
+        f"/api/v1/games/{game['id']}", headers={"Authorization": f"Bearer {game['edit_token']}"}
+    )
+    gone = spectator.get(live_path(game["id"]), headers={"If-None-Match": etag})
+    assert gone.status_code == 404
+    body = gone.get_data(as_text=True)
+    assert body.strip().startswith('<div id="live">')
+    assert "There is no game with this id." in body
+    assert "hx-trigger" not in body
+
+
+def test_the_spectator_sees_the_tricks_as_they_are_entered(
+    phone: Confidant, spectator: FlaskClient
+) -> None:
+    game_id = started(phone)
+    phone.trump(1, "red")
+    for seat, value in enumerate([0, 1, 0]):
+        phone.bid(1, seat, value)
+    phone.tricks(1, 1, 1)
+    body = spectator.get(live_path(game_id)).get_data(as_text=True)
+    assert "The tricks are being played." in text(spectator.get(live_path(game_id)))
+    assert re.search(r'<td class="bid">1</td>\s*<td>1</td>', body)
