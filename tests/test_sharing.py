@@ -10,6 +10,8 @@ from html import unescape
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from scorekeeper import models, service
 
@@ -227,3 +229,21 @@ def _device_hash(phone: Confidant) -> str:
     phone.start(["A", "B", "C"])
     with phone.client.session_transaction() as session:
         return service.Device(session["device"]).hash
+
+
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(token=st.one_of(st.text(max_size=300), st.integers(), st.none(), st.lists(st.text())))
+def test_any_token_in_the_session_is_refused_without_a_server_error(
+    app: Flask, token: object
+) -> None:
+    taker = other(app)
+    with taker.client.session_transaction() as session:
+        session["handover"] = token
+    assert taker.client.get("/handover").status_code == 410
+    with taker.client.session_transaction() as session:
+        session["handover"] = token
+    answer = taker.client.post("/handover", data={"csrf_token": taker.csrf()})
+    assert answer.status_code == 410
