@@ -188,6 +188,12 @@ def test_the_chart_has_a_line_per_player_ending_at_their_totals(
     expect(page.get_by_role("heading", name="Game over")).to_be_visible()
     expected = {"Ann": 10, "Bob": 50, "Cy": 10}
     assert _chart_totals(page) == expected
+    # Reached by a boosted link, the page still gets the chart's styles: three colours.
+    strokes = page.locator(".chart-svg polyline").evaluate_all(
+        "lines => lines.map(line => getComputedStyle(line).stroke)"
+    )
+    assert len(set(strokes)) == 3
+    assert "none" not in strokes
     legend = page.locator(".chart-legend li")
     expect(legend).to_have_text(
         [re.compile(r"Bob\s+50"), re.compile(r"Ann\s+10"), re.compile(r"Cy\s+10")]
