@@ -79,6 +79,8 @@ def run() -> list[tuple[str, str]]:
         tags: dict[tuple[int, int], str] = {}
         for t, (game_id, _token) in enumerate(games):
             for p, phone in enumerate(phones[t]):
+                # As a phone does: the page first (its session cookie remembers the game).
+                phone.get(f"/games/{game_id}/view")
                 tags[t, p] = _poll(phone, game_id, None)[1]
 
         statements: list[str] = []

@@ -66,6 +66,7 @@ def register_blueprints(app: Flask) -> None:
     csrf.exempt(api.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(views.bp)
+    app.session_interface = views.SessionInterface()
 
 
 def register_errorhandlers(app: Flask) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 
 from flask import (
     Blueprint,
+    Flask,
     flash,
     make_response,
     redirect,
@@ -24,6 +25,7 @@ from flask import (
     session,
     url_for,
 )
+from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from flask_babel import get_locale, ngettext
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
@@ -65,6 +67,17 @@ def current_device(*, create: bool = False) -> service.Device | None:
         session[DEVICE_KEY] = key
         session.permanent = True
     return service.Device(key)
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """Flask's signed session cookie, left alone by the spectator page's poll: a poll neither
+    reads nor changes the session, so renewing the cookie on each poll (every 3 s, on every
+    phone) would only cost a signature and a Set-Cookie header."""
+
+    def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
+        if request.endpoint == "pages.spectate_live":
+            return session.modified
+        return super().should_set_cookie(app, session)
 
 
 @bp.after_request

@@ -90,6 +90,16 @@ def test_an_unchanged_poll_is_answered_304_for_one_sql_statement(
     assert len(statements) <= 1, statements
 
 
+def test_a_poll_leaves_the_session_cookie_alone(phone: Confidant, spectator: FlaskClient) -> None:
+    game_id = started(phone)
+    page = spectator.get(f"/games/{game_id}/view")
+    assert "Set-Cookie" in page.headers  # the page remembers the game followed
+    poll = spectator.get(live_path(game_id))
+    assert "Set-Cookie" not in poll.headers
+    assert "Cookie" not in poll.headers["Vary"]
+    assert spectator.get(f"/games/{game_id}/view").headers.get("Set-Cookie")  # pages renew it
+
+
 def test_a_change_gives_the_poll_a_new_body_and_tag(
     phone: Confidant, spectator: FlaskClient
 ) -> None:
