@@ -74,6 +74,7 @@ def register_blueprints(app: Flask) -> None:
     app.register_blueprint(api.bp)
     app.register_blueprint(views.bp)
     app.register_blueprint(pwa.bp)
+    app.session_interface = views.SessionInterface()
 
 
 def register_errorhandlers(app: Flask) -> None:

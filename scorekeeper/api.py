@@ -349,8 +349,8 @@ def game_json(game: service.GameSnapshot) -> dict[str, Any]:
         "winners": view.winners,
         "links": {
             "self": url_for("api.get_game", game_id=game.id),
-            # The read-only page anyone with the game's id may open.
-            "view": url_for("pages.sheet", game_id=game.id),
+            # The spectator page: anyone with the game's id follows the game there, read-only.
+            "view": url_for("pages.spectate", game_id=game.id),
         },
     }
 

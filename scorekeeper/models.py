@@ -173,3 +173,20 @@ class Grant(db.Model):  # type: ignore[name-defined,misc]
         ForeignKey("games.id", ondelete="CASCADE"), primary_key=True, index=True
     )
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Handover(db.Model):  # type: ignore[name-defined,misc]
+    """A one-time link that hands the right to keep score of a game to another browser.
+
+    Only the hash of the link's token is stored; the link works once (``used_at`` is set by
+    the browser that redeems it) and only until ``expires_at``.
+    """
+
+    __tablename__ = "handovers"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    #: When the link was redeemed; ``None``: not yet.
+    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)

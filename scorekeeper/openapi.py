@@ -304,7 +304,14 @@ _SCHEMAS: dict[str, Any] = {
                 "type": "object",
                 "additionalProperties": False,
                 "required": ["self", "view"],
-                "properties": {"self": {"type": "string"}, "view": {"type": "string"}},
+                "properties": {
+                    "self": {"type": "string", "description": "This game in the API."},
+                    "view": {
+                        "type": "string",
+                        "description": "The spectator page: anyone with the game's id follows "
+                        "it there, live, read-only.",
+                    },
+                },
             },
             "edit_token": {
                 "type": "string",

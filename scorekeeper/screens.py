@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from . import rules, service
+from . import chart, rules, service
 from .i18n import gettext, rule_message, suit_label
 
 SUIT_SYMBOLS = {
@@ -245,3 +245,10 @@ def _refusal(
     except rules.BidError as error:
         return rule_message(error)
     return None
+
+
+def score_chart(game: service.GameSnapshot) -> chart.Chart:
+    """The running totals of every player after each scored round, as a chart."""
+    scored = [view.scores for view in game.view.rounds if view.scores is not None]
+    totals = rules.running_totals(scored, game.table.seats)
+    return chart.score_chart(game.table.players, totals, game.table.rules.rounds)

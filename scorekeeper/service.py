@@ -18,15 +18,15 @@ import string
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import selectinload
 
 from . import rules
 from .database import WRITE_OPTION
 from .extensions import db
-from .models import Entry, Game, Grant, Player, Round, utcnow
+from .models import Entry, Game, Grant, Handover, Player, Round, utcnow
 from .rules import _
 
 GAME_ID_BYTES = 18  # 144 random bits, 24 URL-safe characters
@@ -74,7 +74,16 @@ class NotKeeper(TokenRejected):
 
     message = _(
         "This phone does not keep the score of this game, so it cannot change it: "
-        "only the phone that started the game can."
+        "only a phone the scorekeeper handed it to can."
+    )
+
+
+class HandoverInvalid(ServiceError):
+    """A hand-over link that is unknown, used already, or expired."""
+
+    message = _(
+        "This hand-over link does not work any more: a link works once, for 15 minutes. "
+        "Ask the scorekeeper for a new one."
     )
 
 
@@ -623,3 +632,113 @@ def known_names(device: Device | None, limit: int = 60) -> list[str]:
     for name, _updated in db.session.execute(statement):
         names.setdefault(name.casefold(), name)
     return list(names.values())[:limit]
+
+
+# -- Sharing the game ----------------------------------------------------------------------
+
+HANDOVER_TOKEN_BYTES = 32  # 256 random bits, as edit tokens
+HANDOVER_LIFETIME = timedelta(minutes=15)
+
+
+def game_version(game_id: str) -> int:
+    """The game's version, in one query: what a page polling for changes compares."""
+    if not _valid_id(game_id):
+        raise GameNotFound()
+    version = db.session.scalar(
+        select(Game.version).where(Game.id == game_id, Game.deleted_at.is_(None))
+    )
+    if version is None:
+        raise GameNotFound()
+    return version
+
+
+def create_handover(game_id: str, device: Device | None) -> str:
+    """A one-time token that hands the right to keep score of the game to another browser.
+
+    Only a browser that keeps the score may make one. The token works once, for
+    :data:`HANDOVER_LIFETIME`; only its hash is stored.
+    """
+    if device is None:
+        raise NotKeeper()
+    token = secrets.token_urlsafe(HANDOVER_TOKEN_BYTES)
+    now = utcnow()
+    with _write_transaction():
+        game = _load(game_id, for_update=False, with_facts=False)
+        _verify_token(game, device)
+        # Links that can no longer be used are of no use to keep.
+        db.session.execute(
+            delete(Handover).where(Handover.game_id == game_id, Handover.expires_at <= now)
+        )
+        db.session.add(
+            Handover(
+                token_hash=hash_token(token),
+                game_id=game_id,
+                created_at=now,
+                expires_at=now + HANDOVER_LIFETIME,
+            )
+        )
+    return token
+
+
+def handover_game(token: str) -> GameSnapshot:
+    """The game a hand-over token would hand over, without using it up."""
+    row = db.session.get(Handover, hash_token(token))
+    if row is None or row.used_at is not None or _aware(row.expires_at) <= utcnow():
+        raise HandoverInvalid()
+    return get_game(row.game_id)
+
+
+def redeem_handover(token: str, device: Device) -> str:
+    """Use a hand-over token up: ``device`` gets the right to keep score; the game's id.
+
+    Two browsers redeeming one token at once: the game row is locked first, then the token
+    is claimed by a conditional update, so exactly one of them wins.
+    """
+    token_hash = hash_token(token)
+    now = utcnow()
+    with _write_transaction():
+        game_id = db.session.scalar(
+            select(Handover.game_id).where(Handover.token_hash == token_hash)
+        )
+        if game_id is None:
+            raise HandoverInvalid()
+        _load(game_id, for_update=True, with_facts=False)
+        claimed = db.session.execute(
+            update(Handover)
+            .where(
+                Handover.token_hash == token_hash,
+                Handover.used_at.is_(None),
+                Handover.expires_at > now,
+            )
+            .values(used_at=now)
+        )
+        if claimed.rowcount != 1:  # type: ignore[attr-defined]
+            raise HandoverInvalid()
+        if not _has_grant(game_id, device):
+            db.session.add(Grant(device_hash=device.hash, game_id=game_id, created_at=now))
+    return game_id
+
+
+def other_keepers(game_id: str, device: Device | None) -> int:
+    """How many other browsers keep the score of the game."""
+    statement = select(func.count()).where(Grant.game_id == game_id)
+    if device is not None:
+        statement = statement.where(Grant.device_hash != device.hash)
+    return db.session.scalar(statement) or 0
+
+
+def revoke_other_keepers(game_id: str, device: Device | None) -> int:
+    """Take the right to keep score from every other browser, and void the hand-over links
+    not yet used; the number of browsers that lost it. The API's edit token stays valid."""
+    if device is None:
+        raise NotKeeper()
+    with _write_transaction():
+        game = _load(game_id, for_update=True, with_facts=False)
+        _verify_token(game, device)
+        revoked = db.session.execute(
+            delete(Grant).where(Grant.game_id == game_id, Grant.device_hash != device.hash)
+        )
+        db.session.execute(
+            delete(Handover).where(Handover.game_id == game_id, Handover.used_at.is_(None))
+        )
+    return int(revoked.rowcount)  # type: ignore[attr-defined]

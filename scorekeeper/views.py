@@ -16,6 +16,7 @@ from typing import Any
 
 from flask import (
     Blueprint,
+    Flask,
     current_app,
     flash,
     make_response,
@@ -25,13 +26,15 @@ from flask import (
     session,
     url_for,
 )
+from flask.sessions import SecureCookieSessionInterface, SessionMixin
+from flask_babel import get_locale, ngettext
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
 from werkzeug.exceptions import BadRequest, HTTPException
 from werkzeug.wrappers import Response
 from wtforms.fields.choices import SelectChoice
 
-from . import i18n, rules, screens, service
+from . import i18n, qr, rules, screens, service
 from .database import is_lock_timeout
 from .forms import (
     FULL_GAME,
@@ -65,6 +68,17 @@ def current_device(*, create: bool = False) -> service.Device | None:
         session[DEVICE_KEY] = key
         session.permanent = True
     return service.Device(key)
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """Flask's signed session cookie, left alone by the spectator page's poll: a poll neither
+    reads nor changes the session, so renewing the cookie on each poll (every 3 s, on every
+    phone) would only cost a signature and a Set-Cookie header."""
+
+    def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
+        if request.endpoint == "pages.spectate_live":
+            return session.modified
+        return super().should_set_cookie(app, session)
 
 
 @bp.after_request
@@ -268,6 +282,8 @@ def game(game_id: str) -> Page:
     """The game as it stands: the round to play, or the final standings."""
     snapshot = service.get_game(game_id)
     current = snapshot.view.current_round
+    if not _editable(game_id):
+        return redirect(url_for(".spectate", game_id=game_id), 303)
     if current is None:
         return render_template(
             "game_over.html", game=snapshot, editable=_editable(game_id), **_helpers()
@@ -297,7 +313,169 @@ def _helpers() -> dict[str, Any]:
         "winner_names": screens.winner_names,
         "sheet_rows": screens.sheet_rows,
         "standings_after": screens.standings_after,
+        "score_chart": screens.score_chart,
     }
+
+
+# -- Following a game ----------------------------------------------------------------------
+
+FOLLOWED_KEY = "followed"
+FOLLOWED_KEPT = 20
+POLL_SECONDS = 3
+
+
+def remember_followed(game_id: str) -> None:
+    """Note in the session that this browser follows game ``game_id`` (the most recent first,
+    at most :data:`FOLLOWED_KEPT`), for the list of games it keeps or follows."""
+    followed = session.get(FOLLOWED_KEY)
+    ids = [i for i in followed if isinstance(i, str)] if isinstance(followed, list) else []
+    if ids[:1] == [game_id]:
+        return
+    session[FOLLOWED_KEY] = [game_id, *(i for i in ids if i != game_id)][:FOLLOWED_KEPT]
+    session.permanent = True
+
+
+@bp.get("/games/<game_id>/view")
+def spectate(game_id: str) -> Page:
+    """The game for everyone at the table (its id is the capability to read it): standings,
+    the round being played, the chart and the sheet; it updates by itself, and no control
+    on it changes the game. Without JavaScript, a reload shows the current state."""
+    snapshot = service.get_game(game_id)
+    remember_followed(game_id)
+    return render_template("spectate.html", game=snapshot, **_live_context(snapshot))
+
+
+@bp.get("/games/<game_id>/view/live")
+def spectate_live(game_id: str) -> Response:
+    """The changing part of the spectator page, which the page polls: 304 while the game's
+    version (and the language) is the one the page shows, for the cost of one query."""
+    try:
+        etag = _live_etag(service.game_version(game_id))
+    except service.GameNotFound as error:
+        body = render_template("_live_gone.html", message=service_message(error))
+        return make_response(body, 404)
+    if request.if_none_match.contains_weak(etag):
+        return _live_headers(Response(status=304), etag)
+    snapshot = service.get_game(game_id)
+    context = _live_context(snapshot)
+    response = make_response(render_template("_live.html", game=snapshot, **context))
+    return _live_headers(response, context["etag"])
+
+
+def _live_etag(version: int) -> str:
+    """The fragment's validator: the game's version and the language it is written in."""
+    return f"live-{version}-{get_locale() or 'en'}"
+
+
+def _live_context(snapshot: service.GameSnapshot) -> dict[str, Any]:
+    etag = _live_etag(snapshot.version)
+    return {
+        "etag": etag,
+        # The page sends the validator itself: a 304 then reaches htmx, which swaps nothing.
+        "poll_headers": {"If-None-Match": f'W/"{etag}"'},
+        "poll_seconds": POLL_SECONDS,
+        "current": snapshot.view.round(snapshot.view.current_round)
+        if snapshot.view.current_round
+        else None,
+        **_helpers(),
+    }
+
+
+def _live_headers(response: Response, etag: str) -> Response:
+    # Weak: the compressed and the plain body are the same page (Flask-Compress leaves weak
+    # tags as they are). The fragment is the same for every viewer but its language.
+    response.set_etag(etag, weak=True)
+    response.headers["Cache-Control"] = "no-cache"
+    response.vary.add("Accept-Language")
+    return response
+
+
+# -- Sharing the game ----------------------------------------------------------------------
+
+HANDOVER_KEY = "handover"
+
+
+@bp.get("/games/<game_id>/share")
+def share(game_id: str) -> Page:
+    """Invite the table (the view link and its QR code); for the scorekeeper also handing the
+    scorekeeping over to another phone, and taking it back from every other phone."""
+    return _render_share(service.get_game(game_id))
+
+
+@bp.post("/games/<game_id>/handover")
+def create_handover(game_id: str) -> Page:
+    """Make a one-time link (15 minutes) that hands scorekeeping over to another phone; shown
+    once, on the page this answers with, never stored."""
+    token = service.create_handover(game_id, current_device())
+    link = url_for(".handover", token=token, _external=True)
+    return _render_share(service.get_game(game_id), handover_link=link)
+
+
+def _render_share(snapshot: service.GameSnapshot, handover_link: str | None = None) -> Page:
+    device = current_device()
+    editable = service.can_edit(snapshot.id, device)
+    view_link = url_for(".spectate", game_id=snapshot.id, _external=True)
+    return render_template(
+        "share.html",
+        game=snapshot,
+        editable=editable,
+        view_link=view_link,
+        view_qr=qr.qr_svg(view_link, gettext("QR code of the link to follow the game")),
+        handover_link=handover_link,
+        handover_qr=qr.qr_svg(handover_link, gettext("QR code of the hand-over link"))
+        if handover_link
+        else None,
+        minutes=int(service.HANDOVER_LIFETIME.total_seconds() // 60),
+        others=service.other_keepers(snapshot.id, device) if editable else 0,
+        **_helpers(),
+    )
+
+
+@bp.post("/games/<game_id>/revoke")
+def revoke(game_id: str) -> Response:
+    """Take the right to keep score from every other phone (and void unused hand-over links)."""
+    count = service.revoke_other_keepers(game_id, current_device())
+    flash(
+        ngettext(
+            "%(num)d other phone can no longer keep score.",
+            "%(num)d other phones can no longer keep score.",
+            count,
+        )
+    )
+    return redirect(url_for(".share", game_id=game_id), 303)
+
+
+@bp.get("/handover/<token>")
+def handover(token: str) -> Response:
+    """A hand-over link: its token goes into this browser's signed session, and the address
+    bar (and history) get a clean address without it. Nothing is used up yet: a link preview
+    fetching this address takes nothing away."""
+    session[HANDOVER_KEY] = token[:100]
+    return redirect(url_for(".take_over"), 303)
+
+
+@bp.route("/handover", methods=["GET", "POST"])
+def take_over() -> Page:
+    """Asks before this phone takes over the scorekeeping; the tap uses the link up."""
+    token = session.get(HANDOVER_KEY)
+    try:
+        if not isinstance(token, str) or not token:
+            raise service.HandoverInvalid()
+        if request.method == "GET":
+            return render_template("handover.html", game=service.handover_game(token))
+        game_id = service.redeem_handover(token, _device())
+    except service.HandoverInvalid:
+        session.pop(HANDOVER_KEY, None)
+        raise
+    session.pop(HANDOVER_KEY, None)
+    flash(gettext("This phone keeps the score of this game now."))
+    return redirect(url_for(".game", game_id=game_id), 303)
+
+
+def _device() -> service.Device:
+    device = current_device(create=True)
+    assert device is not None
+    return device
 
 
 # -- The round screen ----------------------------------------------------------------------
@@ -310,7 +488,7 @@ def round_screen(game_id: str, number: int) -> Page:
     snapshot.round(number)  # an unknown round is a 404
     if not _editable(game_id):
         flash(gettext("This phone follows the game: only the scorekeeper's phone changes it."))
-        return redirect(url_for(".sheet", game_id=game_id), 303)
+        return redirect(url_for(".spectate", game_id=game_id), 303)
     return _render_round(snapshot, number)
 
 
@@ -598,6 +776,9 @@ def error_page(error: Exception) -> Response:
         )
     elif isinstance(error, service.StaleVersion):
         return _stale()
+    elif isinstance(error, service.HandoverInvalid):
+        status = 410
+        message = service_message(error)
     elif isinstance(error, service.ServiceError):
         status = 404 if isinstance(error, service.GameNotFound | service.RoundNotFound) else 403
         message = service_message(error)

@@ -48,6 +48,7 @@ def test_create_answers_201_with_location_etag_and_token(app: Flask, client: Fla
     assert game["version"] == 1
     assert response.headers["Location"].endswith(f"/api/v1/games/{game['id']}")
     assert game["links"]["self"] == f"/api/v1/games/{game['id']}"
+    assert game["links"]["view"] == f"/games/{game['id']}/view"
     token, game_id = game["edit_token"], game["id"]
     # 43 URL-safe base64 characters carry 258 bits; 22 carry 132.
     assert URLSAFE.fullmatch(token)

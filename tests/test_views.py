@@ -446,13 +446,13 @@ def test_a_stale_page_gets_the_fresh_state_and_saves_nothing(
         assert service.get_game(phone.game_id).view.round(1).bids == (None, 1, None)
 
 
-def test_another_phone_can_read_the_sheet_but_not_write(
+def test_another_phone_can_follow_the_game_but_not_write(
     phone: Confidant, other_phone: Confidant, app: Flask
 ) -> None:
     started(phone)
     page = other_phone.get(phone.round_path(1))
     assert page.status_code == 303
-    assert page.headers["Location"].endswith("/sheet")
+    assert page.headers["Location"].endswith("/view")
     sheet = other_phone.get(page.headers["Location"])
     assert sheet.status_code == 200
     assert "only the scorekeeper's phone changes it" in text(sheet)

@@ -14,6 +14,7 @@ import os
 import re
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -156,12 +157,8 @@ def problems() -> Problems:
     return Problems()
 
 
-@pytest.fixture
-def page(browser: Browser, problems: Problems) -> Iterator[Page]:
-    """A fresh phone-sized page (390×844, touch) in a fresh context, checked for problems."""
-    context = browser.new_context(**PHONE)
-    context.set_default_timeout(10_000)
-    page = context.new_page()
+def _watch(page: Page, problems: Problems) -> None:
+    """Record the page's console errors, uncaught errors, failed requests and 5xx answers."""
 
     def on_console(message: ConsoleMessage) -> None:
         if message.type == "error":
@@ -188,9 +185,33 @@ def page(browser: Browser, problems: Problems) -> Iterator[Page]:
     page.on("pageerror", on_page_error)
     page.on("requestfailed", on_request_failed)
     page.on("response", on_response)
+
+
+@contextmanager
+def _phone(browser: Browser, problems: Problems) -> Iterator[Page]:
+    """A fresh phone-sized page (390×844, touch) in a context of its own, watched."""
+    context = browser.new_context(**PHONE)
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    _watch(page, problems)
     try:
         yield page
     finally:
-        found = problems.unexpected()
         context.close()
+
+
+@pytest.fixture
+def page(browser: Browser, problems: Problems) -> Iterator[Page]:
+    """A fresh phone-sized page (390×844, touch) in a fresh context, checked for problems."""
+    with _phone(browser, problems) as page:
+        yield page
+        found = problems.unexpected()
     assert not found, "the page had problems:\n" + "\n".join(found)
+
+
+@pytest.fixture
+def other_page(browser: Browser, problems: Problems) -> Iterator[Page]:
+    """Another phone at the table: a page in a context (so a device key) of its own, watched
+    like :func:`page` (whose check, at its end, covers both)."""
+    with _phone(browser, problems) as page:
+        yield page

@@ -15,7 +15,7 @@ pytest.importorskip("playwright.sync_api")
 
 from playwright.sync_api import Browser, Page, expect
 
-from .helpers import bid, new_game, open_sheet, score, set_trump, tap, tricks
+from .helpers import bid, new_game, open_sheet, score, set_trump, shot, tap, tricks
 
 NARROW = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True}
 
@@ -79,7 +79,9 @@ def test_every_screen_fits_a_narrow_phone_with_named_thumb_sized_controls(
         page.get_by_role("button", name="Start a new game").click()
         expect(page.get_by_role("heading", name="New game")).to_be_visible()
         found += audit(page, "new game")
-        new_game(page, base_url, ["Ann", "Bob", "Cy"], dealer="Ann", bid_rule="plus_minus_one")
+        game_id = new_game(
+            page, base_url, ["Ann", "Bob", "Cy"], dealer="Ann", bid_rule="plus_minus_one"
+        )
         found += audit(page, "trump")
         tap(page, page.get_by_role("button", name="Wizard: the dealer chooses"))
         expect(page.get_by_role("heading", name=re.compile("A Wizard was turned"))).to_be_visible()
@@ -102,6 +104,17 @@ def test_every_screen_fits_a_narrow_phone_with_named_thumb_sized_controls(
         expect(page.get_by_role("heading", name="Correct round 1")).to_be_visible()
         found += audit(page, "correction")
         correction = page.url
+        page.goto(f"{base_url}/games/{game_id}/view")
+        expect(page.get_by_role("heading", name="Round 2 of 20")).to_be_visible()
+        found += audit(page, "spectator")
+        shot(page, f"spectator-{scheme}")
+        page.goto(f"{base_url}/games/{game_id}/share")
+        tap(page, page.get_by_role("button", name="Make a hand-over link"))
+        found += audit(page, "invite with a hand-over link")
+        shot(page, f"invite-{scheme}")
+        page.goto(page.locator("#handover-link").inner_text())
+        expect(page.get_by_role("heading", name="Take over scorekeeping")).to_be_visible()
+        found += audit(page, "hand-over")
         page.goto(base_url + "/games/nothing-here")
         found += audit(page, "not found")
         page.goto(base_url + "/offline")
@@ -117,6 +130,8 @@ def test_every_screen_fits_a_narrow_phone_with_named_thumb_sized_controls(
             ("round 2 trump", correction.replace("/rounds/1/correct", "/rounds/2")),
             ("sheet", correction.replace("/rounds/1/correct", "/sheet")),
             ("correction", correction),
+            ("spectator", f"/games/{game_id}/view"),
+            ("invite", f"/games/{game_id}/share"),
         ]:
             page.goto(path if path.startswith("http") else base_url + path)
             found += audit(page, f"{screen}, German")

@@ -1,0 +1,168 @@
+"""The score chart: each player's running total after every round, as the points of an SVG
+drawn on the server (no chart JavaScript). Pure functions of the totals; the template
+``_chart.html`` only lays the shapes out."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+#: The drawing's size in SVG units; it scales to the width of the phone.
+WIDTH = 360
+HEIGHT = 220
+LEFT, RIGHT, TOP, BOTTOM = 44, 14, 10, 30
+
+#: Per player (by seat), a dash pattern and a marker shape besides a colour (``.p0``…``.p5``
+#: in app.css, none of them a suit's colour), so colour is never the only cue.
+DASHES = ("none", "9 4", "2 3", "10 3 2 3", "5 3", "14 4 2 4 2 4")
+MARKERS = ("circle", "square", "triangle", "diamond", "triangle-down", "cross")
+MARKER_SIZE = 4.5
+#: Gridline steps a person reads easily; the first that needs at most MAX_TICKS lines.
+STEPS = (10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000)
+MAX_TICKS = 6
+
+
+@dataclass(frozen=True)
+class Tick:
+    """A labelled value on an axis and where it is drawn."""
+
+    value: int
+    position: float
+
+
+@dataclass(frozen=True)
+class Line:
+    """One player's running totals: round 0 (everyone at 0) to the last round scored."""
+
+    seat: int
+    name: str
+    totals: tuple[int, ...]
+    points: tuple[tuple[float, float], ...]
+
+    @property
+    def total(self) -> int:
+        """The player's total now."""
+        return self.totals[-1]
+
+    @property
+    def polyline(self) -> str:
+        """The points as an SVG ``points`` attribute."""
+        return " ".join(f"{x:g},{y:g}" for x, y in self.points)
+
+    @property
+    def dash(self) -> str:
+        """The SVG ``stroke-dasharray`` of this player's line."""
+        return DASHES[self.seat % len(DASHES)]
+
+    @property
+    def style(self) -> int:
+        """The player's colour class number (``p0``…``p5``)."""
+        return self.seat % len(DASHES)
+
+    @property
+    def marker(self) -> str:
+        """The marker at the line's end, as an SVG path."""
+        x, y = self.points[-1]
+        return marker_path(MARKERS[self.style], x, y)
+
+    def key_marker(self, x: float, y: float) -> str:
+        """The same marker at another place (the legend's key)."""
+        return marker_path(MARKERS[self.style], x, y)
+
+
+@dataclass(frozen=True)
+class Chart:
+    """The whole drawing: the plot's box, the axes' ticks and a line per player."""
+
+    rounds: int
+    lines: tuple[Line, ...]
+    y_ticks: tuple[Tick, ...]
+    x_ticks: tuple[Tick, ...]
+    width: int = WIDTH
+    height: int = HEIGHT
+    left: int = LEFT
+    right: int = WIDTH - RIGHT
+    top: int = TOP
+    bottom: int = HEIGHT - BOTTOM
+
+    @property
+    def zero(self) -> float:
+        """Where 0 points is drawn."""
+        return next(tick.position for tick in self.y_ticks if tick.value == 0)
+
+
+def nice_step(low: int, high: int) -> int:
+    """The gridline step for values from ``low`` to ``high`` (``low <= 0 <= high``)."""
+    for step in STEPS:
+        if math.ceil(high / step) - math.floor(low / step) <= MAX_TICKS - 1:
+            return step
+    span = high - low
+    return int(10 ** math.ceil(math.log10(span / (MAX_TICKS - 1))))
+
+
+def score_chart(players: Sequence[str], totals: Sequence[Sequence[int]], rounds: int) -> Chart:
+    """The chart of ``totals`` (the totals after each scored round, in seat order) for a game
+    of ``rounds`` rounds: x from round 0 to ``rounds``, y spanning every total and 0."""
+    history = [tuple(0 for _ in players), *(tuple(row) for row in totals)]
+    values = [value for row in history for value in row]
+    low, high = min(0, *values), max(0, *values)
+    step = nice_step(low, high)
+    bottom_value = math.floor(low / step) * step
+    top_value = max(math.ceil(high / step) * step, bottom_value + step)
+    plot_bottom, plot_top = HEIGHT - BOTTOM, TOP
+    plot_left, plot_right = LEFT, WIDTH - RIGHT
+
+    def x_of(number: int) -> float:
+        return round(plot_left + (plot_right - plot_left) * number / max(rounds, 1), 2)
+
+    def y_of(value: int) -> float:
+        share = (value - bottom_value) / (top_value - bottom_value)
+        return round(plot_bottom - (plot_bottom - plot_top) * share, 2)
+
+    lines = tuple(
+        Line(
+            seat=seat,
+            name=name,
+            totals=tuple(row[seat] for row in history),
+            points=tuple((x_of(number), y_of(row[seat])) for number, row in enumerate(history)),
+        )
+        for seat, name in enumerate(players)
+    )
+    y_ticks = tuple(Tick(value, y_of(value)) for value in range(bottom_value, top_value + 1, step))
+    x_ticks = tuple(Tick(number, x_of(number)) for number in round_ticks(rounds))
+    return Chart(rounds=rounds, lines=lines, y_ticks=y_ticks, x_ticks=x_ticks)
+
+
+def round_ticks(rounds: int) -> list[int]:
+    """The rounds labelled on the x axis: every one up to 10, else every 2nd, 3rd, …, at most
+    10 labels, the last round always the last of them."""
+    step = max(1, math.ceil(rounds / 10))
+    ticks = list(range(step, rounds + 1, step)) if step > 1 else list(range(1, rounds + 1))
+    if ticks[-1] != rounds:
+        # The last round replaces a label too close to it to be read apart.
+        ticks[-1] = rounds
+    return ticks
+
+
+def marker_path(shape: str, x: float, y: float, size: float = MARKER_SIZE) -> str:
+    """A marker of ``shape`` centred on (``x``, ``y``), as an SVG path."""
+    s = size
+    corners: list[tuple[float, float]]
+    if shape == "circle":
+        return f"M{x - s:g},{y:g}a{s:g},{s:g} 0 1,0 {2 * s:g},0a{s:g},{s:g} 0 1,0 {-2 * s:g},0Z"
+    if shape == "square":
+        corners = [(x - s, y - s), (x + s, y - s), (x + s, y + s), (x - s, y + s)]
+    elif shape == "triangle":
+        corners = [(x, y - s * 1.2), (x + s * 1.1, y + s * 0.8), (x - s * 1.1, y + s * 0.8)]
+    elif shape == "triangle-down":
+        corners = [(x, y + s * 1.2), (x + s * 1.1, y - s * 0.8), (x - s * 1.1, y - s * 0.8)]
+    elif shape == "diamond":
+        corners = [(x, y - s * 1.3), (x + s, y), (x, y + s * 1.3), (x - s, y)]
+    else:  # a cross: two bars
+        t = s * 0.35
+        return (
+            f"M{x - s:g},{y - t:g}H{x + s:g}V{y + t:g}H{x - s:g}Z"
+            f"M{x - t:g},{y - s:g}H{x + t:g}V{y + s:g}H{x - t:g}Z"
+        )
+    return "M" + "L".join(f"{round(cx, 2):g},{round(cy, 2):g}" for cx, cy in corners) + "Z"

@@ -1,0 +1,214 @@
+"""The table joins in: a spectator's phone follows the Confidant's live, the scorekeeping is
+handed over by a one-time link, and the chart draws the running totals."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+
+from playwright.sync_api import Page, expect
+
+from .helpers import bid, new_game, score, set_trump, shot, tap
+from .helpers import tricks as tap_tricks
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Response
+
+    from .conftest import Problems
+
+NAMES = ["Ann", "Bob", "Cy"]
+LIVE = re.compile(r"/view/live$")
+LEGEND = [("Bob", 50), ("Ann", 10), ("Cy", 10)]  # highest total first
+
+
+def live_bid(page: Page, name: str) -> str:
+    """The bid a spectator's page shows for ``name`` in the current round."""
+    row = page.locator("table.live-round tbody tr").filter(
+        has=page.get_by_role("rowheader", name=re.compile(rf"^{name}\b"))
+    )
+    return row.locator("td.bid").inner_text().strip()
+
+
+def test_a_bid_shows_on_the_spectators_phone_within_5_s_and_a_304_blanks_nothing(
+    page: Page, other_page: Page, base_url: str
+) -> None:
+    game_id = new_game(page, base_url, NAMES, dealer="Ann")
+    spectator = other_page
+    spectator.goto(f"{base_url}/games/{game_id}/view")
+    expect(spectator.get_by_role("heading", name="Round 1 of 20")).to_be_visible()
+    # An unchanged poll is answered 304, and the page keeps showing the game.
+    with spectator.expect_response(
+        lambda r: bool(LIVE.search(r.url)) and r.status == 304, timeout=8_000
+    ):
+        pass
+    expect(spectator.get_by_role("heading", name="Round 1 of 20")).to_be_visible()
+    expect(spectator.get_by_role("heading", name="Standings")).to_be_visible()
+    expect(spectator.get_by_text("Waiting for the card turned up for trump.")).to_be_visible()
+
+    set_trump(page, "red Dwarves")
+    bid(page, "Bob", 1)
+    trump_line = spectator.locator(".current .trump-line")
+    expect(trump_line).to_contain_text("red Dwarves", timeout=5_000)
+    expect(spectator.locator("table.live-round tr[data-seat='1'] td.bid")).to_have_text(
+        "1", timeout=5_000
+    )
+    assert live_bid(spectator, "Cy") == "–"
+    shot(spectator, "spectator")
+
+
+def test_the_spectator_has_no_edit_control_and_a_forged_post_is_refused(
+    page: Page, other_page: Page, base_url: str, problems: Problems
+) -> None:
+    game_id = new_game(page, base_url, NAMES, dealer="Ann")
+    set_trump(page, "blue Humans")
+    spectator = other_page
+    # The spectator follows the game link the Confidant would share; a round's address
+    # leads there too.
+    spectator.goto(f"{base_url}/games/{game_id}/rounds/1")
+    expect(spectator).to_have_url(re.compile(rf"/games/{game_id}/view$"))
+    expect(spectator.get_by_role("heading", name="Round 1 of 20")).to_be_visible()
+    expect(spectator.locator("main form")).to_have_count(0)
+    expect(spectator.locator("main button")).to_have_count(0)
+    expect(spectator.get_by_role("link", name=re.compile("Correct round"))).to_have_count(0)
+
+    # A forged tap: the spectator's own session and CSRF token, the Confidant's form fields.
+    problems.allow(r"status of 403")
+    spectator.goto(f"{base_url}/games/new")
+    token = spectator.locator("input[name=csrf_token]").first.get_attribute("value")
+    assert token
+    forged = {"csrf_token": token, "version": "2", "action": "bid", "seat": "1", "value": "0"}
+    answer = spectator.request.post(f"{base_url}/games/{game_id}/rounds/1", form=forged)
+    assert answer.status == 403
+    assert "does not keep the score of this game" in answer.text()
+    for path in ("handover", "revoke"):
+        answer = spectator.request.post(
+            f"{base_url}/games/{game_id}/{path}", form={"csrf_token": token}
+        )
+        assert answer.status == 403, path
+    # Nothing changed: the Confidant's next tap (at the page's version) is accepted.
+    bid(page, "Bob", 1)
+    spectator.goto(f"{base_url}/games/{game_id}/view")
+    assert live_bid(spectator, "Bob") == "1"
+
+
+def test_a_hand_over_link_works_exactly_once(
+    page: Page, other_page: Page, base_url: str, problems: Problems
+) -> None:
+    game_id = new_game(page, base_url, NAMES, dealer="Ann")
+    page.get_by_role("banner").get_by_role("link", name="Invite", exact=True).click()
+    expect(page.get_by_role("heading", name="Invite the table")).to_be_visible()
+    expect(page.locator(".qr-box svg.qr")).to_have_count(1)
+    expect(page.locator("#view-link")).to_have_text(re.compile(rf"/games/{game_id}/view$"))
+    tap(page, page.get_by_role("button", name="Make a hand-over link"))
+    link = page.locator("#handover-link").inner_text().strip()
+    expect(page.locator(".qr-box svg.qr")).to_have_count(2)
+    shot(page, "invite")
+
+    taker = other_page
+    taker.goto(link)
+    token = link.rsplit("/", 1)[-1]
+    expect(taker).to_have_url(re.compile(r"/handover$"))
+    assert token not in taker.url
+    expect(taker.get_by_role("heading", name="Take over scorekeeping")).to_be_visible()
+    shot(taker, "handover")
+    tap(taker, taker.get_by_role("button", name="Keep the score on this phone"))
+    expect(taker.get_by_role("heading", name="Round 1 of 20")).to_be_visible()
+    expect(taker.get_by_text("This phone keeps the score of this game now.")).to_be_visible()
+    set_trump(taker, "green Elves")
+
+    # The same link a second time, on a third phone: refused.
+    problems.allow(r"status of 410")
+    third = taker.context.browser.new_context()  # type: ignore[union-attr]
+    try:
+        late = third.new_page()
+        answer = late.goto(link)
+        assert answer is not None
+        assert answer.status == 410
+        expect(late.get_by_text("This hand-over link does not work any more")).to_be_visible()
+        assert late.get_by_role("button", name="Keep the score on this phone").count() == 0
+    finally:
+        third.close()
+
+    # The Confidant takes the right back from every other phone.
+    page.goto(f"{base_url}/games/{game_id}/share")
+    expect(page.get_by_text("1 other phone can keep the score of this game.")).to_be_visible()
+    tap(page, page.get_by_role("button", name="Only this phone keeps score"))
+    expect(page.get_by_text("1 other phone can no longer keep score.")).to_be_visible()
+    taker.goto(f"{base_url}/games/{game_id}/rounds/1")
+    expect(taker).to_have_url(re.compile(r"/view$"))
+
+
+def play_round(
+    page: Page, number: int, trump: str, bids: dict[str, int], tricks: dict[str, int]
+) -> None:
+    """Round ``number`` on the Confidant's phone: the trump, the bids in bid order, the
+    tricks tapped in (the last filled in from the sum), then scored."""
+    set_trump(page, trump)
+    for name, value in bids.items():
+        bid(page, name, value)
+    for name, value in tricks.items():
+        tap_tricks(page, name, value)
+    score(page, number)
+
+
+def _chart_totals(page: Page) -> dict[str, int]:
+    """Each line's end, read back through the y axis: the total it is drawn at, by name."""
+    ticks = page.locator(".chart-svg text.y-tick")
+    values = [int(v or 0) for v in ticks.evaluate_all("ts => ts.map(t => t.dataset.value)")]
+    ys = [float(y) for y in ticks.evaluate_all("ts => ts.map(t => t.getAttribute('y'))")]
+    (v0, y0), (v1, y1) = (values[0], ys[0]), (values[-1], ys[-1])
+    lines = page.locator(".chart-svg g.player-line")
+    found = {}
+    for line in lines.all():
+        name = line.get_attribute("data-name") or ""
+        points = (line.locator("polyline").get_attribute("points") or "").split()
+        y_end = float(points[-1].split(",")[1])
+        found[name] = round(v0 + (y_end - y0) * (v1 - v0) / (y1 - y0))
+    return found
+
+
+def test_the_chart_has_a_line_per_player_ending_at_their_totals(
+    page: Page, other_page: Page, base_url: str
+) -> None:
+    game_id = new_game(page, base_url, NAMES, dealer="Ann", rounds="2")
+    # Bob +30, Cy +20, Ann +20
+    play_round(page, 1, "red Dwarves", bids={"Bob": 1, "Cy": 0, "Ann": 0}, tricks={"Bob": 1})
+    other_page.goto(f"{base_url}/games/{game_id}/view")
+    assert _chart_totals(other_page) == {"Ann": 20, "Bob": 30, "Cy": 20}
+
+    tap(page, page.get_by_role("button", name="On to round 2", exact=True))
+    # Cy −10, Ann −10, Bob +20
+    bids = {"Cy": 0, "Ann": 2, "Bob": 0}
+    play_round(page, 2, "Jester: no trump", bids=bids, tricks={"Cy": 1, "Ann": 1})
+    tap(page, page.get_by_role("button", name="See who won"))
+    expect(page.get_by_role("heading", name="Game over")).to_be_visible()
+    expected = {"Ann": 10, "Bob": 50, "Cy": 10}
+    assert _chart_totals(page) == expected
+    # Reached by a boosted link, the page still gets the chart's styles: three colours.
+    strokes = page.locator(".chart-svg polyline").evaluate_all(
+        "lines => lines.map(line => getComputedStyle(line).stroke)"
+    )
+    assert len(set(strokes)) == 3
+    assert "none" not in strokes
+    legend = page.locator(".chart-legend li")
+    expect(legend).to_have_text(
+        [re.compile(r"Bob\s+50"), re.compile(r"Ann\s+10"), re.compile(r"Cy\s+10")]
+    )
+    chart = page.get_by_role("img", name="The running totals, round by round")
+    expect(chart).to_be_visible()
+    shot(page, "game-over-chart")
+
+    # The spectator's page follows to the end, then stops asking.
+    expect(other_page.get_by_text("Game over: Bob wins with 50 points!")).to_be_visible(
+        timeout=5_000
+    )
+    assert _chart_totals(other_page) == expected
+    expect(other_page.locator("#live")).not_to_have_attribute("hx-trigger", re.compile("."))
+    polls: list[Response] = []
+    other_page.on("response", lambda r: polls.append(r) if LIVE.search(r.url) else None)
+    other_page.wait_for_timeout(3_500)
+    assert polls == []
