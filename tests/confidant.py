@@ -116,3 +116,9 @@ class Confidant:
         response = self.score(number)
         assert response.status_code == 303, text(response)
         return response
+
+
+def without_language_switch(body: str) -> str:
+    """A page's HTML without the menu's language switch (the one form every page has), so a
+    test can ask whether the page offers any control of the game."""
+    return re.sub(r'<form[^>]*action="/language".*?</form>', "", body, flags=re.S)
