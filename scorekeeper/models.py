@@ -15,8 +15,8 @@ from sqlalchemy import (
     Integer,
     String,
 )
-from sqlalchemy.types import JSON
 from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.types import JSON
 
 from .extensions import db
 from .rules import BidReveal, BidRule, Suit, Turned

@@ -30,8 +30,9 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 from wtforms.fields.choices import SelectChoice
 
-from . import rules, screens, service
+from . import history, rules, screens, service
 from .database import is_lock_timeout
+from .following import followed_ids, remember_followed
 from .forms import (
     FULL_GAME,
     RANDOM_DEALER,
@@ -76,12 +77,31 @@ def no_store(response: Response) -> Response:
 # -- Home and a new game -------------------------------------------------------------------
 
 
+STATUS_FILTERS = ("", rules.GameStatus.IN_PROGRESS.value, rules.GameStatus.FINISHED.value)
+
+
 @bp.get("/")
 def home() -> Page:
-    """The games this browser keeps the score of, those in progress first."""
-    games = service.kept_games(current_device())
-    games.sort(key=lambda game: game.view.status is rules.GameStatus.FINISHED)
-    return render_template("home.html", games=games, **_helpers())
+    """The games this browser keeps or follows, newest activity first: filtered by status,
+    searched by player name, a page at a time ("show more"); deleted games to restore."""
+    device = current_device()
+    status = request.args.get("status", "")
+    status = status if status in STATUS_FILTERS else ""
+    search = request.args.get("q", "")[: rules.NAME_MAX_LENGTH]
+    shown = request.args.get("shown", default=history.GAMES_PAGE, type=int)
+    shown = max(history.GAMES_PAGE, min(shown, history.MAX_GAMES_SHOWN))
+    listing = history.game_list(device, followed_ids(), status=status, search=search, limit=shown)
+    return render_template(
+        "home.html",
+        listing=listing,
+        status=status,
+        search=search,
+        shown=shown,
+        more=shown + history.GAMES_PAGE,
+        deleted=history.deleted_games(device),
+        filtered=bool(status or search.strip()),
+        **_helpers(),
+    )
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
@@ -254,7 +274,10 @@ def game(game_id: str) -> Page:
 def sheet(game_id: str) -> Page:
     """The Tablet of Truth: every round × every player. Anyone with the game's id may read it."""
     snapshot = service.get_game(game_id)
-    return render_template("sheet.html", game=snapshot, editable=_editable(game_id), **_helpers())
+    editable = _editable(game_id)
+    if not editable:
+        remember_followed(game_id)
+    return render_template("sheet.html", game=snapshot, editable=editable, **_helpers())
 
 
 def _editable(game_id: str) -> bool:
