@@ -15,8 +15,7 @@ from typing import Any
 
 from flask import Response
 
-from . import history, rules, screens, service
-from .api import game_json
+from . import api, history, rules, screens, service
 from .i18n import gettext
 from .models import utcnow
 
@@ -43,7 +42,7 @@ def change_json(change: history.Change) -> dict[str, Any]:
 
 def game_export(game: service.GameSnapshot, audit: Iterable[history.Change]) -> dict[str, Any]:
     """One game of an export: the game object and its audit trail."""
-    return {"game": game_json(game), "audit": [change_json(change) for change in audit]}
+    return {"game": api.game_json(game), "audit": [change_json(change) for change in audit]}
 
 
 def one_game_document(game: service.GameSnapshot) -> dict[str, Any]:

@@ -13,14 +13,14 @@ from flask import flash, make_response, redirect, render_template, request, url_
 from flask_wtf.csrf import CSRFError, validate_csrf
 from wtforms.validators import ValidationError
 
-from . import export, history, screens, service
+from . import api, export, history, screens, service
 from .extensions import csrf
 from .following import forget_followed
 from .i18n import gettext, service_message
 from .views import Page, _editable, _helpers, bp, current_device, points
 
 #: An export of every game a browser keeps can be large; other pages keep the small limit.
-IMPORT_MAX_BYTES = 16 * 1024 * 1024
+IMPORT_MAX_BYTES = api.IMPORT_MAX_BYTES
 
 
 def _back_home() -> Page:
