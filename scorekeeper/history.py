@@ -750,101 +750,103 @@ def _as_int(value: Any) -> int:
     return int(value or 0)
 
 
-def statistics(device: Device | None) -> Statistics:
-    """The players' statistics over the games this browser keeps, in five statements."""
-    if device is None:
-        return Statistics(players=[], pairs=[])
-    kept = (
-        select(Game.id, Game.round_count, Game.created_at)
-        .join(Grant, Grant.game_id == Game.id)
-        .where(Grant.device_hash == device.hash, Game.deleted_at.is_(None))
-        .cte("kept")
-    )
-    scored = (
+def _kept_entries(device: Device) -> Select[Any]:
+    """The scored entries of the games this browser keeps, with the player's name: joins on
+    primary keys from the browser's grants (``grants`` is keyed by device first)."""
+    return (
         select(
             Entry.game_id,
             Entry.seat,
             Entry.round_number,
             Entry.bid,
             Entry.tricks,
-            kept.c.created_at,
+            Game.created_at,
+            Game.round_count,
+            Player.name,
         )
-        .join(kept, kept.c.id == Entry.game_id)
-        .where(Entry.tricks.is_not(None), Entry.bid.is_not(None))
-        .cte("scored")
+        .select_from(Grant)
+        .join(Game, Game.id == Grant.game_id)
+        .join(Entry, Entry.game_id == Grant.game_id)
+        .join(Player, and_(Player.game_id == Entry.game_id, Player.seat == Entry.seat))
+        .where(
+            Grant.device_hash == device.hash,
+            Game.deleted_at.is_(None),
+            Entry.tricks.is_not(None),
+            Entry.bid.is_not(None),
+        )
     )
+
+
+def _per_game(device: Device) -> Any:
+    """One row per player per kept game: the total, whether the game is finished, the game's
+    top total, and the player's bids against tricks, summed over the rounds scored."""
+    entries = _kept_entries(device).subquery("scored")
+    missed_by = entries.c.bid - entries.c.tricks
     sums = (
         select(
-            scored.c.game_id,
-            scored.c.seat,
-            func.sum(score_sql(scored.c.bid, scored.c.tricks)).label("total"),
+            entries.c.game_id,
+            entries.c.seat,
+            func.lower(func.max(entries.c.name)).label("key"),
+            func.max(entries.c.name).label("name"),
+            func.max(entries.c.created_at).label("created_at"),
+            (func.count() == func.max(entries.c.round_count)).label("finished"),
+            func.sum(score_sql(entries.c.bid, entries.c.tricks)).label("total"),
             func.count().label("rounds"),
+            func.sum(case((missed_by == 0, 1), else_=0)).label("exact"),
+            func.sum(case((missed_by > 0, 1), else_=0)).label("over"),
+            func.sum(case((missed_by > 0, missed_by), else_=0)).label("over_sum"),
+            func.sum(case((missed_by < 0, 1), else_=0)).label("under"),
+            func.sum(case((missed_by < 0, -missed_by), else_=0)).label("under_sum"),
+            func.sum(case((entries.c.bid == 0, 1), else_=0)).label("zero_bids"),
+            func.sum(case((and_(entries.c.bid == 0, entries.c.tricks == 0), 1), else_=0)).label(
+                "zero_made"
+            ),
         )
-        .group_by(scored.c.game_id, scored.c.seat)
+        .group_by(entries.c.game_id, entries.c.seat)
         .subquery("sums")
     )
-    # Each player's final total in each finished game, with the game's top total.
-    finals = (
-        select(
-            sums.c.game_id,
-            sums.c.seat,
-            sums.c.total,
-            func.max(sums.c.total).over(partition_by=sums.c.game_id).label("top"),
-            kept.c.created_at,
-            func.lower(Player.name).label("key"),
-        )
-        .join(kept, kept.c.id == sums.c.game_id)
-        .join(Player, and_(Player.game_id == sums.c.game_id, Player.seat == sums.c.seat))
-        .where(sums.c.rounds == kept.c.round_count)
-        .cte("finals")
-    )
-    key = func.lower(Player.name)
-    # 1. Games, wins, average and best final total.
+    return select(
+        *sums.c,
+        func.max(sums.c.total).over(partition_by=sums.c.game_id).label("top"),
+    ).subquery("per_game")
+
+
+def statistics(device: Device | None) -> Statistics:
+    """The players' statistics over the games this browser keeps, in three statements over
+    the kept games' entries (their number does not grow with the games)."""
+    if device is None:
+        return Statistics(players=[], pairs=[])
+    games = _per_game(device)
+    done = games.c.finished
+    # 1. Games, wins, average and best final total, bids against tricks.
     results = db.session.execute(
         select(
-            key.label("key"),
-            func.max(Player.name),
+            games.c.key,
+            func.max(games.c.name),
             func.count(),
-            func.count(finals.c.total),
-            func.sum(case((finals.c.total == finals.c.top, 1), else_=0)),
-            func.avg(finals.c.total),
-            func.max(finals.c.total),
+            func.sum(case((done, 1), else_=0)),
+            func.sum(case((and_(done, games.c.total == games.c.top), 1), else_=0)),
+            func.avg(case((done, games.c.total), else_=None)),
+            func.max(case((done, games.c.total), else_=None)),
+            func.sum(games.c.rounds),
+            func.sum(games.c.exact),
+            func.sum(games.c.over),
+            func.sum(games.c.over_sum),
+            func.sum(games.c.under),
+            func.sum(games.c.under_sum),
+            func.sum(games.c.zero_bids),
+            func.sum(games.c.zero_made),
         )
-        .select_from(Player)
-        .join(kept, kept.c.id == Player.game_id)
-        .outerjoin(finals, and_(finals.c.game_id == Player.game_id, finals.c.seat == Player.seat))
-        .group_by(key)
-        .order_by(func.count().desc(), key)
+        .group_by(games.c.key)
+        .order_by(func.count().desc(), games.c.key)
     ).all()
-    # 2. Bids against tricks, round by round.
-    missed_by = scored.c.bid - scored.c.tricks
-    bids = {
-        row[0]: row[1:]
-        for row in db.session.execute(
-            select(
-                key,
-                func.count(),
-                func.sum(case((scored.c.bid == scored.c.tricks, 1), else_=0)),
-                func.sum(case((missed_by > 0, 1), else_=0)),
-                func.sum(case((missed_by > 0, missed_by), else_=0)),
-                func.sum(case((missed_by < 0, 1), else_=0)),
-                func.sum(case((missed_by < 0, -missed_by), else_=0)),
-                func.sum(case((scored.c.bid == 0, 1), else_=0)),
-                func.sum(case((and_(scored.c.bid == 0, scored.c.tricks == 0), 1), else_=0)),
-            )
-            .select_from(scored)
-            .join(Player, and_(Player.game_id == scored.c.game_id, Player.seat == scored.c.seat))
-            .group_by(key)
-        )
-    }
-    runs = _longest_runs(scored)
-    history = _histories(finals)
-    pairs = _head_to_head(finals)
-    names = {row[0]: str(row[1]) for row in results}
+    runs = _longest_runs(device)
+    history, pairs = _finals(device)
+    names = {str(row[0]): str(row[1]) for row in results}
     players = []
     for row in results:
-        name_key = row[0]
-        counts = [_as_int(value) for value in bids.get(name_key, (0,) * 8)]
+        name_key = str(row[0])
+        counts = [_as_int(value) for value in row[7:]]
         rounds_played, exact, over, over_sum, under, under_sum, zero_bids, zero_made = counts
         players.append(
             PlayerStats(
@@ -869,27 +871,23 @@ def statistics(device: Device | None) -> Statistics:
     return Statistics(
         players=players,
         pairs=[
-            HeadToHead(names.get(a, a), names.get(b, b), games, ahead, behind)
-            for a, b, games, ahead, behind in pairs
+            HeadToHead(names.get(a, a), names.get(b, b), games_together, ahead, behind)
+            for a, b, games_together, ahead, behind in pairs
         ],
     )
 
 
-def _longest_runs(scored: Any) -> dict[str, int]:
-    """3. Each player's longest run of exact bids over the rounds in time order: islands of
+def _longest_runs(device: Device) -> dict[str, int]:
+    """2. Each player's longest run of exact bids over the rounds in time order: islands of
     consecutive exact bids, found by row numbers (gaps and islands)."""
-    key = func.lower(Player.name)
-    order = (scored.c.created_at, scored.c.game_id, scored.c.round_number)
-    numbered = (
-        select(
-            key.label("key"),
-            (scored.c.bid == scored.c.tricks).label("exact"),
-            func.row_number().over(partition_by=key, order_by=order).label("position"),
-        )
-        .select_from(scored)
-        .join(Player, and_(Player.game_id == scored.c.game_id, Player.seat == scored.c.seat))
-        .subquery("numbered")
-    )
+    entries = _kept_entries(device).subquery("scored")
+    key = func.lower(entries.c.name)
+    order = (entries.c.created_at, entries.c.game_id, entries.c.round_number)
+    numbered = select(
+        key.label("key"),
+        (entries.c.bid == entries.c.tricks).label("exact"),
+        func.row_number().over(partition_by=key, order_by=order).label("position"),
+    ).subquery("numbered")
     exact_only = (
         select(
             numbered.c.key,
@@ -910,50 +908,39 @@ def _longest_runs(scored: Any) -> dict[str, int]:
     return {str(k): int(length) for k, length in db.session.execute(statement)}
 
 
-def _histories(finals: Any) -> dict[str, list[int]]:
-    """4. Each player's final totals of the latest :data:`SPARK_POINTS` finished games,
-    oldest first."""
-    latest = select(
-        finals.c.key,
-        finals.c.total,
-        finals.c.created_at,
-        finals.c.game_id,
-        func.row_number()
-        .over(
-            partition_by=finals.c.key,
-            order_by=(finals.c.created_at.desc(), finals.c.game_id.desc()),
-        )
-        .label("recent"),
-    ).subquery("latest")
+def _finals(device: Device) -> tuple[dict[str, list[int]], list[tuple[str, str, int, int, int]]]:
+    """3. Each player's final total in each finished game, oldest game first: the sparklines
+    (the latest :data:`SPARK_POINTS` of each player) and the head-to-head table (each pair
+    over the finished games they shared: who ended ahead) are folded from it in one pass."""
+    games = _per_game(device)
     statement: Select[Any] = (
-        select(latest.c.key, latest.c.total)
-        .where(latest.c.recent <= SPARK_POINTS)
-        .order_by(latest.c.key, latest.c.created_at, latest.c.game_id)
+        select(games.c.game_id, games.c.key, games.c.total)
+        .where(games.c.finished)
+        .order_by(games.c.created_at, games.c.game_id)
     )
     history: dict[str, list[int]] = {}
-    for name_key, total in db.session.execute(statement):
-        history.setdefault(str(name_key), []).append(int(total))
-    return history
+    pairs: dict[tuple[str, str], list[int]] = {}
+    current: str | None = None
+    table: list[tuple[str, int]] = []
 
+    def settle() -> None:
+        for first, first_total in table:
+            for second, second_total in table:
+                if first < second:
+                    tally = pairs.setdefault((first, second), [0, 0, 0])
+                    tally[0] += 1
+                    tally[1] += first_total > second_total
+                    tally[2] += first_total < second_total
 
-def _head_to_head(finals: Any) -> list[tuple[str, str, int, int, int]]:
-    """5. Each pair of players over the finished games they shared: who ended ahead."""
-    first = finals.alias("first")
-    second = finals.alias("second")
-    statement = (
-        select(
-            first.c.key,
-            second.c.key,
-            func.count(),
-            func.sum(case((first.c.total > second.c.total, 1), else_=0)),
-            func.sum(case((first.c.total < second.c.total, 1), else_=0)),
-        )
-        .join(second, and_(second.c.game_id == first.c.game_id, second.c.key > first.c.key))
-        .group_by(first.c.key, second.c.key)
-        .order_by(func.count().desc(), first.c.key, second.c.key)
-        .limit(50)
-    )
-    return [
-        (str(a), str(b), _as_int(games), _as_int(ahead), _as_int(behind))
-        for a, b, games, ahead, behind in db.session.execute(statement)
-    ]
+    for game_id, name_key, total in db.session.execute(statement):
+        if game_id != current:
+            settle()
+            current, table = game_id, []
+        table.append((str(name_key), int(total)))
+        line = history.setdefault(str(name_key), [])
+        line.append(int(total))
+        if len(line) > SPARK_POINTS:
+            del line[0]
+    settle()
+    ranked = sorted(pairs.items(), key=lambda item: (-item[1][0], item[0]))[:50]
+    return history, [(a, b, tally[0], tally[1], tally[2]) for (a, b), tally in ranked]
