@@ -291,19 +291,7 @@ def audit_trails(
 
 def kept_snapshots(device: Device | None) -> list[GameSnapshot]:
     """Every game this browser keeps, newest activity first (for "export everything")."""
-    if device is None:
-        return []
-    statement = (
-        select(Game)
-        .join(Grant, Grant.game_id == Game.id)
-        .where(Grant.device_hash == device.hash, Game.deleted_at.is_(None))
-        .order_by(Game.updated_at.desc(), Game.id)
-        .options(
-            selectinload(Game.players),
-            selectinload(Game.rounds).selectinload(Round.entries),
-        )
-    )
-    return [service._snapshot(game) for game in db.session.scalars(statement)]
+    return service.kept_games(device, limit=None)
 
 
 def facts_json(facts: Facts | None) -> dict[str, object] | None:

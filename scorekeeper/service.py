@@ -633,8 +633,9 @@ def score_round(
 KEPT_GAMES_SHOWN = 50
 
 
-def kept_games(device: Device | None, limit: int = KEPT_GAMES_SHOWN) -> list[GameSnapshot]:
-    """The games this browser keeps the score of, the most recently changed first."""
+def kept_games(device: Device | None, limit: int | None = KEPT_GAMES_SHOWN) -> list[GameSnapshot]:
+    """The games this browser keeps the score of, the most recently changed first (all of
+    them with ``limit=None``)."""
     if device is None:
         return []
     statement = (

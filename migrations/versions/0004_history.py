@@ -6,7 +6,8 @@ Create Date: 2026-11-21
 
 Reviewed: one row per write to a round (old and new facts as JSON, the use case as kind),
 cascading with the game and indexed by game and round for a round's history; games indexed
-by updated_at (the games list, newest activity first) and deleted_at (restore and purge).
+by updated_at (the games list, newest activity first) and deleted_at (restore and purge);
+entries by (game_id, seat, bid, tricks), covering the statistics' grouping by player and game.
 The integrator re-chains this onto 0003_sharing at merge.
 
 """
@@ -41,8 +42,14 @@ def upgrade():
         batch_op.create_index('ix_games_updated_at', ['updated_at'], unique=False)
         batch_op.create_index('ix_games_deleted_at', ['deleted_at'], unique=False)
 
+    with op.batch_alter_table('entries', schema=None) as batch_op:
+        batch_op.create_index('ix_entries_game_seat', ['game_id', 'seat', 'bid', 'tricks'], unique=False)
+
 
 def downgrade():
+    with op.batch_alter_table('entries', schema=None) as batch_op:
+        batch_op.drop_index('ix_entries_game_seat')
+
     with op.batch_alter_table('games', schema=None) as batch_op:
         batch_op.drop_index('ix_games_deleted_at')
         batch_op.drop_index('ix_games_updated_at')
