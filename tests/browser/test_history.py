@@ -1,9 +1,11 @@
-"""The printable Tablet of Truth: the largest sheets (6 players × 10 rounds, 3 players × 20
-rounds, every round scored) print on one A4 page."""
+"""History in the browser: the largest sheets (6 players × 10 rounds, 3 players × 20 rounds,
+every round scored) print on one A4 page, and an exported game comes back through the
+import page."""
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -49,3 +51,22 @@ def test_the_whole_sheet_prints_on_one_page(page: Page, base_url: str, names: li
     expect(page.locator("table.sheet tbody tr")).to_have_count(60 // len(names))
     page.emulate_media(media="print")
     assert pdf_pages(page.pdf(format="A4")) == 1
+
+
+def test_an_exported_game_is_imported_from_the_import_page(
+    page: Page, base_url: str, tmp_path: Path
+) -> None:
+    game_id = played_through_the_api(page, base_url, ["Ann", "Bob", "Cy", "Dan", "Eve", "Fay"])
+    exported = page.request.get(f"{base_url}/games/{game_id}/export.json")
+    assert exported.headers["content-disposition"].startswith("attachment")
+    file = tmp_path / "export.json"
+    file.write_bytes(exported.body())
+    page.goto(base_url + "/")
+    page.get_by_role("link", name="Import").click()
+    expect(page.get_by_role("heading", name="Import games")).to_be_visible()
+    page.get_by_label("Exported file").set_input_files(str(file))
+    page.get_by_role("button", name="Import", exact=True).click()
+    expect(page.get_by_text("Imported: 1 games, each with a new address.")).to_be_visible()
+    page.get_by_role("link", name=re.compile("^Ann, Bob, Cy, Dan, Eve, Fay")).click()
+    expect(page.get_by_role("heading", name="Game over")).to_be_visible()
+    expect(page.locator("table.sheet tfoot")).to_contain_text("Total")
