@@ -6,11 +6,13 @@ import os
 from collections.abc import Mapping
 from typing import Any
 
+import click
 from flask import Flask, current_app, request, session
 from flask_babel import get_locale
 
-from . import address, api, assets, i18n, pwa, views
+from . import address, api, assets, history, i18n, pwa, views
 from . import config as settings
+from . import history_pages as _history_pages  # noqa: F401  (its routes join views.bp)
 from .database import init_engine
 from .extensions import babel, compress, csrf, db, migrate
 
@@ -34,6 +36,7 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     register_blueprints(app)
     register_errorhandlers(app)
     app.cli.add_command(address.address_command)
+    register_commands(app)
     return app
 
 
@@ -80,3 +83,21 @@ def register_blueprints(app: Flask) -> None:
 def register_errorhandlers(app: Flask) -> None:
     """Errors under /api/ answer in problem+json, errors of pages as pages."""
     api.register_errorhandlers(app, pages=views.error_page)
+
+
+def register_commands(app: Flask) -> None:
+    """The app's ``flask`` commands."""
+
+    @app.cli.command("purge-deleted")
+    @click.option(
+        "--days",
+        default=history.RESTORE_DAYS,
+        show_default=True,
+        type=click.IntRange(min=0),
+        help="Purge the games deleted more than this many days ago.",
+    )
+    def purge_deleted(days: int) -> None:
+        """Delete for good the games deleted more than DAYS days ago (they can no longer be
+        restored)."""
+        count = history.purge_deleted(days)
+        click.echo(f"Purged {count} deleted game{'' if count == 1 else 's'}.")

@@ -19,7 +19,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter
 from werkzeug.wrappers import Response as BaseResponse
 
-from . import rules, service
+from . import export, history, rules, service
 from .database import is_lock_timeout
 from .i18n import rule_message, service_message
 from .openapi import openapi_document
@@ -102,6 +102,8 @@ def _service_problem(error: service.ServiceError) -> Problem:
             return Problem(403, "forbidden", detail)
         case service.StaleVersion():
             return Problem(412, "stale-version", detail)
+        case history.ImportRefused() | history.GameImportRefused() | history.RoundImportRefused():
+            return Problem(422, "rule-violation", detail)
     return Problem(500, "server-error", detail)
 
 
@@ -473,6 +475,42 @@ def put_tricks(game_id: str, number: int) -> Response:
         return service.record_tricks(game_id, token, number, tricks, if_match=if_match)
 
     return _round_write(game_id, number, ("tricks",), write)
+
+
+@bp.get("/games/<game_id>/export")
+def export_game(game_id: str) -> Response:
+    """The game as an export: the game object and its audit trail (readable by its id)."""
+    game = service.get_game(game_id)
+    return _versioned(jsonify(export.one_game_document(game)), game.version)
+
+
+#: An export of many games is larger than a round's body.
+IMPORT_MAX_BYTES = 16 * 1024 * 1024
+
+
+@bp.post("/import")
+def import_games() -> Response:
+    """New games from an export (one game or many), each round checked by the rules; all or
+    nothing. Each game gets a new id and a new edit token, shown once."""
+    request.max_content_length = IMPORT_MAX_BYTES
+    created = history.import_games(json_body())
+    body = {
+        "games": [
+            {
+                "id": new.game.id,
+                "edit_token": new.edit_token,
+                "links": {
+                    "self": url_for("api.get_game", game_id=new.game.id),
+                    "view": url_for("pages.sheet", game_id=new.game.id),
+                },
+            }
+            for new in created
+        ]
+    }
+    response = jsonify(body)
+    response.status_code = 201
+    response.headers["Cache-Control"] = "no-store"  # holds the tokens
+    return response
 
 
 @bp.get("/openapi.json")

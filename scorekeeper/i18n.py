@@ -41,8 +41,12 @@ def suit_label(suit: rules.Suit) -> str:
 
 
 def service_message(error: service.ServiceError) -> str:
-    """The service's sentence in the request's language."""
-    return gettext(error.message, **error.params)
+    """The service's sentence in the request's language (a rule's refusal quoted in it, too)."""
+    params = {
+        key: rule_message(value) if isinstance(value, rules.RuleError) else value
+        for key, value in error.params.items()
+    }
+    return gettext(error.message, **params)
 
 
 def number(value: int) -> str:

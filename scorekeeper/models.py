@@ -11,10 +11,12 @@ from sqlalchemy import (
     DateTime,
     ForeignKey,
     ForeignKeyConstraint,
+    Index,
     Integer,
     String,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.types import JSON
 
 from .extensions import db
 from .rules import BidReveal, BidRule, Suit, Turned
@@ -42,6 +44,9 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
 
     __tablename__ = "games"
     __table_args__ = (
+        # The games list (newest activity first) and the purge of deleted games.
+        Index("ix_games_updated_at", "updated_at"),
+        Index("ix_games_deleted_at", "deleted_at"),
         CheckConstraint(f"bid_rule IN ({_BID_RULES})", name="bid_rule"),
         CheckConstraint(f"bid_reveal IN ({_REVEALS})", name="bid_reveal"),
         CheckConstraint("round_count >= 1", name="round_count"),
@@ -142,6 +147,8 @@ class Entry(db.Model):  # type: ignore[name-defined,misc]
             ondelete="CASCADE",
             name="fk_entries_player",
         ),
+        # Statistics group a browser's entries by game and seat: covered by this index.
+        Index("ix_entries_game_seat", "game_id", "seat", "bid", "tricks"),
         CheckConstraint("bid >= 0", name="bid"),
         CheckConstraint("tricks >= 0", name="tricks"),
         CheckConstraint("draft_tricks >= 0", name="draft_tricks"),
@@ -190,3 +197,27 @@ class Handover(db.Model):  # type: ignore[name-defined,misc]
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     #: When the link was redeemed; ``None``: not yet.
     used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+
+
+class RoundChange(db.Model):  # type: ignore[name-defined,misc]
+    """One write to a round (the audit trail): when, which use case, the facts before and
+    after (``{"trump": {"turned", "suit"} | None, "bids": [...] | None, "tricks": [...] | None}``).
+
+    Written by the service in the same transaction as the write it records.
+    """
+
+    __tablename__ = "round_changes"
+    __table_args__ = (
+        Index("ix_round_changes_game_round", "game_id", "round_number"),
+        CheckConstraint("round_number >= 1", name="round_number"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    round_number: Mapped[int] = mapped_column(Integer)
+    #: What wrote: ``trump``, ``bids``, ``tricks``, ``score``, ``correction`` (any write to a
+    #: round already scored) or ``import``.
+    kind: Mapped[str] = mapped_column(String(16))
+    changed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    old: Mapped[dict[str, object] | None] = mapped_column(JSON, default=None)
+    new: Mapped[dict[str, object] | None] = mapped_column(JSON, default=None)

@@ -87,6 +87,22 @@ def _round_put(summary: str, body: str, description: str) -> dict[str, Any]:
     }
 
 
+_FACTS = {
+    "oneOf": [
+        {"type": "null"},
+        {
+            "type": "object",
+            "additionalProperties": False,
+            "required": ["trump", "bids", "tricks"],
+            "properties": {
+                "trump": {"oneOf": [_ref("Trump"), {"type": "null"}]},
+                "bids": {"type": ["array", "null"], "items": {"type": ["integer", "null"]}},
+                "tricks": {"type": ["array", "null"], "items": {"type": "integer"}},
+            },
+        },
+    ]
+}
+
 _SCHEMAS: dict[str, Any] = {
     "Problem": {
         "type": "object",
@@ -246,6 +262,71 @@ _SCHEMAS: dict[str, Any] = {
             "name": {"type": "string"},
             "total": {"type": "integer"},
             "rank": {"type": "integer", "minimum": 1, "description": "Competition ranking."},
+        },
+    },
+    "AuditEntry": {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["round", "kind", "at", "old", "new"],
+        "description": "One write to a round: when, which kind, its facts before and after. "
+        "Bids the reveal mode still hides read null.",
+        "properties": {
+            "round": {"type": "integer", "minimum": 1},
+            "kind": {"enum": ["trump", "bids", "tricks", "score", "correction", "import"]},
+            "at": {"type": "string", "format": "date-time"},
+            "old": _FACTS,
+            "new": _FACTS,
+        },
+    },
+    "GameExport": {
+        "type": "object",
+        "required": ["game", "audit"],
+        "properties": {
+            "game": {"type": "object", "description": "The game object, as GET returns it."},
+            "audit": {"type": "array", "items": _ref("AuditEntry")},
+        },
+    },
+    "Export": {
+        "type": "object",
+        "required": ["schema_version"],
+        "description": "One game (`game` and `audit`) or many (`games`).",
+        "properties": {
+            "schema_version": {"const": 1},
+            "exported_at": {"type": "string", "format": "date-time"},
+            "game": {"type": "object"},
+            "audit": {"type": "array", "items": _ref("AuditEntry")},
+            "games": {"type": "array", "items": _ref("GameExport")},
+        },
+    },
+    "ImportResult": {
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["games"],
+        "properties": {
+            "games": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "additionalProperties": False,
+                    "required": ["id", "edit_token", "links"],
+                    "properties": {
+                        "id": {"type": "string"},
+                        "edit_token": {
+                            "type": "string",
+                            "description": "The new game's edit token, shown only here.",
+                        },
+                        "links": {
+                            "type": "object",
+                            "additionalProperties": False,
+                            "required": ["self", "view"],
+                            "properties": {
+                                "self": {"type": "string"},
+                                "view": {"type": "string"},
+                            },
+                        },
+                    },
+                },
+            }
         },
     },
     "Game": {
@@ -436,6 +517,55 @@ def openapi_document() -> dict[str, Any]:
                 "The tricks each player won, once every bid is in; this scores the round. "
                 "On a scored round this is a correction: every total is recomputed.",
             ),
+            "/api/v1/games/{game_id}/export": {
+                "get": {
+                    "summary": "Export a game",
+                    "description": "The game object (as `GET /api/v1/games/{game_id}`) and "
+                    "its audit trail: every write to a round, with the facts before and "
+                    "after. `POST /api/v1/import` takes it back.",
+                    "operationId": "exportGame",
+                    "parameters": [_GAME_ID],
+                    "responses": {
+                        "200": {
+                            "description": "The export, `schema_version` 1.",
+                            "headers": {"ETag": {"$ref": "#/components/headers/ETag"}},
+                            "content": {
+                                "application/json": {
+                                    "schema": {
+                                        "allOf": [_ref("Export")],
+                                        "required": ["game", "audit"],
+                                        "properties": {"game": _ref("Game")},
+                                    }
+                                }
+                            },
+                        },
+                        "404": _WRITE_ERRORS["404"],
+                        "503": _WRITE_ERRORS["503"],
+                    },
+                }
+            },
+            "/api/v1/import": {
+                "post": {
+                    "summary": "Import games",
+                    "description": "An export of one game or many becomes new games, with "
+                    "new ids and edit tokens. Every round is replayed through the rules; a "
+                    "round they refuse, or scores and totals that do not follow from the "
+                    "bids and tricks, refuse the whole file (422, naming the game, the round "
+                    "and the reason), and nothing is imported.",
+                    "operationId": "importGames",
+                    "requestBody": {
+                        "required": True,
+                        "content": {"application/json": {"schema": _ref("Export")}},
+                    },
+                    "responses": {
+                        "201": {
+                            "description": "The new games with their edit tokens.",
+                            "content": {"application/json": {"schema": _ref("ImportResult")}},
+                        },
+                        **{k: _WRITE_ERRORS[k] for k in ("400", "413", "415", "422", "503")},
+                    },
+                }
+            },
             "/api/v1/openapi.json": {
                 "get": {
                     "summary": "This document",

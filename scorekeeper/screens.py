@@ -252,3 +252,54 @@ def score_chart(game: service.GameSnapshot) -> chart.Chart:
     scored = [view.scores for view in game.view.rounds if view.scores is not None]
     totals = rules.running_totals(scored, game.table.seats)
     return chart.score_chart(game.table.players, totals, game.table.rules.rounds)
+
+
+@dataclass(frozen=True)
+class Sparkline:
+    """A player's totals as a small line chart: SVG coordinates in a ``width`` × ``height``
+    box, the zero line's height, the first, last, lowest and highest value."""
+
+    points: str
+    width: int
+    height: int
+    zero: float | None
+    first: int
+    last: int
+    low: int
+    high: int
+    count: int
+
+
+SPARK_WIDTH = 120
+SPARK_HEIGHT = 32
+SPARK_MARGIN = 2
+
+
+def sparkline(values: Sequence[int]) -> Sparkline | None:
+    """The line through ``values`` (oldest first) scaled into the box; ``None`` for none."""
+    if not values:
+        return None
+    low, high = min(values), max(values)
+    span = (high - low) or 1
+    inner = SPARK_HEIGHT - 2 * SPARK_MARGIN
+    step = (SPARK_WIDTH - 2 * SPARK_MARGIN) / max(len(values) - 1, 1)
+
+    def y(value: int) -> float:
+        return round(SPARK_MARGIN + inner - (value - low) / span * inner, 1)
+
+    points = " ".join(
+        f"{round(SPARK_MARGIN + index * step, 1)},{y(value)}" for index, value in enumerate(values)
+    )
+    if len(values) == 1:
+        points += f" {SPARK_WIDTH - SPARK_MARGIN},{y(values[0])}"
+    return Sparkline(
+        points=points,
+        width=SPARK_WIDTH,
+        height=SPARK_HEIGHT,
+        zero=y(0) if low < 0 < high else None,
+        first=values[0],
+        last=values[-1],
+        low=low,
+        high=high,
+        count=len(values),
+    )

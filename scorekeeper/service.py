@@ -26,7 +26,7 @@ from sqlalchemy.orm import selectinload
 from . import rules
 from .database import WRITE_OPTION
 from .extensions import db
-from .models import Entry, Game, Grant, Handover, Player, Round, utcnow
+from .models import Entry, Game, Grant, Handover, Player, Round, RoundChange, utcnow
 from .rules import _
 
 GAME_ID_BYTES = 18  # 144 random bits, 24 URL-safe characters
@@ -337,6 +337,37 @@ def _mark_if_correction(view: rules.GameView, round_row: Round) -> None:
         round_row.corrected_at = utcnow()
 
 
+def facts_json(record: rules.RoundRecord) -> dict[str, object]:
+    """A round's recorded facts as the audit trail keeps them."""
+    trump = record.trump
+    return {
+        "trump": None
+        if trump is None
+        else {"turned": trump.turned.value, "suit": trump.suit.value if trump.suit else None},
+        "bids": list(record.bids) if record.bids is not None else None,
+        "tricks": list(record.tricks) if record.tricks is not None else None,
+    }
+
+
+def _audit(
+    game: Game, round_row: Round, kind: str, before: dict[str, object], view: rules.GameView
+) -> None:
+    """Keep this write to the round in the audit trail, in the write's own transaction; a
+    write to a round already scored is a correction, whichever use case made it."""
+    if view.round(round_row.number).state is rules.RoundState.SCORED:
+        kind = "correction"
+    db.session.add(
+        RoundChange(
+            game_id=game.id,
+            round_number=round_row.number,
+            kind=kind,
+            changed_at=utcnow(),
+            old=before,
+            new=facts_json(_record(round_row)),
+        )
+    )
+
+
 def _entries(game: Game, round_row: Round) -> list[Entry]:
     if not round_row.entries:
         round_row.entries.extend(
@@ -418,8 +449,10 @@ def record_trump(
             rules.verify_not_scored(view, number)
         rules.verify_trump_turn(view, number)
         round_row = _round_row(game, number)
+        before = facts_json(_record(round_row))
         _set_trump(round_row, rules.trump_from(turned, chosen))
         _mark_if_correction(view, round_row)
+        _audit(game, round_row, "trump", before, view)
     return _snapshot(game)
 
 
@@ -437,9 +470,11 @@ def record_bids(
         view = _snapshot(game).view
         rules.verify_bids_turn(view, number, bids)
         round_row = _round_row(game, number)
+        before = facts_json(_record(round_row))
         for entry, bid in zip(_entries(game, round_row), bids, strict=True):
             entry.bid = bid
         _mark_if_correction(view, round_row)
+        _audit(game, round_row, "bids", before, view)
     return _snapshot(game)
 
 
@@ -463,8 +498,10 @@ def record_bid(
         bids[seat] = bid
         rules.verify_bids_turn(view, number, bids)
         round_row = _round_row(game, number)
+        before = facts_json(_record(round_row))
         _entries(game, round_row)[seat].bid = bid
         _mark_if_correction(view, round_row)
+        _audit(game, round_row, "bids", before, view)
     return _snapshot(game)
 
 
@@ -489,8 +526,10 @@ def record_tricks(
         view = _snapshot(game).view
         rules.verify_tricks_turn(view, number, tricks)
         round_row = _round_row(game, number)
+        before = facts_json(_record(round_row))
         _write_tricks(game, round_row, tricks)
         _mark_if_correction(view, round_row)
+        _audit(game, round_row, "tricks", before, view)
     return _snapshot(game)
 
 
@@ -526,6 +565,7 @@ def correct_round(
                 round=number,
             )
         round_row = _round_row(game, number)
+        before = facts_json(_record(round_row))
         rules.verify_bids_turn(view, number, bids)
         rules.verify_tricks_turn(view, number, tricks)
         if turned is not None:
@@ -535,6 +575,7 @@ def correct_round(
             entry.bid = bid
             entry.tricks = count
         round_row.corrected_at = utcnow()
+        _audit(game, round_row, "correction", before, view)
     return _snapshot(game)
 
 
@@ -589,7 +630,10 @@ def score_round(
         else:
             tricks = rules.complete_draft(view.table, number, snapshot.draft(number))
         rules.verify_tricks_turn(view, number, tricks)
-        _write_tricks(game, _round_row(game, number), tricks)
+        round_row = _round_row(game, number)
+        before = facts_json(_record(round_row))
+        _write_tricks(game, round_row, tricks)
+        _audit(game, round_row, "score", before, view)
     return _snapshot(game)
 
 
@@ -598,8 +642,9 @@ def score_round(
 KEPT_GAMES_SHOWN = 50
 
 
-def kept_games(device: Device | None, limit: int = KEPT_GAMES_SHOWN) -> list[GameSnapshot]:
-    """The games this browser keeps the score of, the most recently changed first."""
+def kept_games(device: Device | None, limit: int | None = KEPT_GAMES_SHOWN) -> list[GameSnapshot]:
+    """The games this browser keeps the score of, the most recently changed first (all of
+    them with ``limit=None``)."""
     if device is None:
         return []
     statement = (

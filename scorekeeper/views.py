@@ -34,8 +34,9 @@ from werkzeug.exceptions import BadRequest, HTTPException
 from werkzeug.wrappers import Response
 from wtforms.fields.choices import SelectChoice
 
-from . import i18n, qr, rules, screens, service
+from . import history, i18n, qr, rules, screens, service
 from .database import is_lock_timeout
+from .following import followed_ids, remember_followed
 from .forms import (
     FULL_GAME,
     RANDOM_DEALER,
@@ -115,12 +116,31 @@ _LOCAL_PATH = re.compile(r"/(?![/\\])[^\s\\]*")
 # -- Home and a new game -------------------------------------------------------------------
 
 
+STATUS_FILTERS = ("", rules.GameStatus.IN_PROGRESS.value, rules.GameStatus.FINISHED.value)
+
+
 @bp.get("/")
 def home() -> Page:
-    """The games this browser keeps the score of, those in progress first."""
-    games = service.kept_games(current_device())
-    games.sort(key=lambda game: game.view.status is rules.GameStatus.FINISHED)
-    return render_template("home.html", games=games, **_helpers())
+    """The games this browser keeps or follows, newest activity first: filtered by status,
+    searched by player name, a page at a time ("show more"); deleted games to restore."""
+    device = current_device()
+    status = request.args.get("status", "")
+    status = status if status in STATUS_FILTERS else ""
+    search = request.args.get("q", "")[: rules.NAME_MAX_LENGTH]
+    shown = request.args.get("shown", default=history.GAMES_PAGE, type=int)
+    shown = max(history.GAMES_PAGE, min(shown, history.MAX_GAMES_SHOWN))
+    listing = history.game_list(device, followed_ids(), status=status, search=search, limit=shown)
+    return render_template(
+        "home.html",
+        listing=listing,
+        status=status,
+        search=search,
+        shown=shown,
+        more=shown + history.GAMES_PAGE,
+        deleted=history.deleted_games(device),
+        filtered=bool(status or search.strip()),
+        **_helpers(),
+    )
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
@@ -295,7 +315,10 @@ def game(game_id: str) -> Page:
 def sheet(game_id: str) -> Page:
     """The Tablet of Truth: every round × every player. Anyone with the game's id may read it."""
     snapshot = service.get_game(game_id)
-    return render_template("sheet.html", game=snapshot, editable=_editable(game_id), **_helpers())
+    editable = _editable(game_id)
+    if not editable:
+        remember_followed(game_id)
+    return render_template("sheet.html", game=snapshot, editable=editable, **_helpers())
 
 
 def _editable(game_id: str) -> bool:
@@ -319,20 +342,7 @@ def _helpers() -> dict[str, Any]:
 
 # -- Following a game ----------------------------------------------------------------------
 
-FOLLOWED_KEY = "followed"
-FOLLOWED_KEPT = 20
 POLL_SECONDS = 3
-
-
-def remember_followed(game_id: str) -> None:
-    """Note in the session that this browser follows game ``game_id`` (the most recent first,
-    at most :data:`FOLLOWED_KEPT`), for the list of games it keeps or follows."""
-    followed = session.get(FOLLOWED_KEY)
-    ids = [i for i in followed if isinstance(i, str)] if isinstance(followed, list) else []
-    if ids[:1] == [game_id]:
-        return
-    session[FOLLOWED_KEY] = [game_id, *(i for i in ids if i != game_id)][:FOLLOWED_KEPT]
-    session.permanent = True
 
 
 @bp.get("/games/<game_id>/view")

@@ -22,7 +22,7 @@ from .api_client import ApiClient
 from .openapi_check import CheckedClient
 
 BACKENDS = ["sqlite", "postgresql"]
-DATA_TABLES = ("handovers", "grants", "entries", "rounds", "players", "games")
+DATA_TABLES = ("round_changes", "handovers", "grants", "entries", "rounds", "players", "games")
 
 
 def make_app(database_url: str) -> Flask:

@@ -8,7 +8,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import views
+from scorekeeper import following
+from scorekeeper.history import FOLLOWED_MAX
 
 from .confidant import Confidant, text, without_language_switch
 from .test_queries import count_statements
@@ -152,19 +153,19 @@ def test_a_garbled_validator_gets_the_fragment(phone: Confidant, spectator: Flas
         assert spectator.get(live_path(game_id), headers={"If-None-Match": tag}).status_code == 200
 
 
-def test_a_followed_game_is_remembered_most_recent_first_and_capped(
+def test_a_followed_game_is_remembered_most_recent_last_and_capped(
     app: Flask, spectator: FlaskClient
 ) -> None:
     with app.test_request_context():
         from flask import session
 
-        for number in range(views.FOLLOWED_KEPT + 5):
-            views.remember_followed(f"game{number}")
-        views.remember_followed("game3")
-        followed = session[views.FOLLOWED_KEY]
-    assert followed[0] == "game3"
-    assert followed[1] == f"game{views.FOLLOWED_KEPT + 4}"
-    assert len(followed) == views.FOLLOWED_KEPT
+        for number in range(FOLLOWED_MAX + 5):
+            following.remember_followed(f"game{number}")
+        following.remember_followed("game7")
+        followed = session[following.FOLLOWED_KEY]
+    assert followed[-1] == "game7"
+    assert followed[-2] == f"game{FOLLOWED_MAX + 4}"
+    assert len(followed) == FOLLOWED_MAX
     assert len(set(followed)) == len(followed)
 
 
@@ -174,7 +175,7 @@ def test_opening_the_spectator_page_remembers_the_game(
     game_id = started(phone)
     spectator.get(f"/games/{game_id}/view")
     with spectator.session_transaction() as session:
-        assert session[views.FOLLOWED_KEY] == [game_id]
+        assert session[following.FOLLOWED_KEY] == [game_id]
 
 
 def test_a_deleted_game_tells_the_poll_so(client: FlaskClient, spectator: FlaskClient) -> None:

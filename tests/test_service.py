@@ -17,7 +17,7 @@ from scorekeeper import rules, service
 from scorekeeper.extensions import db
 
 PLAYERS = ["Ann", "Bob", "Cy"]
-DATA_TABLES = {"games", "players", "rounds", "entries", "grants", "handovers"}
+DATA_TABLES = {"games", "players", "rounds", "entries", "grants", "handovers", "round_changes"}
 DERIVED_WORDS = ("score", "total", "standing", "rank", "winner", "point")
 
 

@@ -1,0 +1,139 @@
+"""Exports of games: JSON (the API's game object plus the audit trail) and CSV.
+
+The JSON export reuses the API's serializer, so an export reads exactly like ``GET
+/api/v1/games/{id}``; :func:`history.import_games` takes it back.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterable, Mapping
+from datetime import datetime
+from typing import Any
+
+from flask import Response
+
+from . import api, history, rules, screens, service
+from .i18n import gettext
+from .models import utcnow
+
+SCHEMA_VERSION = 1
+#: A spreadsheet reads a cell starting with one of these as a formula.
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_UNSAFE_FILENAME = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def _timestamp(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def change_json(change: history.Change) -> dict[str, Any]:
+    """One entry of the audit trail."""
+    return {
+        "round": change.round,
+        "kind": change.kind,
+        "at": _timestamp(change.at),
+        "old": history.facts_json(change.old),
+        "new": history.facts_json(change.new),
+    }
+
+
+def game_export(game: service.GameSnapshot, audit: Iterable[history.Change]) -> dict[str, Any]:
+    """One game of an export: the game object and its audit trail."""
+    return {"game": api.game_json(game), "audit": [change_json(change) for change in audit]}
+
+
+def one_game_document(game: service.GameSnapshot) -> dict[str, Any]:
+    """The export of one game."""
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "exported_at": _timestamp(utcnow()),
+        **game_export(game, history.audit_trail(game)),
+    }
+
+
+def many_games_document(
+    games: Iterable[service.GameSnapshot], audits: Mapping[str, list[history.Change]]
+) -> dict[str, Any]:
+    """The export of every game a browser keeps."""
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "exported_at": _timestamp(utcnow()),
+        "games": [game_export(game, audits.get(game.id, [])) for game in games],
+    }
+
+
+def guarded(text: str) -> str:
+    """A text cell a spreadsheet shows as text, never runs as a formula: one starting with
+    ``= + - @``, a tab or a carriage return gets a leading apostrophe. Only text cells pass
+    here: numbers (a score of -10) stay numbers."""
+    return "'" + text if text.startswith(_FORMULA_START) else text
+
+
+def _trump_text(trump: rules.Trump | None) -> str:
+    if trump is None:
+        return ""
+    if trump.turned is rules.Turned.WIZARD and trump.suit is not None:
+        return f"wizard: {trump.suit.value}"
+    return trump.turned.value
+
+
+def game_csv(game: service.GameSnapshot) -> str:
+    """One row per player per round begun: round, cards, dealer, trump, player, bid, tricks,
+    score, running total (bids the reveal mode still hides stay empty)."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\r\n")
+    writer.writerow(
+        [
+            gettext("round"),
+            gettext("cards"),
+            gettext("dealer"),
+            gettext("trump"),
+            gettext("player"),
+            gettext("bid"),
+            gettext("tricks"),
+            gettext("score"),
+            gettext("running total"),
+        ]
+    )
+    players = game.table.players
+    for row in screens.sheet_rows(game):
+        view = row.view
+        if view.state in (rules.RoundState.WAITING, rules.RoundState.TRUMP):
+            continue
+        for seat, cell in enumerate(row.cells):
+            writer.writerow(
+                [
+                    view.number,
+                    view.cards,
+                    guarded(players[view.dealer]),
+                    _trump_text(view.trump),
+                    guarded(players[seat]),
+                    "" if cell.bid is None else cell.bid,
+                    "" if cell.tricks is None else cell.tricks,
+                    "" if cell.score is None else cell.score,
+                    "" if cell.total is None else cell.total,
+                ]
+            )
+    return out.getvalue()
+
+
+def filename(game: service.GameSnapshot | None, extension: str) -> str:
+    """A download name of safe characters only: ``tablet-of-truth-2026-11-21-AbCdEf12.csv``."""
+    if game is None:
+        stem = f"tablet-of-truth-{utcnow():%Y-%m-%d}-all"
+    else:
+        stem = f"tablet-of-truth-{game.created_at:%Y-%m-%d}-{game.id[:8]}"
+    return _UNSAFE_FILENAME.sub("_", stem) + "." + extension
+
+
+def download(body: str, name: str, mimetype: str, *, bom: bool = False) -> Response:
+    """A file to save (UTF-8; with a byte order mark, Excel reads a CSV as UTF-8)."""
+    data = ("\ufeff" + body if bom else body).encode("utf-8")
+    response = Response(data, mimetype=mimetype)
+    if mimetype.startswith("text/"):
+        response.headers["Content-Type"] = f"{mimetype}; charset=utf-8"
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response

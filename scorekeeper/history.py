@@ -1,0 +1,934 @@
+"""The use cases of a browser's history: its games list, deleting and restoring, the purge,
+a round's audit trail, importing exported games, and the players' statistics.
+
+Like :mod:`service`, every write is one transaction and callers get plain values back.
+Statistics are SQL aggregates whose number of statements does not grow with the games.
+"""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from sqlalchemy import (
+    ColumnElement,
+    Select,
+    and_,
+    case,
+    delete,
+    distinct,
+    exists,
+    func,
+    literal,
+    or_,
+    select,
+)
+from sqlalchemy.orm import selectinload
+
+from . import rules, service
+from .extensions import db
+from .models import Entry, Game, Grant, Player, Round, RoundChange, utcnow
+from .rules import _
+from .service import Device, GameSnapshot, NewGame
+
+RESTORE_DAYS = 30
+GAMES_PAGE = 20
+MAX_GAMES_SHOWN = 1000
+FOLLOWED_MAX = 100
+MAX_IMPORT_GAMES = 2000
+SPARK_POINTS = 30
+
+#: What wrote to a round (see :class:`models.RoundChange`).
+KINDS = ("trump", "bids", "tricks", "score", "correction", "import")
+
+
+# -- The games list ------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ListedGame:
+    """A game of the list: kept (this browser may change it) or followed (read only)."""
+
+    game: GameSnapshot
+    kept: bool
+
+
+@dataclass(frozen=True)
+class GameList:
+    """One screenful of the list, newest activity first; ``more``: there are further games."""
+
+    games: list[ListedGame]
+    more: bool
+
+
+@dataclass(frozen=True)
+class DeletedGame:
+    """A deleted game that can still be restored."""
+
+    id: str
+    players: tuple[str, ...]
+    deleted_at: datetime
+    restorable_until: datetime
+
+
+def _kept_by(device: Device | None) -> ColumnElement[bool]:
+    if device is None:
+        return literal(False)
+    return exists().where(Grant.game_id == Game.id, Grant.device_hash == device.hash)
+
+
+def _finished() -> ColumnElement[bool]:
+    """Every round scored: the rounds with tricks (written for every seat at once) number
+    the rounds of the game."""
+    scored = (
+        select(func.count(distinct(Entry.round_number)))
+        .where(Entry.game_id == Game.id, Entry.tricks.is_not(None))
+        .scalar_subquery()
+    )
+    return scored == Game.round_count
+
+
+def _like_escaped(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def game_list(
+    device: Device | None,
+    followed: Sequence[str] = (),
+    *,
+    status: str = "",
+    search: str = "",
+    limit: int = GAMES_PAGE,
+) -> GameList:
+    """The games this browser keeps or follows, newest activity first.
+
+    ``status``: ``in_progress``, ``finished`` or ``""`` (all); ``search``: part of a
+    player's name, any case.
+    """
+    limit = max(1, min(limit, MAX_GAMES_SHOWN))
+    followed_ids = [game_id for game_id in followed if service._valid_id(game_id)]
+    kept = _kept_by(device)
+    whose = or_(kept, Game.id.in_(followed_ids)) if followed_ids else kept
+    statement = select(Game, kept.label("kept")).where(whose, Game.deleted_at.is_(None))
+    if status == rules.GameStatus.FINISHED:
+        statement = statement.where(_finished())
+    elif status == rules.GameStatus.IN_PROGRESS:
+        statement = statement.where(~_finished())
+    needle = search.strip()[: rules.NAME_MAX_LENGTH].lower()
+    if needle:
+        statement = statement.where(
+            exists().where(
+                Player.game_id == Game.id,
+                func.lower(Player.name).like(f"%{_like_escaped(needle)}%", escape="\\"),
+            )
+        )
+    statement = (
+        statement.order_by(Game.updated_at.desc(), Game.id)
+        .limit(limit + 1)
+        .options(
+            selectinload(Game.players),
+            selectinload(Game.rounds).selectinload(Round.entries),
+        )
+    )
+    rows = db.session.execute(statement).all()
+    games = [ListedGame(service._snapshot(game), bool(is_kept)) for game, is_kept in rows[:limit]]
+    return GameList(games=games, more=len(rows) > limit)
+
+
+def deleted_games(device: Device | None, now: datetime | None = None) -> list[DeletedGame]:
+    """The games this browser deleted that can still be restored, the latest first."""
+    if device is None:
+        return []
+    cutoff = (now or utcnow()) - timedelta(days=RESTORE_DAYS)
+    statement = (
+        select(Game)
+        .join(Grant, Grant.game_id == Game.id)
+        .where(Grant.device_hash == device.hash, Game.deleted_at >= cutoff)
+        .order_by(Game.deleted_at.desc())
+        .limit(GAMES_PAGE)
+        .options(selectinload(Game.players))
+    )
+    result = []
+    for game in db.session.scalars(statement):
+        deleted_at = service._aware(game.deleted_at or utcnow())
+        result.append(
+            DeletedGame(
+                id=game.id,
+                players=tuple(player.name for player in game.players),
+                deleted_at=deleted_at,
+                restorable_until=deleted_at + timedelta(days=RESTORE_DAYS),
+            )
+        )
+    return result
+
+
+def restore_game(game_id: str, device: Device | None) -> GameSnapshot:
+    """Undo the deletion of a game, within :data:`RESTORE_DAYS` days of it."""
+    if device is None:
+        raise service.TokenMissing()
+    if not service._valid_id(game_id):
+        raise service.GameNotFound()
+    cutoff = utcnow() - timedelta(days=RESTORE_DAYS)
+    with service._write_transaction():
+        game = db.session.scalars(
+            select(Game)
+            .where(Game.id == game_id, Game.deleted_at >= cutoff)
+            .with_for_update()
+            .execution_options(populate_existing=True)
+        ).one_or_none()
+        if game is None:
+            raise service.GameNotFound()
+        if not service._has_grant(game.id, device):
+            raise service.NotKeeper()
+        game.deleted_at = None
+        game.version += 1
+        game.updated_at = utcnow()
+        return service._snapshot(game)
+
+
+def purge_deleted(days: int = RESTORE_DAYS, now: datetime | None = None) -> int:
+    """Delete for good the games deleted more than ``days`` days ago; how many there were."""
+    cutoff = (now or utcnow()) - timedelta(days=days)
+    with service._write_transaction():
+        result = db.session.execute(
+            delete(Game)
+            .where(Game.deleted_at.is_not(None), Game.deleted_at < cutoff)
+            .execution_options(synchronize_session=False)
+        )
+    count: int = getattr(result, "rowcount", 0) or 0
+    return count
+
+
+# -- The audit trail -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Facts:
+    """A round's facts at one moment (``None``: not recorded); ``bids_hidden``: the bids
+    exist but the reveal mode keeps them from the table for now."""
+
+    trump: rules.Trump | None
+    bids: tuple[int | None, ...] | None
+    tricks: tuple[int, ...] | None
+    bids_hidden: bool = False
+
+
+@dataclass(frozen=True)
+class Change:
+    """One write to a round."""
+
+    round: int
+    kind: str
+    at: datetime
+    old: Facts | None
+    new: Facts | None
+
+
+def _facts(data: Any, *, hide_bids: bool) -> Facts | None:
+    """Stored facts back as values (they were checked when written or imported)."""
+    if not isinstance(data, dict):
+        return None
+    trump = None
+    raw_trump = data.get("trump")
+    if isinstance(raw_trump, dict):
+        suit = raw_trump.get("suit")
+        trump = rules.Trump(
+            rules.Turned(str(raw_trump.get("turned"))), rules.Suit(suit) if suit else None
+        )
+    bids = data.get("bids")
+    tricks = data.get("tricks")
+    shown_bids = tuple(bids) if isinstance(bids, list) else None
+    hidden = hide_bids and shown_bids is not None and any(b is not None for b in shown_bids)
+    if hidden and shown_bids is not None:
+        shown_bids = tuple(None for _bid in shown_bids)
+    return Facts(
+        trump=trump,
+        bids=shown_bids,
+        tricks=tuple(tricks) if isinstance(tricks, list) else None,
+        bids_hidden=hidden,
+    )
+
+
+def audit_trail(game: GameSnapshot, number: int | None = None) -> list[Change]:
+    """Every write to the game's rounds (or to round ``number``), oldest first. Bids the
+    reveal mode still hides (a round being bid on in covered or secret mode) read ``None``."""
+    if number is not None:
+        game.round(number)  # an unknown round is a RoundNotFound
+    return audit_trails([game], number).get(game.id, [])
+
+
+def audit_trails(
+    games: Sequence[GameSnapshot], number: int | None = None
+) -> dict[str, list[Change]]:
+    """The audit trails of several games, by game id, in one statement."""
+    by_id = {game.id: game for game in games}
+    if not by_id:
+        return {}
+    statement = select(RoundChange).where(RoundChange.game_id.in_(list(by_id)))
+    if number is not None:
+        statement = statement.where(RoundChange.round_number == number)
+    statement = statement.order_by(RoundChange.changed_at, RoundChange.id)
+    trails: dict[str, list[Change]] = {game_id: [] for game_id in by_id}
+    for row in db.session.scalars(statement):
+        game = by_id[row.game_id]
+        if not 1 <= row.round_number <= game.table.rules.rounds:
+            continue
+        hide = not game.view.round(row.round_number).bids_visible
+        trails[row.game_id].append(
+            Change(
+                round=row.round_number,
+                kind=row.kind,
+                at=service._aware(row.changed_at),
+                old=_facts(row.old, hide_bids=hide),
+                new=_facts(row.new, hide_bids=hide),
+            )
+        )
+    return trails
+
+
+def kept_snapshots(device: Device | None) -> list[GameSnapshot]:
+    """Every game this browser keeps, newest activity first (for "export everything")."""
+    return service.kept_games(device, limit=None)
+
+
+def facts_json(facts: Facts | None) -> dict[str, object] | None:
+    """Facts as the export writes them."""
+    if facts is None:
+        return None
+    return service.facts_json(rules.RoundRecord(facts.trump, facts.bids, facts.tricks))
+
+
+# -- Import --------------------------------------------------------------------------------
+
+
+class ImportRefused(service.ServiceError):
+    """The file as a whole cannot be imported."""
+
+    message = _("The file cannot be imported: %(reason)s Nothing was imported.")
+
+
+class GameImportRefused(service.ServiceError):
+    """One game of the file cannot be imported (so none is)."""
+
+    message = _("Game %(game)s cannot be imported: %(reason)s Nothing was imported.")
+
+
+class RoundImportRefused(service.ServiceError):
+    """One round of one game cannot be imported (so nothing is)."""
+
+    message = _(
+        "Game %(game)s, round %(round)d cannot be imported: %(reason)s Nothing was imported."
+    )
+
+
+class _Refusal(Exception):
+    """A reason inside one game, before the game's label is known."""
+
+    def __init__(self, reason: rules.RuleError, round_number: int | None = None) -> None:
+        super().__init__(str(reason))
+        self.reason = reason
+        self.round = round_number
+
+
+def _bad(message: str, round_number: int | None = None, **params: Any) -> _Refusal:
+    return _Refusal(rules.RuleError(message, **params), round_number)
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _object(value: Any, what: str, round_number: int | None = None) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise _bad(_("%(what)s is not a JSON object."), round_number, what=what)
+    return value
+
+
+def _ints(
+    value: Any, what: str, round_number: int, *, nullable: bool
+) -> tuple[int | None, ...] | None:
+    if value is None:
+        return None
+    ok = isinstance(value, list) and all(
+        _is_int(item) or (nullable and item is None) for item in value
+    )
+    if not ok:
+        raise _bad(_("%(what)s must be a list of whole numbers."), round_number, what=what)
+    return tuple(value)
+
+
+def _time(value: Any, default: datetime) -> datetime:
+    if not isinstance(value, str):
+        return default
+    try:
+        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+    except ValueError:
+        return default
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+@dataclass
+class _Parsed:
+    table: rules.Table
+    records: dict[int, rules.RoundRecord]
+    created_at: datetime
+    updated_at: datetime
+    audit: list[RoundChange]
+
+
+def _table(game: dict[str, Any]) -> rules.Table:
+    players = game.get("players")
+    if not isinstance(players, list):
+        raise _bad(_("players must be a list of the players by seat."))
+    names = []
+    for seat, player in enumerate(players):
+        entry = _object(player, f"players[{seat}]")
+        name = entry.get("name")
+        if entry.get("seat") != seat or not isinstance(name, str):
+            raise _bad(
+                _("players[%(seat)d] must be the player in seat %(seat)d, with a name."),
+                seat=seat,
+            )
+        names.append(name)
+    options = _object(game.get("rules"), "rules")
+    first_dealer: Any = game.get("first_dealer")
+    rounds: Any = options.get("rounds")
+    flags = (options.get("last_bidder_may_bid_zero"), options.get("clairvoyance"))
+    if not _is_int(first_dealer) or not _is_int(rounds) or not all(type(f) is bool for f in flags):
+        raise _bad(_("first_dealer and the rules are missing or of the wrong type."))
+    return rules.Table(
+        players=rules.clean_names(names),
+        first_dealer=int(first_dealer),
+        rules=rules.GameRules(
+            rounds=int(rounds),
+            bid_rule=rules.parse_bid_rule(str(options.get("bid_rule"))),
+            last_bidder_may_bid_zero=bool(flags[0]),
+            bid_reveal=rules.parse_bid_reveal(str(options.get("bid_reveal"))),
+            clairvoyance=bool(flags[1]),
+        ),
+    )
+
+
+def _trump(value: Any, table: rules.Table, number: int) -> rules.Trump | None:
+    if value is None:
+        return None
+    data = _object(value, "trump", number)
+    turned, suit = data.get("turned"), data.get("suit")
+    if turned == rules.Turned.NONE.value:
+        if not table.deals_every_card(number) or suit is not None:
+            raise _bad(_("only the round that deals every card has no card turned."), number)
+        return None  # the rules record it themselves
+    trump = rules.trump_from(
+        str(turned), str(suit) if turned == rules.Turned.WIZARD.value and suit else None
+    )
+    if (trump.suit.value if trump.suit else None) != suit:
+        raise _bad(_("the trump suit does not match the card turned."), number)
+    return trump
+
+
+def _replay(table: rules.Table, rounds: Any) -> dict[int, rules.RoundRecord]:
+    """The rounds of the file, each checked by the rules as if it were recorded now."""
+    if not isinstance(rounds, list) or len(rounds) != table.rules.rounds:
+        raise _bad(
+            _("rounds must list every round of the game, 1 to %(rounds)d."),
+            rounds=table.rules.rounds,
+        )
+    records: dict[int, rules.RoundRecord] = {}
+    for number, raw in enumerate(rounds, start=1):
+        data = _object(raw, f"rounds[{number - 1}]", number)
+        if data.get("number") != number:
+            raise _bad(_("the rounds are not numbered 1, 2, 3, … in order."), number)
+        try:
+            trump = _trump(data.get("trump"), table, number)
+            bids = _ints(data.get("bids"), "bids", number, nullable=True)
+            tricks = _ints(data.get("tricks"), "tricks", number, nullable=False)
+            if bids is not None and all(bid is None for bid in bids):
+                bids = None  # nobody has bid yet (or the bids were hidden at export)
+            if trump is not None:
+                rules.verify_trump_turn(rules.evaluate(table, records), number)
+                records[number] = rules.RoundRecord(trump=trump)
+            elif (bids is not None or tricks is not None) and not table.deals_every_card(number):
+                raise _bad(_("bids or tricks are given without a trump."), number)
+            if bids is not None:
+                rules.verify_bids_turn(rules.evaluate(table, records), number, bids)
+                records[number] = rules.RoundRecord(trump=trump, bids=bids)
+            if tricks is not None:
+                view = rules.evaluate(table, records)
+                counts = tuple(t or 0 for t in tricks)
+                rules.verify_tricks_turn(view, number, counts)
+                records[number] = rules.RoundRecord(trump=trump, bids=bids, tricks=counts)
+        except rules.RuleError as error:
+            raise _Refusal(error, number) from None
+        scores = data.get("scores")
+        derived = rules.evaluate(table, records).round(number).scores
+        if scores is not None and scores != derived:
+            raise _bad(_("the scores in the file do not follow from its bids and tricks."), number)
+    return records
+
+
+def _audit_rows(
+    entries: Any, table: rules.Table, records: Mapping[int, rules.RoundRecord], now: datetime
+) -> list[RoundChange]:
+    if entries is None:
+        entries = []
+    if not isinstance(entries, list):
+        raise _bad(_("audit must be a list of changes."))
+    rows = []
+    for index, raw in enumerate(entries):
+        entry = _object(raw, f"audit[{index}]")
+        raw_number: Any = entry.get("round")
+        kind = entry.get("kind")
+        number = int(raw_number) if _is_int(raw_number) else 0
+        if not 1 <= number <= table.rules.rounds or kind not in KINDS:
+            raise _bad(
+                _("audit[%(index)d] names no round of this game or no kind of change."),
+                index=index,
+            )
+        sides = []
+        for side in ("old", "new"):
+            value = entry.get(side)
+            try:
+                sides.append(_change_facts(value, table, number))
+            except (rules.RuleError, _Refusal, ValueError):
+                raise _bad(
+                    _("audit[%(index)d] holds facts that are not a round's."), index=index
+                ) from None
+        rows.append(
+            RoundChange(
+                round_number=number,
+                kind=str(kind),
+                changed_at=_time(entry.get("at"), now),
+                old=sides[0],
+                new=sides[1],
+            )
+        )
+    for number, record in sorted(records.items()):
+        rows.append(
+            RoundChange(
+                round_number=number,
+                kind="import",
+                changed_at=now,
+                old=None,
+                new=service.facts_json(record),
+            )
+        )
+    return rows
+
+
+def _change_facts(value: Any, table: rules.Table, number: int) -> dict[str, object] | None:
+    if value is None:
+        return None
+    data = _object(value, "facts", number)
+    raw_trump = data.get("trump")
+    trump = None
+    if isinstance(raw_trump, dict) and raw_trump.get("turned") == rules.Turned.NONE.value:
+        trump = rules.Trump.NO_CARD_LEFT
+    else:
+        trump = _trump(raw_trump, table, number)
+    bids = _ints(data.get("bids"), "bids", number, nullable=True)
+    tricks = _ints(data.get("tricks"), "tricks", number, nullable=False)
+    for values in (bids, tricks):
+        if values is not None and len(values) != table.seats:
+            raise ValueError(values)
+    return service.facts_json(
+        rules.RoundRecord(
+            trump, bids, tuple(int(t or 0) for t in tricks) if tricks is not None else None
+        )
+    )
+
+
+def _parse_game(item: Any, now: datetime) -> _Parsed:
+    wrapper = _object(item, "game")
+    game = _object(wrapper.get("game"), "game")
+    try:
+        table = _table(game)
+    except rules.RuleError as error:
+        raise _Refusal(error) from None
+    records = _replay(table, game.get("rounds"))
+    totals = game.get("totals")
+    if totals is not None and totals != rules.evaluate(table, records).totals:
+        raise _bad(_("the totals in the file do not follow from its rounds."))
+    return _Parsed(
+        table=table,
+        records=records,
+        created_at=_time(game.get("created_at"), now),
+        updated_at=_time(game.get("updated_at"), now),
+        audit=_audit_rows(wrapper.get("audit"), table, records, now),
+    )
+
+
+def _label(index: int, item: Any) -> str:
+    """The game's place in the file and its players, to name it in a refusal."""
+    try:
+        names = [str(player["name"]) for player in item["game"]["players"]][: rules.MAX_PLAYERS]
+    except (KeyError, TypeError, IndexError):
+        return str(index)
+    return f"{index} ({', '.join(name[: rules.NAME_MAX_LENGTH] for name in names)})"
+
+
+def _games_of(document: Any) -> list[Any]:
+    if not isinstance(document, dict):
+        raise ImportRefused(reason=rules.RuleError(_("it is not a JSON object.")))
+    if document.get("schema_version") != 1:
+        raise ImportRefused(
+            reason=rules.RuleError(_("it is not a Tablet of Truth export (schema_version 1)."))
+        )
+    if "games" in document:
+        games = document["games"]
+        if not isinstance(games, list):
+            raise ImportRefused(reason=rules.RuleError(_("games must be a list.")))
+    elif "game" in document:
+        games = [{"game": document["game"], "audit": document.get("audit")}]
+    else:
+        raise ImportRefused(reason=rules.RuleError(_("it holds no game.")))
+    if not games:
+        raise ImportRefused(reason=rules.RuleError(_("it holds no game.")))
+    if len(games) > MAX_IMPORT_GAMES:
+        raise ImportRefused(
+            reason=rules.RuleError(
+                _("it holds more than %(max)d games: import them in parts."),
+                max=MAX_IMPORT_GAMES,
+            )
+        )
+    return games
+
+
+def import_games(document: Any, device: Device | None = None) -> list[NewGame]:
+    """Every game of an export (one game or many) as a new game with a new id and token,
+    each round checked by the rules. A game or round the rules refuse refuses the whole
+    file: nothing is imported. ``device`` gets the edit right to every imported game."""
+    now = utcnow()
+    parsed: list[_Parsed] = []
+    for index, item in enumerate(_games_of(document), start=1):
+        try:
+            parsed.append(_parse_game(item, now))
+        except _Refusal as refusal:
+            if refusal.round is not None:
+                raise RoundImportRefused(
+                    game=_label(index, item), round=refusal.round, reason=refusal.reason
+                ) from None
+            raise GameImportRefused(game=_label(index, item), reason=refusal.reason) from None
+    created = []
+    with service._write_transaction():
+        for game in parsed:
+            token = secrets.token_urlsafe(service.EDIT_TOKEN_BYTES)
+            row = _game_row(game, token)
+            db.session.add(row)
+            if device is not None:
+                db.session.add(Grant(device_hash=device.hash, game_id=row.id, created_at=now))
+            created.append((row, token))
+    return [NewGame(game=service._snapshot(row), edit_token=token) for row, token in created]
+
+
+def _game_row(game: _Parsed, token: str) -> Game:
+    table = game.table
+    row = Game(
+        id=secrets.token_urlsafe(service.GAME_ID_BYTES),
+        edit_token_hash=service.hash_token(token),
+        version=1,
+        first_dealer=table.first_dealer,
+        bid_rule=table.rules.bid_rule.value,
+        last_bidder_may_bid_zero=table.rules.last_bidder_may_bid_zero,
+        bid_reveal=table.rules.bid_reveal.value,
+        clairvoyance=table.rules.clairvoyance,
+        round_count=table.rules.rounds,
+        created_at=game.created_at,
+        updated_at=game.updated_at,
+        players=[Player(seat=seat, name=name) for seat, name in enumerate(table.players)],
+    )
+    corrected: dict[int, datetime] = {}
+    for change in game.audit:
+        if change.kind == "correction":
+            corrected[change.round_number] = max(
+                change.changed_at, corrected.get(change.round_number, change.changed_at)
+            )
+    for number, record in sorted(game.records.items()):
+        round_row = Round(number=number, corrected_at=corrected.get(number))
+        if record.trump is not None and not table.deals_every_card(number):
+            round_row.trump_turned = record.trump.turned.value
+            round_row.trump_suit = record.trump.suit.value if record.trump.suit else None
+        if record.bids is not None:
+            round_row.entries = [
+                Entry(
+                    game_id=row.id,
+                    seat=seat,
+                    bid=bid,
+                    tricks=record.tricks[seat] if record.tricks is not None else None,
+                )
+                for seat, bid in enumerate(record.bids)
+            ]
+        row.rounds.append(round_row)
+    for change in game.audit:
+        change.game_id = row.id
+        db.session.add(change)
+    return row
+
+
+# -- Statistics ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerStats:
+    """One player (by name, any case) over the games this browser keeps."""
+
+    name: str
+    games: int
+    finished: int
+    wins: int
+    average: float | None
+    best: int | None
+    rounds: int
+    exact: int
+    over: int
+    over_by: float | None
+    under: int
+    under_by: float | None
+    zero_bids: int
+    zero_made: int
+    longest_run: int
+    history: list[int]
+
+    @property
+    def win_rate(self) -> float | None:
+        """Wins (shared wins count) per finished game."""
+        return self.wins / self.finished if self.finished else None
+
+    @property
+    def accuracy(self) -> float | None:
+        """Exact bids per round played."""
+        return self.exact / self.rounds if self.rounds else None
+
+    @property
+    def zero_success(self) -> float | None:
+        """Bids of 0 made per bid of 0."""
+        return self.zero_made / self.zero_bids if self.zero_bids else None
+
+
+@dataclass(frozen=True)
+class HeadToHead:
+    """Two players over the finished games they played together."""
+
+    first: str
+    second: str
+    games: int
+    first_ahead: int
+    second_ahead: int
+
+
+@dataclass(frozen=True)
+class Statistics:
+    """Every player this browser has kept score of, most games first, and each pair."""
+
+    players: list[PlayerStats]
+    pairs: list[HeadToHead]
+
+
+def score_sql(bid: Any, tricks: Any) -> ColumnElement[int]:
+    """The rules' score (:func:`rules.score`) as an SQL expression, from the same constants."""
+    return case(
+        (bid == tricks, rules.EXACT_BID_BONUS + rules.POINTS_PER_TRICK * tricks),
+        else_=-rules.POINTS_PER_TRICK * func.abs(bid - tricks),
+    )
+
+
+def _as_int(value: Any) -> int:
+    return int(value or 0)
+
+
+def _kept_entries(device: Device) -> Select[Any]:
+    """The scored entries of the games this browser keeps, with the player's name: joins on
+    primary keys from the browser's grants (``grants`` is keyed by device first)."""
+    return (
+        select(
+            Entry.game_id,
+            Entry.seat,
+            Entry.round_number,
+            Entry.bid,
+            Entry.tricks,
+            Game.created_at,
+            Game.round_count,
+            Player.name,
+        )
+        .select_from(Grant)
+        .join(Game, Game.id == Grant.game_id)
+        .join(Entry, Entry.game_id == Grant.game_id)
+        .join(Player, and_(Player.game_id == Entry.game_id, Player.seat == Entry.seat))
+        .where(
+            Grant.device_hash == device.hash,
+            Game.deleted_at.is_(None),
+            Entry.tricks.is_not(None),
+            Entry.bid.is_not(None),
+        )
+    )
+
+
+def _per_game(device: Device) -> Any:
+    """One row per player per kept game: the total, whether the game is finished, the game's
+    top total, and the player's bids against tricks, summed over the rounds scored."""
+    entries = _kept_entries(device).subquery("scored")
+    missed_by = entries.c.bid - entries.c.tricks
+    sums = (
+        select(
+            entries.c.game_id,
+            entries.c.seat,
+            func.lower(func.max(entries.c.name)).label("key"),
+            func.max(entries.c.name).label("name"),
+            func.max(entries.c.created_at).label("created_at"),
+            (func.count() == func.max(entries.c.round_count)).label("finished"),
+            func.sum(score_sql(entries.c.bid, entries.c.tricks)).label("total"),
+            func.count().label("rounds"),
+            func.sum(case((missed_by == 0, 1), else_=0)).label("exact"),
+            func.sum(case((missed_by > 0, 1), else_=0)).label("over"),
+            func.sum(case((missed_by > 0, missed_by), else_=0)).label("over_sum"),
+            func.sum(case((missed_by < 0, 1), else_=0)).label("under"),
+            func.sum(case((missed_by < 0, -missed_by), else_=0)).label("under_sum"),
+            func.sum(case((entries.c.bid == 0, 1), else_=0)).label("zero_bids"),
+            func.sum(case((and_(entries.c.bid == 0, entries.c.tricks == 0), 1), else_=0)).label(
+                "zero_made"
+            ),
+        )
+        .group_by(entries.c.game_id, entries.c.seat)
+        .subquery("sums")
+    )
+    return select(
+        *sums.c,
+        func.max(sums.c.total).over(partition_by=sums.c.game_id).label("top"),
+    ).subquery("per_game")
+
+
+def statistics(device: Device | None) -> Statistics:
+    """The players' statistics over the games this browser keeps, in three statements over
+    the kept games' entries (their number does not grow with the games)."""
+    if device is None:
+        return Statistics(players=[], pairs=[])
+    games = _per_game(device)
+    done = games.c.finished
+    # 1. Games, wins, average and best final total, bids against tricks.
+    results = db.session.execute(
+        select(
+            games.c.key,
+            func.max(games.c.name),
+            func.count(),
+            func.sum(case((done, 1), else_=0)),
+            func.sum(case((and_(done, games.c.total == games.c.top), 1), else_=0)),
+            func.avg(case((done, games.c.total), else_=None)),
+            func.max(case((done, games.c.total), else_=None)),
+            func.sum(games.c.rounds),
+            func.sum(games.c.exact),
+            func.sum(games.c.over),
+            func.sum(games.c.over_sum),
+            func.sum(games.c.under),
+            func.sum(games.c.under_sum),
+            func.sum(games.c.zero_bids),
+            func.sum(games.c.zero_made),
+        )
+        .group_by(games.c.key)
+        .order_by(func.count().desc(), games.c.key)
+    ).all()
+    runs = _longest_runs(device)
+    history, pairs = _finals(device)
+    names = {str(row[0]): str(row[1]) for row in results}
+    players = []
+    for row in results:
+        name_key = str(row[0])
+        counts = [_as_int(value) for value in row[7:]]
+        rounds_played, exact, over, over_sum, under, under_sum, zero_bids, zero_made = counts
+        players.append(
+            PlayerStats(
+                name=names[name_key],
+                games=_as_int(row[2]),
+                finished=_as_int(row[3]),
+                wins=_as_int(row[4]),
+                average=float(row[5]) if row[5] is not None else None,
+                best=int(row[6]) if row[6] is not None else None,
+                rounds=rounds_played,
+                exact=exact,
+                over=over,
+                over_by=over_sum / over if over else None,
+                under=under,
+                under_by=under_sum / under if under else None,
+                zero_bids=zero_bids,
+                zero_made=zero_made,
+                longest_run=runs.get(name_key, 0),
+                history=history.get(name_key, []),
+            )
+        )
+    return Statistics(
+        players=players,
+        pairs=[
+            HeadToHead(names.get(a, a), names.get(b, b), games_together, ahead, behind)
+            for a, b, games_together, ahead, behind in pairs
+        ],
+    )
+
+
+def _longest_runs(device: Device) -> dict[str, int]:
+    """2. Each player's longest run of exact bids over the rounds in time order: islands of
+    consecutive exact bids, found by row numbers (gaps and islands)."""
+    entries = _kept_entries(device).subquery("scored")
+    key = func.lower(entries.c.name)
+    order = (entries.c.created_at, entries.c.game_id, entries.c.round_number)
+    numbered = select(
+        key.label("key"),
+        (entries.c.bid == entries.c.tricks).label("exact"),
+        func.row_number().over(partition_by=key, order_by=order).label("position"),
+    ).subquery("numbered")
+    exact_only = (
+        select(
+            numbered.c.key,
+            (
+                numbered.c.position
+                - func.row_number().over(partition_by=numbered.c.key, order_by=numbered.c.position)
+            ).label("island"),
+        )
+        .where(numbered.c.exact)
+        .subquery("exact_only")
+    )
+    islands = (
+        select(exact_only.c.key, func.count().label("length"))
+        .group_by(exact_only.c.key, exact_only.c.island)
+        .subquery("islands")
+    )
+    statement = select(islands.c.key, func.max(islands.c.length)).group_by(islands.c.key)
+    return {str(k): int(length) for k, length in db.session.execute(statement)}
+
+
+def _finals(device: Device) -> tuple[dict[str, list[int]], list[tuple[str, str, int, int, int]]]:
+    """3. Each player's final total in each finished game, oldest game first: the sparklines
+    (the latest :data:`SPARK_POINTS` of each player) and the head-to-head table (each pair
+    over the finished games they shared: who ended ahead) are folded from it in one pass."""
+    games = _per_game(device)
+    statement: Select[Any] = (
+        select(games.c.game_id, games.c.key, games.c.total)
+        .where(games.c.finished)
+        .order_by(games.c.created_at, games.c.game_id)
+    )
+    history: dict[str, list[int]] = {}
+    pairs: dict[tuple[str, str], list[int]] = {}
+    current: str | None = None
+    table: list[tuple[str, int]] = []
+
+    def settle() -> None:
+        for first, first_total in table:
+            for second, second_total in table:
+                if first < second:
+                    tally = pairs.setdefault((first, second), [0, 0, 0])
+                    tally[0] += 1
+                    tally[1] += first_total > second_total
+                    tally[2] += first_total < second_total
+
+    for game_id, name_key, total in db.session.execute(statement):
+        if game_id != current:
+            settle()
+            current, table = game_id, []
+        table.append((str(name_key), int(total)))
+        line = history.setdefault(str(name_key), [])
+        line.append(int(total))
+        if len(line) > SPARK_POINTS:
+            del line[0]
+    settle()
+    ranked = sorted(pairs.items(), key=lambda item: (-item[1][0], item[0]))[:50]
+    return history, [(a, b, tally[0], tally[1], tally[2]) for (a, b), tally in ranked]

@@ -1,0 +1,199 @@
+"""The pages of a browser's history: deleting and restoring games, forgetting followed ones,
+exports (CSV, JSON, everything), import, a round's history and the players' statistics.
+
+Routes on the pages blueprint (endpoints ``pages.*``); forms → history/service → templates.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import flash, make_response, redirect, render_template, request, url_for
+from flask_wtf.csrf import CSRFError, validate_csrf
+from wtforms.validators import ValidationError
+
+from . import api, export, history, screens, service
+from .extensions import csrf
+from .following import forget_followed
+from .i18n import gettext, service_message
+from .views import Page, _editable, _helpers, bp, current_device, points
+
+#: An export of every game a browser keeps can be large; other pages keep the small limit.
+IMPORT_MAX_BYTES = api.IMPORT_MAX_BYTES
+
+
+def _back_home() -> Page:
+    target = request.form.get("next", "")
+    # Only a path of this site, never another host.
+    if not target.startswith("/") or target.startswith("//"):
+        target = url_for(".home")
+    return redirect(target, 303)
+
+
+# -- Delete, restore, forget ---------------------------------------------------------------
+
+
+@bp.post("/games/<game_id>/delete")
+def delete_game(game_id: str) -> Page:
+    """Delete a game this browser keeps; it can be restored for 30 days."""
+    service.delete_game(game_id, current_device())
+    flash(
+        gettext(
+            "The game is deleted. You can restore it from this list for %(days)d days.",
+            days=history.RESTORE_DAYS,
+        )
+    )
+    return _back_home()
+
+
+@bp.post("/games/<game_id>/restore")
+def restore_game(game_id: str) -> Page:
+    """Undo the deletion of a game."""
+    history.restore_game(game_id, current_device())
+    flash(gettext("The game is back in your list."))
+    return _back_home()
+
+
+@bp.post("/games/<game_id>/forget")
+def forget_game(game_id: str) -> Page:
+    """Stop listing a game this browser only follows (the game itself stays)."""
+    forget_followed(game_id)
+    flash(gettext("The game is no longer listed here."))
+    return _back_home()
+
+
+# -- Exports -------------------------------------------------------------------------------
+
+
+@bp.get("/games/<game_id>/export.csv")
+def export_csv(game_id: str) -> Page:
+    """The game as a spreadsheet: one row per player per round."""
+    game = service.get_game(game_id)
+    return export.download(
+        export.game_csv(game), export.filename(game, "csv"), "text/csv", bom=True
+    )
+
+
+@bp.get("/games/<game_id>/export.json")
+def export_json(game_id: str) -> Page:
+    """The game as JSON: the API's game object and its audit trail."""
+    game = service.get_game(game_id)
+    body = json.dumps(export.one_game_document(game), ensure_ascii=False, indent=1)
+    return export.download(body, export.filename(game, "json"), "application/json")
+
+
+@bp.get("/export.json")
+def export_all() -> Page:
+    """Every game this browser keeps, in one JSON file."""
+    games = history.kept_snapshots(current_device())
+    document = export.many_games_document(games, history.audit_trails(games))
+    body = json.dumps(document, ensure_ascii=False, indent=1)
+    return export.download(body, export.filename(None, "json"), "application/json")
+
+
+# -- Import --------------------------------------------------------------------------------
+
+
+@bp.route("/import", methods=["GET", "POST"])
+def import_games() -> Page:
+    """Bring games back from a JSON export: all of them, each round checked, or none."""
+    error = None
+    status = 200
+    if request.method == "POST":
+        request.max_content_length = IMPORT_MAX_BYTES
+        try:
+            validate_csrf(request.form.get("csrf_token"))
+        except ValidationError as invalid:
+            raise CSRFError(str(invalid)) from None
+        upload = request.files.get("file")
+        raw = upload.read() if upload is not None else b""
+        try:
+            document: Any = json.loads(raw) if raw else None
+        except (ValueError, RecursionError):
+            document = None
+        if document is None:
+            error = gettext("Choose a JSON file exported from the Tablet of Truth.")
+            status = 400
+        else:
+            try:
+                created = history.import_games(document, current_device(create=True))
+            except service.ServiceError as refusal:
+                error = service_message(refusal)
+                status = 422
+            except RecursionError:
+                error = gettext("Choose a JSON file exported from the Tablet of Truth.")
+                status = 400
+            else:
+                flash(
+                    gettext(
+                        "Imported: %(count)d games, each with a new address.",
+                        count=len(created),
+                    )
+                )
+                return redirect(url_for(".home"), 303)
+    body = render_template("import.html", error=error)
+    return make_response(body, status)
+
+
+# The CSRF token is checked in the view, once the larger limit for the file is set.
+csrf.exempt(f"{__name__}.import_games")
+
+
+# -- A round's history ---------------------------------------------------------------------
+
+
+@bp.get("/games/<game_id>/rounds/<round:number>/history")
+def round_history(game_id: str, number: int) -> Page:
+    """Every write to one round: when, what, and its facts before and after."""
+    game = service.get_game(game_id)
+    view = game.round(number)
+    changes = history.audit_trail(game, number)
+    return render_template(
+        "round_history.html",
+        game=game,
+        round=view,
+        number=number,
+        changes=list(reversed(changes)),
+        editable=_editable(game_id),
+        kinds=_kind_labels(),
+        **_helpers(),
+    )
+
+
+def _kind_labels() -> dict[str, str]:
+    return {
+        "trump": gettext("Trump recorded"),
+        "bids": gettext("Bids recorded"),
+        "tricks": gettext("Tricks recorded"),
+        "score": gettext("Round scored"),
+        "correction": gettext("Corrected"),
+        "import": gettext("Imported"),
+    }
+
+
+# -- Statistics ----------------------------------------------------------------------------
+
+
+@bp.get("/statistics")
+def statistics() -> Page:
+    """Every player of the games this browser keeps: wins, scores, bids; pairs; sparklines."""
+    stats = history.statistics(current_device())
+    return render_template(
+        "statistics.html",
+        stats=stats,
+        sparkline=screens.sparkline,
+        percent=percent,
+        decimal=decimal,
+        points=points,
+    )
+
+
+def percent(value: float | None) -> str:
+    """A share as a whole percentage ("67 %"), or a dash when there is nothing to share."""
+    return "–" if value is None else gettext("%(value)d %%", value=round(value * 100))
+
+
+def decimal(value: float | None) -> str:
+    """An average to one decimal, or a dash."""
+    return "–" if value is None else f"{value:.1f}"

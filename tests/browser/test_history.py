@@ -1,0 +1,72 @@
+"""History in the browser: the largest sheets (6 players × 10 rounds, 3 players × 20 rounds,
+every round scored) print on one A4 page, and an exported game comes back through the
+import page."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+
+from playwright.sync_api import Page, expect
+
+
+def played_through_the_api(page: Page, base_url: str, names: list[str]) -> str:
+    """A whole game recorded through the JSON API; the game's id."""
+    api = page.request
+    game = api.post(base_url + "/api/v1/games", data={"players": names, "first_dealer": 0})
+    assert game.status == 201
+    body = game.json()
+    headers = {"Authorization": f"Bearer {body['edit_token']}"}
+    seats = len(names)
+    for number in range(1, body["rules"]["rounds"] + 1):
+        path = f"{base_url}/api/v1/games/{body['id']}/rounds/{number}"
+        if number * seats < 60:
+            assert api.put(path + "/trump", data={"turned": "red"}, headers=headers).ok
+        bids = [number] + [0] * (seats - 1)
+        assert api.put(path + "/bids", data={"bids": bids}, headers=headers).ok
+        tricks = [number] + [0] * (seats - 1)
+        assert api.put(path + "/tricks", data={"tricks": tricks}, headers=headers).ok
+    return str(body["id"])
+
+
+def pdf_pages(pdf: bytes) -> int:
+    return len(re.findall(rb"/Type\s*/Page(?![s\w])", pdf))
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        ["Annabelle", "Bartholomew", "Cyrillia", "Dorothea", "Evangeline", "Fitzgerald"],
+        ["Annabelle", "Bartholomew", "Cyrillia"],
+    ],
+    ids=["6 players x 10 rounds", "3 players x 20 rounds"],
+)
+def test_the_whole_sheet_prints_on_one_page(page: Page, base_url: str, names: list[str]) -> None:
+    game_id = played_through_the_api(page, base_url, names)
+    page.goto(f"{base_url}/games/{game_id}/sheet")
+    expect(page.locator("table.sheet tbody tr")).to_have_count(60 // len(names))
+    page.emulate_media(media="print")
+    assert pdf_pages(page.pdf(format="A4")) == 1
+
+
+def test_an_exported_game_is_imported_from_the_import_page(
+    page: Page, base_url: str, tmp_path: Path
+) -> None:
+    game_id = played_through_the_api(page, base_url, ["Ann", "Bob", "Cy", "Dan", "Eve", "Fay"])
+    exported = page.request.get(f"{base_url}/games/{game_id}/export.json")
+    assert exported.headers["content-disposition"].startswith("attachment")
+    file = tmp_path / "export.json"
+    file.write_bytes(exported.body())
+    page.goto(base_url + "/")
+    page.get_by_role("link", name="Import").click()
+    expect(page.get_by_role("heading", name="Import games")).to_be_visible()
+    page.get_by_label("Exported file").set_input_files(str(file))
+    page.get_by_role("button", name="Import", exact=True).click()
+    expect(page.get_by_text("Imported: 1 games, each with a new address.")).to_be_visible()
+    page.get_by_role("link", name=re.compile("^Ann, Bob, Cy, Dan, Eve, Fay")).click()
+    expect(page.get_by_role("heading", name="Game over")).to_be_visible()
+    expect(page.locator("table.sheet tfoot")).to_contain_text("Total")

@@ -1,0 +1,467 @@
+"""History that lasts: the games list, the audit trail, exports and import, deleting and
+restoring, the purge command, and the players' statistics (through the pages)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import json
+import re
+from datetime import timedelta
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient, FlaskCliRunner
+from sqlalchemy import func, select, update
+
+from scorekeeper import history, rules, service
+from scorekeeper.extensions import db
+from scorekeeper.models import Game, RoundChange, utcnow
+
+from .confidant import Confidant, text
+from .test_queries import count_statements
+
+
+@pytest.fixture
+def phone(client: FlaskClient) -> Confidant:
+    return Confidant(client)
+
+
+def started(phone: Confidant, names: list[str] | None = None, **choices: object) -> str:
+    response = phone.start(names, **choices)
+    assert response.status_code == 303, text(response)
+    return phone.game_id
+
+
+def device_of(phone: Confidant) -> service.Device:
+    with phone.client.session_transaction() as session:
+        return service.Device(session["device"])
+
+
+def post(phone: Confidant, path: str, **data: str) -> Any:
+    return phone.client.post(path, data={"csrf_token": phone.csrf(), **data})
+
+
+def correct(phone: Confidant, number: int, bids: list[int], tricks: list[int]) -> Any:
+    path = f"/games/{phone.game_id}/rounds/{number}/correct"
+    form = phone.get(path).get_data(as_text=True)
+    version = re.search(r'name="version" value="(\d+)"', form)
+    assert version
+    data = {"csrf_token": phone.csrf(path), "version": version.group(1), "turned": "blue"}
+    for seat, (bid, count) in enumerate(zip(bids, tricks, strict=True)):
+        data[f"bid-{seat}"] = str(bid)
+        data[f"tricks-{seat}"] = str(count)
+    response = phone.client.post(path, data=data)
+    assert response.status_code == 303, text(response)
+    return response
+
+
+def game_count(app: Flask) -> int:
+    with app.app_context():
+        return int(db.session.scalar(select(func.count()).select_from(Game)) or 0)
+
+
+# -- The audit trail -----------------------------------------------------------------------
+
+
+def test_every_write_to_a_round_is_kept_with_its_time_and_old_and_new_values(
+    app: Flask, phone: Confidant
+) -> None:
+    started(phone, ["Thomas", "Ute", "Kevin"], first_dealer="0")
+    phone.play(1, [0, 1, 1], [0, 0, 1])
+    correct(phone, 1, [0, 0, 1], [0, 0, 1])
+    with app.test_request_context():
+        changes = history.audit_trail(service.get_game(phone.game_id), 1)
+    kinds = [change.kind for change in changes]
+    assert kinds == ["trump", "bids", "bids", "bids", "score", "correction"]
+    first, last = changes[0], changes[-1]
+    assert first.old is not None
+    assert first.new is not None
+    assert first.old.trump is None
+    assert first.new.trump == rules.Trump(rules.Turned.GREEN, rules.Suit.GREEN)
+    assert last.old is not None
+    assert last.new is not None
+    assert last.old.bids == (0, 1, 1)
+    assert last.new.bids == (0, 0, 1)
+    assert last.new.trump == rules.Trump(rules.Turned.BLUE, rules.Suit.BLUE)
+    assert all(a.at <= b.at for a, b in itertools.pairwise(changes))
+
+
+def test_a_refused_write_leaves_no_trace_in_the_audit_trail(app: Flask, phone: Confidant) -> None:
+    started(phone, ["Thomas", "Ute", "Kevin"])
+    phone.trump(1, "red")
+    assert phone.bid(1, 0, 5).status_code == 422
+    with app.test_request_context():
+        kinds = [c.kind for c in history.audit_trail(service.get_game(phone.game_id))]
+    assert kinds == ["trump"]
+
+
+def test_the_sheet_links_a_corrected_round_to_its_history(phone: Confidant) -> None:
+    started(phone, ["Thomas", "Ute", "Kevin"], first_dealer="0")
+    phone.play(1, [0, 1, 1], [0, 0, 1])
+    phone.play(2, [2, 0, 0], [1, 0, 1])
+    correct(phone, 1, [0, 0, 1], [0, 0, 1])
+    sheet = phone.get(f"/games/{phone.game_id}/sheet").get_data(as_text=True)
+    link = f"/games/{phone.game_id}/rounds/1/history"
+    assert f'href="{link}"' in sheet
+    assert f"/games/{phone.game_id}/rounds/2/history" not in sheet  # round 2 never corrected
+    page = text(phone.get(link))
+    assert "History of round 1" in page
+    assert "Corrected" in page
+    assert "Ute bid 1, tricks 0 bid 0, tricks 0" in page
+
+
+def test_a_round_history_hides_bids_the_reveal_mode_still_hides(phone: Confidant) -> None:
+    started(phone, ["Thomas", "Ute", "Kevin"], bid_reveal="secret")
+    phone.trump(1, "red")
+    phone.bid(1, 1, 1)
+    page = text(phone.get(f"/games/{phone.game_id}/rounds/1/history"))
+    assert "bid hidden" in page
+    assert "bid 1" not in page
+
+
+def test_the_history_of_an_unknown_round_is_a_404(phone: Confidant) -> None:
+    started(phone)
+    assert phone.get(f"/games/{phone.game_id}/rounds/21/history").status_code == 404
+    assert phone.get("/games/nothing-here/rounds/1/history").status_code == 404
+
+
+# -- Export --------------------------------------------------------------------------------
+
+
+def test_csv_has_one_row_per_player_per_round_and_guards_names_not_numbers(
+    phone: Confidant,
+) -> None:
+    started(phone, ["=SUM(A1)", "Ute", "@Kevin"], first_dealer="0")
+    phone.play(1, [0, 1, 1], [0, 0, 1])
+    response = phone.get(f"/games/{phone.game_id}/export.csv")
+    assert response.status_code == 200
+    assert response.mimetype == "text/csv"
+    disposition = response.headers["Content-Disposition"]
+    assert re.fullmatch(r'attachment; filename="tablet-of-truth-[\w-]+\.csv"', disposition)
+    body = response.get_data()
+    assert body.startswith(b"\xef\xbb\xbf")  # a BOM: Excel reads UTF-8
+    rows = list(csv.reader(io.StringIO(body.decode("utf-8-sig"))))
+    assert rows[0] == [
+        "round",
+        "cards",
+        "dealer",
+        "trump",
+        "player",
+        "bid",
+        "tricks",
+        "score",
+        "running total",
+    ]
+    assert rows[1:] == [
+        ["1", "1", "'=SUM(A1)", "green", "'=SUM(A1)", "0", "0", "20", "20"],
+        ["1", "1", "'=SUM(A1)", "green", "Ute", "1", "0", "-10", "-10"],
+        ["1", "1", "'=SUM(A1)", "green", "'@Kevin", "1", "1", "30", "30"],
+    ]
+
+
+def test_json_export_is_the_api_game_object_plus_the_audit_trail(phone: Confidant) -> None:
+    started(phone, ["Thomas", "Ute", "Kevin"], first_dealer="0")
+    phone.play(1, [0, 1, 1], [0, 0, 1])
+    response = phone.get(f"/games/{phone.game_id}/export.json")
+    assert response.headers["Content-Disposition"].startswith("attachment; filename=")
+    document = json.loads(response.get_data())
+    assert document["schema_version"] == 1
+    api_game = phone.get(f"/api/v1/games/{phone.game_id}").get_json()
+    assert document["game"] == api_game
+    assert [entry["kind"] for entry in document["audit"]] == [
+        "trump",
+        "bids",
+        "bids",
+        "bids",
+        "score",
+    ]
+    assert document["audit"][-1]["new"]["tricks"] == [0, 0, 1]
+
+
+def test_export_everything_holds_every_kept_game(phone: Confidant) -> None:
+    first = started(phone, ["Ann", "Bob", "Cy"])
+    second = started(phone, ["Dora", "Eve", "Finn"])
+    document = json.loads(phone.get("/export.json").get_data())
+    assert document["schema_version"] == 1
+    assert {item["game"]["id"] for item in document["games"]} == {first, second}
+
+
+# -- Import --------------------------------------------------------------------------------
+
+
+def upload(phone: Confidant, document: Any) -> Any:
+    data = json.dumps(document).encode() if not isinstance(document, bytes) else document
+    return phone.client.post(
+        "/import",
+        data={"csrf_token": phone.csrf("/import"), "file": (io.BytesIO(data), "export.json")},
+        content_type="multipart/form-data",
+    )
+
+
+def sheet_text(phone: Confidant, game_id: str) -> str:
+    return text(phone.get(f"/games/{game_id}/sheet")).split("Tap a round")[0]
+
+
+def test_export_then_import_gives_the_same_sheet_and_totals(app: Flask, phone: Confidant) -> None:
+    original = started(phone, ["Thomas", "Ute", "Kevin"], first_dealer="0", bid_rule="canadian")
+    phone.play(1, [0, 1, 1], [0, 0, 1])
+    phone.play(2, [2, 0, 0], [1, 0, 1])
+    correct(phone, 1, [0, 0, 1], [0, 0, 1])
+    phone.trump(3, "yellow")
+    phone.bid(3, 1, 2)
+    exported = json.loads(phone.get(f"/games/{original}/export.json").get_data())
+    response = upload(phone, exported)
+    assert response.status_code == 303, text(response)
+    assert "Imported: 1 games" in text(phone.get("/"))
+    with app.app_context():
+        ids = set(db.session.scalars(select(Game.id)))
+    (copy,) = ids - {original}
+    assert sheet_text(phone, copy) == sheet_text(phone, original)
+    assert "✎" in sheet_text(phone, copy)  # the correction came along with the audit trail
+    before = phone.get(f"/api/v1/games/{original}").get_json()
+    after = phone.get(f"/api/v1/games/{copy}").get_json()
+    for key in ("players", "first_dealer", "rules", "rounds", "totals", "standings", "status"):
+        assert after[key] == before[key], key
+    # The importing phone keeps the copy: it can play on.
+    assert phone.bid(3, 2, 0).status_code == 303
+
+
+def test_a_tampered_score_refuses_the_whole_file_naming_game_and_round(
+    app: Flask, phone: Confidant
+) -> None:
+    started(phone, ["Thomas", "Ute", "Kevin"], first_dealer="0")
+    phone.play(1, [0, 1, 1], [0, 0, 1])
+    phone.play(2, [2, 0, 0], [1, 0, 1])
+    document = json.loads(phone.get("/export.json").get_data())
+    good = document["games"][0]
+    bad = json.loads(json.dumps(good))
+    bad["game"]["rounds"][1]["scores"][0] = 40
+    document["games"] = [good, bad]
+    count = game_count(app)
+    response = upload(phone, document)
+    assert response.status_code == 422
+    assert (
+        "Game 2 (Thomas, Ute, Kevin), round 2 cannot be imported: the scores in the file do "
+        "not follow from its bids and tricks. Nothing was imported."
+    ) in text(response)
+    assert game_count(app) == count
+
+
+def test_a_bid_the_rules_forbid_refuses_the_file_with_the_rules_reason(
+    app: Flask, phone: Confidant
+) -> None:
+    started(phone, ["Thomas", "Ute", "Kevin"], first_dealer="0", bid_rule="plus_minus_one")
+    phone.play(1, [0, 0, 0], [1, 0, 0])
+    document = json.loads(phone.get(f"/games/{phone.game_id}/export.json").get_data())
+    round_one = document["game"]["rounds"][0]
+    round_one["bids"] = [0, 1, 0]  # they add up to the 1 trick: Thomas, who deals, may not
+    round_one["scores"] = None
+    document["game"]["totals"] = None
+    count = game_count(app)
+    response = upload(phone, document)
+    assert response.status_code == 422
+    assert "round 1 cannot be imported: Thomas deals and may not bid 0" in text(response)
+    assert game_count(app) == count
+
+
+@pytest.mark.parametrize(
+    ("document", "message"),
+    [
+        (b"{not json", "Choose a JSON file exported from the Tablet of Truth."),
+        ({"schema_version": 2, "games": []}, "it is not a Tablet of Truth export"),
+        ({"schema_version": 1}, "it holds no game."),
+        ({"schema_version": 1, "game": []}, "Game 1 cannot be imported: game is not a JSON"),
+        (
+            {"schema_version": 1, "game": {"players": [{"seat": 0, "name": "A"}]}},
+            "Game 1 (A) cannot be imported:",
+        ),
+    ],
+)
+def test_a_broken_file_is_refused_with_a_reason(
+    app: Flask, phone: Confidant, document: Any, message: str
+) -> None:
+    started(phone)
+    count = game_count(app)
+    response = upload(phone, document)
+    assert response.status_code in (400, 422)
+    assert message in text(response)
+    assert game_count(app) == count
+
+
+def test_an_import_without_its_csrf_token_is_refused(app: Flask, phone: Confidant) -> None:
+    response = phone.client.post(
+        "/import",
+        data={"file": (io.BytesIO(b"{}"), "export.json")},
+        content_type="multipart/form-data",
+    )
+    assert response.status_code == 400
+    assert game_count(app) == 0
+
+
+# -- The games list ------------------------------------------------------------------------
+
+
+def test_the_list_filters_by_status_and_searches_player_names(phone: Confidant) -> None:
+    started(phone, ["Ann", "Bob", "Cy"], rounds="1")
+    phone.play(1, [1, 0, 0], [1, 0, 0])
+    started(phone, ["Dora", "Eve", "Finn"])
+    assert "Ann, Bob, Cy" in text(phone.get("/?status=finished"))
+    assert "Dora, Eve, Finn" not in text(phone.get("/?status=finished"))
+    assert "Ann, Bob, Cy" not in text(phone.get("/?status=in_progress"))
+    assert "Dora, Eve, Finn" in text(phone.get("/?status=in_progress"))
+    found = text(phone.get("/?q=eVe"))
+    assert "Dora, Eve, Finn" in found
+    assert "Ann, Bob, Cy" not in found
+    assert "No game matches." in text(phone.get("/?q=%25"))
+
+
+def test_the_list_shows_newest_activity_first_and_more_on_request(
+    app: Flask, phone: Confidant
+) -> None:
+    ids = [started(phone, [f"P{n}", "Bob", "Cy"]) for n in range(history.GAMES_PAGE + 1)]
+    with app.test_request_context():
+        service.record_trump(ids[0], device_of(phone), 1, "red")  # the oldest moves up
+    page = text(phone.get("/"))
+    assert page.index("P0, Bob") < page.index(f"P{history.GAMES_PAGE}, Bob")
+    assert "P1, Bob" not in page
+    assert "Show more" in page
+    more = text(phone.get(f"/?shown={2 * history.GAMES_PAGE}"))
+    assert "P1, Bob" in more
+    assert "Show more" not in more
+
+
+def test_a_followed_game_is_listed_read_only_and_can_be_forgotten(
+    app: Flask, phone: Confidant
+) -> None:
+    keeper = Confidant(app.test_client())
+    game_id = started(keeper, ["Ann", "Bob", "Cy"])
+    phone.get(f"/games/{game_id}/sheet")  # opening the sheet follows the game
+    page = phone.get("/")
+    assert "Following" in text(page)
+    assert "Ann, Bob, Cy" in text(page)
+    assert f"/games/{game_id}/delete" not in page.get_data(as_text=True)
+    response = post(phone, f"/games/{game_id}/forget")
+    assert response.status_code == 303
+    assert "Ann, Bob, Cy" not in text(phone.get("/"))
+    assert "Ann, Bob, Cy" in text(keeper.get("/"))  # the game itself stays
+
+
+def test_a_deleted_game_leaves_the_list_and_can_be_restored(phone: Confidant) -> None:
+    game_id = started(phone, ["Ann", "Bob", "Cy"])
+    response = post(phone, f"/games/{game_id}/delete")
+    assert response.status_code == 303
+    page = text(phone.get("/"))
+    assert "You can restore it from this list for 30 days." in page
+    assert "Recently deleted" in page
+    assert phone.get(f"/games/{game_id}/sheet").status_code == 404
+    assert post(phone, f"/games/{game_id}/restore").status_code == 303
+    assert "Recently deleted" not in text(phone.get("/"))
+    assert phone.get(f"/games/{game_id}/sheet").status_code == 200
+
+
+def test_another_phone_can_neither_delete_nor_restore(app: Flask, phone: Confidant) -> None:
+    game_id = started(phone, ["Ann", "Bob", "Cy"])
+    stranger = Confidant(app.test_client())
+    stranger.get("/")
+    assert post(stranger, f"/games/{game_id}/delete").status_code == 403
+    post(phone, f"/games/{game_id}/delete")
+    assert post(stranger, f"/games/{game_id}/restore").status_code in (403, 404)
+    assert phone.get(f"/games/{game_id}/sheet").status_code == 404
+
+
+def test_a_deletion_older_than_30_days_cannot_be_restored_and_is_purged(
+    app: Flask, phone: Confidant, runner: FlaskCliRunner
+) -> None:
+    old = started(phone, ["Ann", "Bob", "Cy"])
+    recent = started(phone, ["Dora", "Eve", "Finn"])
+    phone.play(1, [0, 0, 1], [0, 0, 1])
+    post(phone, f"/games/{old}/delete")
+    post(phone, f"/games/{recent}/delete")
+    with app.app_context():
+        db.session.execute(
+            update(Game).where(Game.id == old).values(deleted_at=utcnow() - timedelta(days=31))
+        )
+        db.session.commit()
+    assert post(phone, f"/games/{old}/restore").status_code == 404
+    result = runner.invoke(args=["purge-deleted"])
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == "Purged 1 deleted game."
+    with app.app_context():
+        assert set(db.session.scalars(select(Game.id))) == {recent}
+        assert (
+            db.session.scalar(
+                select(func.count()).select_from(RoundChange).where(RoundChange.game_id == old)
+            )
+            == 0
+        )
+    result = runner.invoke(args=["purge-deleted", "--days", "0"])
+    assert result.output.strip() == "Purged 1 deleted game."
+    assert game_count(app) == 0
+
+
+# -- Statistics ----------------------------------------------------------------------------
+
+
+def play_short_game(phone: Confidant, names: list[str], rounds: list[tuple[list[int], list[int]]]):
+    started(phone, names, rounds=str(len(rounds)), first_dealer="0")
+    for number, (bids, tricks) in enumerate(rounds, start=1):
+        phone.play(number, bids, tricks)
+
+
+def test_statistics_count_games_wins_scores_and_bids_by_name_in_any_case(
+    app: Flask, phone: Confidant
+) -> None:
+    # Game 1: Ann 20+40 = 60, Bob -10+20 = 10, Cy 30+20 = 50 → Ann wins.
+    play_short_game(phone, ["Ann", "Bob", "Cy"], [([0, 1, 1], [0, 0, 1]), ([2, 0, 0], [2, 0, 0])])
+    # Game 2: ann 20, BOB 20, Cy -10 → a shared win for ann and BOB.
+    play_short_game(phone, ["ann", "BOB", "Cy"], [([0, 0, 0], [0, 0, 1])])
+    with app.test_request_context():
+        stats = history.statistics(device_of(phone))
+    by_name = {player.name.lower(): player for player in stats.players}
+    ann, bob, cy = by_name["ann"], by_name["bob"], by_name["cy"]
+    assert (ann.games, ann.wins, ann.best, ann.average) == (2, 2, 60, 40.0)
+    assert (ann.rounds, ann.accuracy, ann.longest_run, ann.history) == (3, 1.0, 3, [60, 20])
+    assert (ann.zero_bids, ann.zero_made, ann.zero_success) == (2, 2, 1.0)
+    assert (bob.games, bob.wins, bob.win_rate) == (2, 1, 0.5)
+    assert (bob.exact, bob.over, bob.over_by, bob.under, bob.longest_run) == (2, 1, 1.0, 0, 2)
+    assert (cy.wins, cy.rounds, cy.exact, cy.under, cy.under_by) == (0, 3, 2, 1, 1.0)
+    assert (cy.zero_bids, cy.zero_made) == (2, 1)
+    pair = next(p for p in stats.pairs if (p.first.lower(), p.second.lower()) == ("ann", "bob"))
+    assert (pair.games, pair.first_ahead, pair.second_ahead) == (2, 1, 0)
+    page = text(phone.get("/statistics"))
+    assert "Head to head" in page
+    assert "Longest run of exact bids" in page
+
+
+def test_statistics_cost_the_same_statements_for_2_and_20_games(
+    app: Flask, phone: Confidant
+) -> None:
+    for _ in range(2):
+        play_short_game(phone, ["Ann", "Bob", "Cy"], [([0, 0, 1], [0, 0, 1])])
+    with count_statements(app) as two:
+        assert phone.get("/statistics").status_code == 200
+    for _ in range(18):
+        play_short_game(phone, ["Ann", "Bob", "Dan"], [([0, 1, 0], [0, 1, 0])])
+    with count_statements(app) as twenty:
+        page = phone.get("/statistics")
+    assert "Dan" in text(page)
+    assert len(two) == len(twenty), (two, twenty)
+
+
+def test_the_sparkline_is_an_svg_with_an_accessible_name(phone: Confidant) -> None:
+    play_short_game(phone, ["Ann", "Bob", "Cy"], [([0, 0, 1], [0, 0, 1])])
+    body = phone.get("/statistics").get_data(as_text=True)
+    assert '<svg class="sparkline"' in body
+    assert 'role="img" aria-label="Final total of Ann\'s last game: 20"' in body
+
+
+@pytest.mark.parametrize(
+    ("bid", "tricks"), [(0, 0), (1, 1), (3, 3), (7, 6), (7, 5), (5, 6), (0, 4)]
+)
+def test_the_sql_score_is_the_rules_score(app: Flask, bid: int, tricks: int) -> None:
+    with app.app_context():
+        value = db.session.scalar(select(history.score_sql(bid, tricks)))
+    assert value == rules.score(bid, tricks)

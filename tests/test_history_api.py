@@ -1,0 +1,88 @@
+"""Export and import through the JSON API (every answer checked against the OpenAPI document)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from .api_client import ApiClient
+from .test_history import game_count
+
+
+def played(api: ApiClient) -> str:
+    game_id: str = api.create(["Thomas", "Ute", "Kevin"], first_dealer=0)["id"]
+    api.play_round(game_id, 1, [0, 1, 1], [0, 0, 1], turned="wizard", chosen="red")
+    api.play_round(game_id, 2, [2, 0, 0], [1, 0, 1])
+    api.tricks(game_id, 1, [0, 1, 0])  # a correction
+    return game_id
+
+
+def test_the_export_is_the_game_object_and_its_audit_trail(api: ApiClient) -> None:
+    game_id = played(api)
+    response = api.client.get(f"/api/v1/games/{game_id}/export")
+    assert response.status_code == 200
+    document = response.get_json()
+    assert document["schema_version"] == 1
+    assert document["game"] == api.get(game_id)
+    kinds = [entry["kind"] for entry in document["audit"] if entry["round"] == 1]
+    assert kinds == ["trump", "bids", "tricks", "correction"]
+    correction = document["audit"][-1]
+    assert correction["old"]["tricks"] == [0, 0, 1]
+    assert correction["new"]["tricks"] == [0, 1, 0]
+
+
+def test_an_import_gives_new_games_with_new_tokens_and_the_same_totals(api: ApiClient) -> None:
+    game_id = played(api)
+    exported = api.client.get(f"/api/v1/games/{game_id}/export").get_json()
+    response = api.client.post("/api/v1/import", json=exported)
+    assert response.status_code == 201
+    (created,) = response.get_json()["games"]
+    assert created["id"] != game_id
+    copy = api.get(created["id"])
+    original = api.get(game_id)
+    for key in ("players", "rules", "rounds", "totals", "standings", "current_round"):
+        assert copy[key] == original[key], key
+    api.tokens[created["id"]] = created["edit_token"]
+    assert api.trump(created["id"], 3, "blue")["rounds"][2]["state"] == "bidding"
+    # The old token does not open the copy.
+    stranger = api.client.put(
+        f"/api/v1/games/{created['id']}/rounds/3/bids",
+        json={"bids": [0, None, None]},
+        headers=api.headers(game_id),
+    )
+    assert stranger.status_code == 403
+
+
+def test_an_import_of_many_games_is_all_or_nothing(app: Flask, api: ApiClient) -> None:
+    games = [api.client.get(f"/api/v1/games/{played(api)}/export").get_json() for _ in range(2)]
+    many: dict[str, Any] = {
+        "schema_version": 1,
+        "games": [{"game": g["game"], "audit": g["audit"]} for g in games],
+    }
+    many["games"][1]["game"]["rounds"][0]["tricks"] = [1, 1, 0]  # 2 tricks in a 1-card round
+    count = game_count(app)
+    response = api.client.post("/api/v1/import", json=many)
+    assert response.status_code == 422
+    problem = response.get_json()
+    assert problem["detail"].startswith("Game 2 (Thomas, Ute, Kevin), round 1 cannot be imported:")
+    assert "Nothing was imported." in problem["detail"]
+    assert game_count(app) == count
+    many["games"].pop()
+    assert api.client.post("/api/v1/import", json=many).status_code == 201
+    assert game_count(app) == count + 1
+
+
+def test_import_refuses_what_is_not_json(client: FlaskClient) -> None:
+    assert (
+        client.post("/api/v1/import", data="{", content_type="application/json").status_code == 400
+    )
+    assert client.post("/api/v1/import", data="x", content_type="text/plain").status_code == 415
+    response = client.post("/api/v1/import", data=json.dumps([1]), content_type="application/json")
+    assert response.status_code == 400
+
+
+def test_the_export_of_an_unknown_game_is_a_404(client: FlaskClient) -> None:
+    assert client.get("/api/v1/games/nothing-here/export").status_code == 404
