@@ -9,15 +9,16 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import flask_babel
 from flask import flash, make_response, redirect, render_template, request, url_for
 from flask_wtf.csrf import CSRFError, validate_csrf
 from wtforms.validators import ValidationError
 
-from . import api, export, history, screens, service
+from . import api, export, history, i18n, screens, service
 from .extensions import csrf
 from .following import forget_followed
 from .i18n import gettext, service_message
-from .views import Page, _editable, _helpers, bp, current_device, points
+from .views import Page, _editable, _helpers, bp, current_device
 
 #: An export of every game a browser keeps can be large; other pages keep the small limit.
 IMPORT_MAX_BYTES = api.IMPORT_MAX_BYTES
@@ -185,15 +186,18 @@ def statistics() -> Page:
         sparkline=screens.sparkline,
         percent=percent,
         decimal=decimal,
-        points=points,
+        points=i18n.number,
     )
 
 
 def percent(value: float | None) -> str:
     """A share as a whole percentage ("67 %"), or a dash when there is nothing to share."""
-    return "–" if value is None else gettext("%(value)d %%", value=round(value * 100))
+    return "–" if value is None else str(flask_babel.format_percent(value))
 
 
 def decimal(value: float | None) -> str:
     """An average to one decimal, or a dash."""
-    return "–" if value is None else f"{value:.1f}"
+    if value is None:
+        return "–"
+    digits = str(flask_babel.format_decimal(abs(value), format="#,##0.0"))
+    return f"{i18n.MINUS}{digits}" if value < 0 else digits
