@@ -9,7 +9,7 @@ from typing import Any
 from flask import Flask, current_app, request
 from flask_babel import get_locale
 
-from . import api, assets, views
+from . import api, assets, health, security, views
 from . import config as settings
 from .database import init_engine
 from .extensions import babel, compress, csrf, db, migrate
@@ -50,6 +50,7 @@ def register_extensions(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_locale)
     csrf.init_app(app)
     compress.init_app(app)
+    security.init_app(app)
     assets.read_static_files_whole(app)
     app.jinja_env.globals["asset"] = assets.asset_url
     app.jinja_env.globals["current_locale"] = lambda: str(get_locale() or "en")
@@ -65,6 +66,7 @@ def register_blueprints(app: Flask) -> None:
     app.url_map.converters["round"] = api.RoundNumberConverter
     csrf.exempt(api.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(health.bp)
     app.register_blueprint(views.bp)
 
 

@@ -44,6 +44,7 @@ _WRITE_ERRORS = {
     "413": _problem("The body is too large."),
     "415": _problem("The body is not `application/json`."),
     "422": _problem("A value the rules forbid, or an unknown field."),
+    "429": _problem("Too many games started from this address; retry after `Retry-After` seconds."),
     "503": _problem("The database is busy; retry after `Retry-After` seconds."),
 }
 
@@ -372,7 +373,7 @@ def openapi_document() -> dict[str, Any]:
                                 }
                             },
                         },
-                        **{k: _WRITE_ERRORS[k] for k in ("400", "413", "415", "422", "503")},
+                        **{k: _WRITE_ERRORS[k] for k in ("400", "413", "415", "422", "429", "503")},
                     },
                 }
             },

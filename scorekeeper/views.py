@@ -30,7 +30,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 from wtforms.fields.choices import SelectChoice
 
-from . import rules, screens, service
+from . import rules, screens, security, service
 from .database import is_lock_timeout
 from .forms import (
     FULL_GAME,
@@ -85,6 +85,12 @@ def home() -> Page:
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
+@security.limited(
+    "RATELIMIT_CREATE_GAME",
+    scope=security.CREATE_GAME,
+    methods=["POST"],
+    when=lambda: request.form.get("action", "start") == "start",
+)
 def new_game() -> Page:
     """Set up a game: seats, first dealer, variant; seats are added, removed and moved by
     tapping, the page coming back from the server each time."""
@@ -598,6 +604,9 @@ def error_page(error: Exception) -> Response:
             404: gettext("There is no page at this address."),
             405: gettext("This page cannot be sent that way."),
             413: gettext("That was more than this page ever sends."),
+            429: gettext(
+                "Too many requests came from this address: wait a minute, then try again."
+            ),
         }.get(status, gettext("This request cannot be handled as it was sent."))
     body = render_template("error.html", message=message, status=status)
     return make_response(body, status)
