@@ -1,0 +1,124 @@
+"""Latency of reads and writes in-process, as ratios to the no-op route ``/healthz``.
+
+Each request is timed through the Flask test client (no network, no server), on a fresh
+SQLite file and, when ``BENCH_DATABASE_URL`` or ``TEST_DATABASE_URL`` names one, on
+PostgreSQL. The figure is the median of many; the ratio says what the app's own work costs
+beyond Flask's, independent of the machine's speed.
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper import create_app
+from scorekeeper.extensions import db
+
+from .databases import BACKENDS, Unavailable, database
+
+REPEATS = 200
+_CSRF = re.compile(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"')
+_VERSION = re.compile(r'name="version" value="(\d+)"')
+
+
+def median_ms(request: Callable[[], int], repeats: int = REPEATS) -> float:
+    """The median time of ``request`` (which returns its status) in milliseconds."""
+    times = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        status = request()
+        times.append(time.perf_counter() - start)
+        assert status < 400, status
+    return statistics.median(times) * 1000
+
+
+def measure(app: Flask) -> dict[str, float]:
+    """Median milliseconds per kind of request."""
+    client: FlaskClient = app.test_client()
+    created = client.post("/api/v1/games", json={"players": ["Ann", "Bob", "Cy"]}).get_json()
+    game_id, token = created["id"], created["edit_token"]
+    auth = {"Authorization": f"Bearer {token}"}
+    base = f"/api/v1/games/{game_id}"
+    client.put(f"{base}/rounds/1/trump", json={"turned": "blue"}, headers=auth)
+    bids = iter([[0, 1, 0], [1, 0, 0]] * REPEATS)
+
+    phone = app.test_client()
+    page = phone.get("/games/new").get_data(as_text=True)
+    csrf = _CSRF.search(page)
+    assert csrf
+    form = {f"names-{seat}": name for seat, name in enumerate(["Ann", "Bob", "Cy"])}
+    form.update(csrf_token=csrf.group(1), first_dealer="0", bid_rule="standard")
+    form.update(bid_reveal="open", rounds="full", action="start")
+    page_game = phone.post("/games/new", data=form).headers["Location"].rsplit("/", 1)[-1]
+    round_path = f"/games/{page_game}/rounds/1"
+    version = int(_VERSION.findall(phone.get(round_path).get_data(as_text=True))[0])
+    phone.post(
+        round_path,
+        data={"csrf_token": csrf.group(1), "version": version, "action": "trump", "turned": "red"},
+    )
+    values = iter([0, 1] * REPEATS)
+
+    def tap() -> int:
+        number = phone.get(f"/api/v1/games/{page_game}").get_json()["version"]
+        data = {"csrf_token": csrf.group(1), "version": number, "action": "bid", "seat": 1}
+        return phone.post(round_path, data={**data, "value": next(values)}).status_code
+
+    results = {
+        "no-op GET /healthz": median_ms(lambda: client.get("/healthz").status_code),
+        "read: GET game (API)": median_ms(lambda: client.get(base).status_code),
+        "read: round screen (page)": median_ms(lambda: phone.get(round_path).status_code),
+        "read: sheet (page)": median_ms(lambda: phone.get(f"/games/{page_game}/sheet").status_code),
+        "write: PUT bids (API)": median_ms(
+            lambda: (
+                client.put(
+                    f"{base}/rounds/1/bids", json={"bids": next(bids)}, headers=auth
+                ).status_code
+            )
+        ),
+    }
+    # The tap's figure includes the version read it makes first; that read is taken off.
+    version_read = median_ms(lambda: phone.get(f"/api/v1/games/{page_game}").status_code)
+    results["write: bid tap (form POST)"] = median_ms(tap) - version_read
+    return results
+
+
+def run() -> list[tuple[str, str]]:
+    rows = []
+    for backend in BACKENDS:
+        try:
+            with database(backend) as url:
+                app = create_app(
+                    {
+                        "SQLALCHEMY_DATABASE_URI": url,
+                        "SECRET_KEY": "bench",
+                        "RATELIMIT_ENABLED": False,
+                    }
+                )
+                results = measure(app)
+                with app.app_context():
+                    db.engine.dispose()
+        except Unavailable as reason:
+            rows.append((f"latency ({backend})", f"skipped: {reason}"))
+            continue
+        noop = results["no-op GET /healthz"]
+        for what, ms in results.items():
+            rows.append(
+                (f"{what} ({backend}, in-process p50)", f"{ms:.2f} ms = {ms / noop:.1f}× no-op")
+            )
+    return rows
+
+
+def main() -> int:
+    for what, figure in run():
+        print(f"{what}: {figure}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
