@@ -21,6 +21,7 @@ MODULES = [
     "stats",
     "racing",
     "load",
+    "crash",
 ]
 
 
