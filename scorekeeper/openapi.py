@@ -136,7 +136,7 @@ _SCHEMAS: dict[str, Any] = {
                 "maxItems": rules.MAX_PLAYERS,
                 "description": "Names in clockwise seat order: trimmed, 1 to 24 characters, "
                 "unique regardless of case.",
-                "items": {"type": "string"},
+                "items": {"type": "string", "minLength": 1, "pattern": "\\S"},
             },
             "first_dealer": {
                 "type": ["integer", "null"],
