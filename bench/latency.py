@@ -27,15 +27,20 @@ _CSRF = re.compile(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"')
 _VERSION = re.compile(r'name="version" value="(\d+)"')
 
 
-def median_ms(request: Callable[[], int], repeats: int = REPEATS) -> float:
-    """The median time of ``request`` (which returns its status) in milliseconds."""
-    times = []
+def medians_ms(requests: dict[str, Callable[[], int]], repeats: int = REPEATS) -> dict[str, float]:
+    """The median time of each request (a callable returning its status), in milliseconds.
+
+    The kinds take turns, one request each, so a busy moment of the machine falls on all
+    of them alike rather than on whichever was being measured then.
+    """
+    times: dict[str, list[float]] = {what: [] for what in requests}
     for _ in range(repeats):
-        start = time.perf_counter()
-        status = request()
-        times.append(time.perf_counter() - start)
-        assert status < 400, status
-    return statistics.median(times) * 1000
+        for what, request in requests.items():
+            start = time.perf_counter()
+            status = request()
+            times[what].append(time.perf_counter() - start)
+            assert status < 400, (what, status)
+    return {what: statistics.median(samples) * 1000 for what, samples in times.items()}
 
 
 def measure(app: Flask) -> dict[str, float]:
@@ -69,22 +74,24 @@ def measure(app: Flask) -> dict[str, float]:
         data = {"csrf_token": csrf.group(1), "version": number, "action": "bid", "seat": 1}
         return phone.post(round_path, data={**data, "value": next(values)}).status_code
 
-    results = {
-        "no-op GET /healthz": median_ms(lambda: client.get("/healthz").status_code),
-        "read: GET game (API)": median_ms(lambda: client.get(base).status_code),
-        "read: round screen (page)": median_ms(lambda: phone.get(round_path).status_code),
-        "read: sheet (page)": median_ms(lambda: phone.get(f"/games/{page_game}/sheet").status_code),
-        "write: PUT bids (API)": median_ms(
-            lambda: (
+    version_read = f"/api/v1/games/{page_game}"
+    results = medians_ms(
+        {
+            "no-op GET /healthz": lambda: client.get("/healthz").status_code,
+            "read: GET game (API)": lambda: client.get(base).status_code,
+            "read: round screen (page)": lambda: phone.get(round_path).status_code,
+            "read: sheet (page)": lambda: phone.get(f"/games/{page_game}/sheet").status_code,
+            "write: PUT bids (API)": lambda: (
                 client.put(
                     f"{base}/rounds/1/bids", json={"bids": next(bids)}, headers=auth
                 ).status_code
-            )
-        ),
-    }
+            ),
+            "write: bid tap (form POST)": tap,
+            "version read": lambda: phone.get(version_read).status_code,
+        }
+    )
     # The tap's figure includes the version read it makes first; that read is taken off.
-    version_read = median_ms(lambda: phone.get(f"/api/v1/games/{page_game}").status_code)
-    results["write: bid tap (form POST)"] = median_ms(tap) - version_read
+    results["write: bid tap (form POST)"] -= results.pop("version read")
     return results
 
 
