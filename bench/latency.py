@@ -8,6 +8,7 @@ beyond Flask's, independent of the machine's speed.
 
 from __future__ import annotations
 
+import itertools
 import re
 import statistics
 import sys
@@ -20,10 +21,10 @@ from flask.testing import FlaskClient
 from scorekeeper import create_app
 from scorekeeper.extensions import db
 
+from . import print_rows, start_game
 from .databases import BACKENDS, Unavailable, database
 
 REPEATS = 200
-_CSRF = re.compile(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"')
 _VERSION = re.compile(r'name="version" value="(\d+)"')
 
 
@@ -51,27 +52,21 @@ def measure(app: Flask) -> dict[str, float]:
     auth = {"Authorization": f"Bearer {token}"}
     base = f"/api/v1/games/{game_id}"
     client.put(f"{base}/rounds/1/trump", json={"turned": "blue"}, headers=auth)
-    bids = iter([[0, 1, 0], [1, 0, 0]] * REPEATS)
+    bids = itertools.cycle([[0, 1, 0], [1, 0, 0]])
 
     phone = app.test_client()
-    page = phone.get("/games/new").get_data(as_text=True)
-    csrf = _CSRF.search(page)
-    assert csrf
-    form = {f"names-{seat}": name for seat, name in enumerate(["Ann", "Bob", "Cy"])}
-    form.update(csrf_token=csrf.group(1), first_dealer="0", bid_rule="standard")
-    form.update(bid_reveal="open", rounds="full", action="start")
-    page_game = phone.post("/games/new", data=form).headers["Location"].rsplit("/", 1)[-1]
+    page_game, csrf = start_game(phone)
     round_path = f"/games/{page_game}/rounds/1"
     version = int(_VERSION.findall(phone.get(round_path).get_data(as_text=True))[0])
     phone.post(
         round_path,
-        data={"csrf_token": csrf.group(1), "version": version, "action": "trump", "turned": "red"},
+        data={"csrf_token": csrf, "version": version, "action": "trump", "turned": "red"},
     )
-    values = iter([0, 1] * REPEATS)
+    values = itertools.cycle([0, 1])
 
     def tap() -> int:
         number = phone.get(f"/api/v1/games/{page_game}").get_json()["version"]
-        data = {"csrf_token": csrf.group(1), "version": number, "action": "bid", "seat": 1}
+        data = {"csrf_token": csrf, "version": number, "action": "bid", "seat": 1}
         return phone.post(round_path, data={**data, "value": next(values)}).status_code
 
     version_read = f"/api/v1/games/{page_game}"
@@ -121,11 +116,5 @@ def run() -> list[tuple[str, str]]:
     return rows
 
 
-def main() -> int:
-    for what, figure in run():
-        print(f"{what}: {figure}")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(print_rows(run))

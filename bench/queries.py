@@ -15,11 +15,10 @@ from sqlalchemy import event
 from scorekeeper import create_app
 from scorekeeper.extensions import db
 
+from . import PLAYERS, csrf_token, print_rows, start_game
 from .databases import database
 
-_CSRF = re.compile(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"')
 _VERSION = re.compile(r'name="version" value="(\d+)"')
-PLAYERS = ["Ann", "Bob", "Cy"]
 
 
 @contextmanager
@@ -38,17 +37,6 @@ def counted(app: Flask) -> Iterator[list[str]]:
         yield statements
     finally:
         event.remove(engine, "before_cursor_execute", record)
-
-
-def _started(phone: FlaskClient) -> tuple[str, str]:
-    """A game started through the form; its id and the session's CSRF token."""
-    csrf = _CSRF.search(phone.get("/games/new").get_data(as_text=True))
-    assert csrf
-    form = {f"names-{seat}": name for seat, name in enumerate(PLAYERS)}
-    form.update(csrf_token=csrf.group(1), first_dealer="0", bid_rule="standard")
-    form.update(bid_reveal="open", rounds="full", action="start")
-    response = phone.post("/games/new", data=form)
-    return response.headers["Location"].rsplit("/", 1)[-1], csrf.group(1)
 
 
 def _play(phone: FlaskClient, game_id: str, csrf: str, rounds: int) -> None:
@@ -78,7 +66,7 @@ def measure(app: Flask) -> dict[str, tuple[int, int]]:
     phone = app.test_client()
     games = {}
     for rounds in (0, 19):  # on round 1, and on round 20 (the last of 3 players)
-        game_id, csrf = _started(phone)
+        game_id, csrf = start_game(phone)
         _play(phone, game_id, csrf, rounds)
         games[rounds] = game_id
     results: dict[str, list[int]] = {}
@@ -97,9 +85,11 @@ def measure(app: Flask) -> dict[str, tuple[int, int]]:
         path = f"/games/{game_id}/rounds/{number}"
         version = _VERSION.search(phone.get(path).get_data(as_text=True))
         assert version
-        csrf = _CSRF.search(phone.get(path).get_data(as_text=True))
-        assert csrf
-        data = {"csrf_token": csrf.group(1), "version": version.group(1), "action": "tricks"}
+        data = {
+            "csrf_token": csrf_token(phone, path),
+            "version": version.group(1),
+            "action": "tricks",
+        }
         with counted(app) as statements:
             response = phone.post(path, data={**data, "seat": 1, "value": 0})
         assert response.status_code == 303
@@ -127,11 +117,5 @@ def run() -> list[tuple[str, str]]:
     ]
 
 
-def main() -> int:
-    for what, figure in run():
-        print(f"{what}: {figure}")
-    return 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(print_rows(run))

@@ -14,7 +14,6 @@ two acknowledged writes, is a *silent overwrite*, and there must be none.
 from __future__ import annotations
 
 import itertools
-import re
 import sys
 import threading
 from collections.abc import Callable
@@ -28,6 +27,7 @@ from flask.testing import FlaskClient
 from scorekeeper import create_app
 from scorekeeper.extensions import db
 
+from . import start_game
 from .databases import BACKENDS, Unavailable, database
 
 PAIRS = 1000  # python -m bench.racing
@@ -36,7 +36,6 @@ TIMEOUT = 60  # seconds a racer may take before the race counts as hung
 STALE_SENTENCE = "Another phone changed this game"
 # The 8 different bid sets of a 3-player round 1 (one card each).
 BIDS = [list(bids) for bids in itertools.product([0, 1], repeat=3)]
-_CSRF = re.compile(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"')
 
 
 @dataclass
@@ -150,16 +149,7 @@ def race_api(app: Flask, pairs: int) -> Counts:
 def race_forms(app: Flask, pairs: int) -> Counts:
     """Pairs of bid taps on the round screen carrying the same version (two tabs)."""
     first_tab = app.test_client()
-    page = first_tab.get("/games/new").get_data(as_text=True)
-    token_match = _CSRF.search(page)
-    assert token_match, "the new-game form has no CSRF token"
-    csrf = token_match.group(1)
-    form = {f"names-{seat}": name for seat, name in enumerate(["Ann", "Bob", "Cy"])}
-    form.update(csrf_token=csrf, first_dealer="0", bid_rule="standard", bid_reveal="open")
-    form.update(rounds="full", action="start")
-    started = first_tab.post("/games/new", data=form)
-    assert started.status_code == 303, started.status_code
-    game_id = started.headers["Location"].rsplit("/", 1)[-1]
+    game_id, csrf = start_game(first_tab)
     path = f"/games/{game_id}/rounds/1"
     second_tab = app.test_client()
     cookie = first_tab.get_cookie("tablet")
