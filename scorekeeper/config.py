@@ -109,6 +109,9 @@ def build(instance_path: str, overrides: Mapping[str, Any] | None = None) -> dic
         not in ("0", "false", "no"),
         "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI") or "memory://",
         "RATELIMIT_KEY_PREFIX": "tablet",
+        # A storage that cannot be reached (Redis down) lets requests through rather than
+        # failing them: the limits are a brake, not a gate.
+        "RATELIMIT_SWALLOW_ERRORS": True,
         # Starting games (the page and the API share the count) and, at merge, opening a
         # hand-over link: enough for any table, too few for a script.
         "RATELIMIT_CREATE_GAME": os.environ.get("RATELIMIT_CREATE_GAME")

@@ -293,6 +293,15 @@ def test_limits_can_be_switched_off(tmp_path: Path) -> None:
     _app(tmp_path / "again")
 
 
+def test_an_unreachable_limit_storage_lets_games_start(tmp_path: Path) -> None:
+    """Redis down must not turn starting a game into a server error."""
+    app = _app(tmp_path, RATELIMIT_STORAGE_URI="redis://127.0.0.1:9/0")
+    client = app.test_client()
+    assert client.post("/api/v1/games", json=PLAYERS).status_code == 201
+    assert _start(client).status_code == 303
+    _app(tmp_path / "memory")  # back to memory for the tests after this one
+
+
 REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/15")
 
 
