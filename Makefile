@@ -6,7 +6,7 @@ HOST ?= 0.0.0.0
 PORT ?= 5000
 export FLASK_APP := scorekeeper:create_app
 
-.PHONY: run test lint typecheck pytest bench translations clean
+.PHONY: run test lint typecheck pytest bench load crash racing translations clean
 
 # The virtual environment is rebuilt when pyproject.toml changes.
 $(BIN)/.installed: pyproject.toml
@@ -37,9 +37,22 @@ typecheck: $(BIN)/.installed-test
 pytest: $(BIN)/.installed-test
 	$(BIN)/pytest $(PYTEST_ARGS)
 
-# Benchmarks: figures, not pass/fail timings (see bench/).
+# Benchmarks: figures, not pass/fail timings (see bench/). PostgreSQL rows need
+# BENCH_DATABASE_URL (or TEST_DATABASE_URL); each run works in a schema of its own.
 bench: $(BIN)/.installed-test
-	$(BIN)/python -m bench.page_weight
+	$(BIN)/python -m bench
+
+# The load test at full size: LOAD_ARGS="--tables 16 --seconds 120 --backend sqlite".
+load: $(BIN)/.installed-test
+	$(BIN)/python -m bench.load $(LOAD_ARGS)
+
+# SIGKILL the server mid-load and restart it, repeatedly: CRASH_ARGS="--rounds 20 --backend both".
+crash: $(BIN)/.installed-test
+	$(BIN)/python -m bench.crash $(CRASH_ARGS)
+
+# 1,000 racing pairs of writes per path and backend.
+racing: $(BIN)/.installed-test
+	$(BIN)/python -m bench.racing $(RACING_PAIRS)
 
 # The catalogues: extract every marked message, merge it into each language's .po (new ones
 # untranslated, changed ones marked fuzzy), compile the .mo files the app reads. Then

@@ -10,7 +10,7 @@ import click
 from flask import Flask, current_app, request, session
 from flask_babel import get_locale
 
-from . import address, api, assets, history, i18n, pwa, views
+from . import address, api, assets, health, history, i18n, pwa, security, views
 from . import config as settings
 from . import history_pages as _history_pages  # noqa: F401  (its routes join views.bp)
 from .database import init_engine
@@ -54,6 +54,7 @@ def register_extensions(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_locale)
     csrf.init_app(app)
     compress.init_app(app)
+    security.init_app(app)
     assets.read_static_files_whole(app)
     app.jinja_env.globals["asset"] = assets.asset_url
     app.jinja_env.globals["current_locale"] = lambda: str(get_locale() or "en")
@@ -75,6 +76,7 @@ def register_blueprints(app: Flask) -> None:
     app.url_map.converters["round"] = api.RoundNumberConverter
     csrf.exempt(api.bp)
     app.register_blueprint(api.bp)
+    app.register_blueprint(health.bp)
     app.register_blueprint(views.bp)
     app.register_blueprint(pwa.bp)
     app.session_interface = views.SessionInterface()

@@ -19,7 +19,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter
 from werkzeug.wrappers import Response as BaseResponse
 
-from . import export, history, rules, service
+from . import export, history, rules, security, service
 from .database import is_lock_timeout
 from .i18n import rule_message, service_message
 from .openapi import openapi_document
@@ -68,6 +68,7 @@ _TITLES: dict[str, LazyString] = {
     "stale-version": _l("The game has changed"),
     "rule-violation": _l("The rules forbid this"),
     "payload-too-large": _l("The body is too large"),
+    "too-many-requests": _l("Too many requests"),
     "unavailable": _l("Try again"),
     "server-error": _l("Something went wrong"),
 }
@@ -146,11 +147,15 @@ def register_errorhandlers(app: Flask, pages: Callable[[Exception], BaseResponse
             405: "method-not-allowed",
             413: "payload-too-large",
             415: "unsupported-media-type",
+            429: "too-many-requests",
         }.get(status, "malformed-request" if status < 500 else "server-error")
         detail = {
             404: gettext("There is nothing at this address of the API."),
             405: gettext("This address does not take a %(method)s request.", method=request.method),
             413: gettext("The body is larger than the API takes."),
+            429: gettext(
+                "Too many requests came from this address: wait a minute, then try again."
+            ),
         }.get(status)
         if detail is None and status >= 500:
             detail = gettext("Something went wrong on the server, and nothing was changed.")
@@ -377,6 +382,7 @@ def game_response(game: service.GameSnapshot, body: dict[str, Any] | None = None
 
 
 @bp.post("/games")
+@security.limited("RATELIMIT_CREATE_GAME", scope=security.CREATE_GAME)
 def create_game() -> Response:
     """Start a game; the answer carries the edit token, once."""
     data = json_body()

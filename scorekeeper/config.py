@@ -12,6 +12,35 @@ from typing import Any
 
 from .database import engine_options, normalize_url
 
+#: The ProxyFix settings (see security.py): environment variables of the same names.
+PROXY_FIX_KEYS = (
+    "PROXY_FIX_X_FOR",
+    "PROXY_FIX_X_PROTO",
+    "PROXY_FIX_X_HOST",
+    "PROXY_FIX_X_PORT",
+    "PROXY_FIX_X_PREFIX",
+)
+
+
+def _cookie_secure(value: str) -> bool | str:
+    """``SESSION_COOKIE_SECURE``: "auto" (default), or true/false."""
+    value = value.strip().lower()
+    if value in ("1", "true", "yes"):
+        return True
+    if value in ("0", "false", "no"):
+        return False
+    return "auto"
+
+
+def _count(key: str) -> int:
+    """A count of proxies from the environment (0 when unset)."""
+    value = os.environ.get(key, "").strip()
+    if not value:
+        return 0
+    if not value.isdigit():
+        raise ValueError(f"{key} must be a number of proxies, not {value!r}")
+    return int(value)
+
 
 def load_secret_key(instance_path: str) -> str:
     """``SECRET_KEY`` from the environment, else one generated once and kept in the instance."""
@@ -67,9 +96,27 @@ def build(instance_path: str, overrides: Mapping[str, Any] | None = None) -> dic
         "COMPRESS_MIN_SIZE": 512,
         # Only whole bodies are compressed; static files are read whole (see assets.py).
         "COMPRESS_STREAMS": False,
-        # Behind HTTPS, the cookie is sent over HTTPS only.
-        "SESSION_COOKIE_SECURE": os.environ.get("SESSION_COOKIE_SECURE", "").lower()
-        in ("1", "true", "yes"),
+        # The cookie is sent over HTTPS only when the page came over HTTPS ("auto"; see
+        # security.py), or always ("true"), or never ("false": plain HTTP on a laptop).
+        "SESSION_COOKIE_SECURE": _cookie_secure(os.environ.get("SESSION_COOKIE_SECURE", "")),
+        # How many reverse proxies in front set X-Forwarded-For, -Proto, -Host, -Port,
+        # -Prefix (werkzeug's ProxyFix); 0, the default, trusts none of these headers.
+        **{key: _count(key) for key in PROXY_FIX_KEYS},
+        # Rate limits per client address (Flask-Limiter). In memory by default: each
+        # worker process counts alone; several workers share counts through Redis
+        # (RATELIMIT_STORAGE_URI=redis://host:6379/0).
+        "RATELIMIT_ENABLED": os.environ.get("RATELIMIT_ENABLED", "true").lower()
+        not in ("0", "false", "no"),
+        "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI") or "memory://",
+        "RATELIMIT_KEY_PREFIX": "tablet",
+        # A storage that cannot be reached (Redis down) lets requests through rather than
+        # failing them: the limits are a brake, not a gate.
+        "RATELIMIT_SWALLOW_ERRORS": True,
+        # Starting games (the page and the API share the count) and, at merge, opening a
+        # hand-over link: enough for any table, too few for a script.
+        "RATELIMIT_CREATE_GAME": os.environ.get("RATELIMIT_CREATE_GAME")
+        or "10 per minute; 100 per day",
+        "RATELIMIT_HAND_OVER": os.environ.get("RATELIMIT_HAND_OVER") or "20 per minute",
     }
     settings.update(overrides or {})
     if not settings.get("SECRET_KEY"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask
-from sqlalchemy import event
+from sqlalchemy import event, make_url
 from sqlalchemy.engine import Connection
 
 from .extensions import db
@@ -16,6 +16,7 @@ WRITE_OPTION = "scorekeeper_write"
 # How long a write waits for another writer's lock before the request gets a 503 (kept
 # well below gunicorn's 30 s worker timeout). The same bound on both backends.
 LOCK_TIMEOUT_MS = 15_000
+_LOCK_TIMEOUT = f"-c lock_timeout={LOCK_TIMEOUT_MS}"
 
 
 def normalize_url(url: str) -> str:
@@ -32,10 +33,10 @@ def engine_options(url: str) -> dict[str, Any]:
         # The driver waits up to this long for another writer's lock before giving up.
         return {"connect_args": {"timeout": LOCK_TIMEOUT_MS / 1000}}
     if url.startswith("postgresql"):
-        return {
-            "pool_pre_ping": True,
-            "connect_args": {"options": f"-c lock_timeout={LOCK_TIMEOUT_MS}"},
-        }
+        # Options given in the URL (``?options=-c search_path=...``) are kept.
+        given = make_url(url).query.get("options", "")
+        options = " ".join([*([given] if isinstance(given, str) else given), _LOCK_TIMEOUT])
+        return {"pool_pre_ping": True, "connect_args": {"options": options.strip()}}
     return {"pool_pre_ping": True}
 
 

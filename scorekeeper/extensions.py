@@ -2,6 +2,8 @@
 
 from flask_babel import Babel
 from flask_compress import Compress
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
@@ -30,3 +32,7 @@ migrate = Migrate(render_as_batch=True, compare_type=True)
 babel = Babel()
 csrf = CSRFProtect()
 compress = Compress()
+# Rate limits per client address (behind a proxy: as ProxyFix reports it); no default limit,
+# each limited view names its own (security.limited). Storage and switches come from the
+# app's RATELIMIT_* settings.
+limiter = Limiter(get_remote_address)

@@ -44,6 +44,7 @@ _WRITE_ERRORS = {
     "413": _problem("The body is too large."),
     "415": _problem("The body is not `application/json`."),
     "422": _problem("A value the rules forbid, or an unknown field."),
+    "429": _problem("Too many games started from this address; retry after `Retry-After` seconds."),
     "503": _problem("The database is busy; retry after `Retry-After` seconds."),
 }
 
@@ -151,7 +152,7 @@ _SCHEMAS: dict[str, Any] = {
                 "maxItems": rules.MAX_PLAYERS,
                 "description": "Names in clockwise seat order: trimmed, 1 to 24 characters, "
                 "unique regardless of case.",
-                "items": {"type": "string"},
+                "items": {"type": "string", "minLength": 1, "pattern": "\\S"},
             },
             "first_dealer": {
                 "type": ["integer", "null"],
@@ -460,7 +461,7 @@ def openapi_document() -> dict[str, Any]:
                                 }
                             },
                         },
-                        **{k: _WRITE_ERRORS[k] for k in ("400", "413", "415", "422", "503")},
+                        **{k: _WRITE_ERRORS[k] for k in ("400", "413", "415", "422", "429", "503")},
                     },
                 }
             },

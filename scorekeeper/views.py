@@ -34,7 +34,7 @@ from werkzeug.exceptions import BadRequest, HTTPException
 from werkzeug.wrappers import Response
 from wtforms.fields.choices import SelectChoice
 
-from . import history, i18n, qr, rules, screens, service
+from . import history, i18n, qr, rules, screens, security, service
 from .database import is_lock_timeout
 from .following import followed_ids, remember_followed
 from .forms import (
@@ -144,6 +144,12 @@ def home() -> Page:
 
 
 @bp.route("/games/new", methods=["GET", "POST"])
+@security.limited(
+    "RATELIMIT_CREATE_GAME",
+    scope=security.CREATE_GAME,
+    methods=["POST"],
+    when=lambda: request.form.get("action", "start") == "start",
+)
 def new_game() -> Page:
     """Set up a game: seats, first dealer, variant; seats are added, removed and moved by
     tapping, the page coming back from the server each time."""
@@ -413,6 +419,7 @@ def share(game_id: str) -> Page:
 
 
 @bp.post("/games/<game_id>/handover")
+@security.limited("RATELIMIT_HAND_OVER")
 def create_handover(game_id: str) -> Page:
     """Make a one-time link (15 minutes) that hands scorekeeping over to another phone; shown
     once, on the page this answers with, never stored."""
@@ -465,6 +472,7 @@ def handover(token: str) -> Response:
 
 
 @bp.route("/handover", methods=["GET", "POST"])
+@security.limited("RATELIMIT_HAND_OVER", methods=["POST"])
 def take_over() -> Page:
     """Asks before this phone takes over the scorekeeping; the tap uses the link up."""
     token = session.get(HANDOVER_KEY)
@@ -804,6 +812,9 @@ def error_page(error: Exception) -> Response:
             404: gettext("There is no page at this address."),
             405: gettext("This page cannot be sent that way."),
             413: gettext("That was more than this page ever sends."),
+            429: gettext(
+                "Too many requests came from this address: wait a minute, then try again."
+            ),
         }.get(status, gettext("This request cannot be handled as it was sent."))
     body = render_template("error.html", message=message, status=status)
     return make_response(body, status)

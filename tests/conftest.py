@@ -23,12 +23,23 @@ from .openapi_check import CheckedClient
 
 BACKENDS = ["sqlite", "postgresql"]
 DATA_TABLES = ("round_changes", "handovers", "grants", "entries", "rounds", "players", "games")
+RAISED_LIMITS = {
+    "RATELIMIT_CREATE_GAME": "100000 per minute",
+    "RATELIMIT_HAND_OVER": "100000 per minute",
+}
 
 
 def make_app(database_url: str) -> Flask:
     """An app for tests on ``database_url``."""
     app = create_app(
-        {"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_url, "SECRET_KEY": "test-secret"}
+        {
+            "TESTING": True,
+            "SQLALCHEMY_DATABASE_URI": database_url,
+            "SECRET_KEY": "test-secret",
+            # The suite starts many games from one address; tests/test_security.py checks
+            # the limits at their real values.
+            **RAISED_LIMITS,
+        }
     )
     app.test_client_class = CheckedClient
     return app

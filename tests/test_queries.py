@@ -2,34 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
-
 from flask import Flask
-from sqlalchemy import event
-from sqlalchemy.engine import Connection
 
-from scorekeeper.extensions import db
+from bench.queries import counted as count_statements
 
 from .api_client import ApiClient
-
-
-@contextmanager
-def count_statements(app: Flask) -> Iterator[list[str]]:
-    """Collect the SQL queries the app's engine runs inside the block."""
-    statements: list[str] = []
-
-    def record(_conn: Connection, _cursor: object, statement: str, *_args: object) -> None:
-        if not statement.startswith("BEGIN"):  # SQLite's transaction control, not a query
-            statements.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", record)
-    try:
-        yield statements
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
 
 
 def _game_after(api: ApiClient, rounds_scored: int) -> str:

@@ -1,5 +1,6 @@
 """Whatever a form sends, the pages answer without a server error and change nothing they
-should not: hypothesis-made bodies for the new-game form and the round screen."""
+should not: hypothesis-made bodies for the new-game form, the round screen and the
+correction form."""
 
 from __future__ import annotations
 
@@ -116,3 +117,39 @@ def test_the_round_screen_never_fails_on_the_server(
     if response.status_code != 303:
         assert after.version == before.version  # a refusal changes nothing
     assert "javascript:" not in response.headers.get("Location", "")
+
+
+CORRECTION_FIELDS = st.sampled_from(
+    [
+        *("action", "version", "turned", "chosen"),
+        *("bid-0", "bid-1", "bid-2", "bid-5"),
+        *("tricks-0", "tricks-1", "tricks-2", "tricks-9"),
+    ]
+)
+CORRECTIONS = st.dictionaries(CORRECTION_FIELDS, VALUES, max_size=10)
+
+
+@settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture],
+)
+@given(form=CORRECTIONS, number=st.sampled_from([1, 2, 20]))
+def test_the_correction_form_never_fails_on_the_server(
+    phone: Confidant, app: Flask, form: dict, number: int
+) -> None:
+    with app.app_context():
+        if service.get_game(phone.game_id).view.current_round == 1:
+            for seat in range(3):
+                phone.bid(1, seat, 0)
+            phone.tricks(1, 0, 1)
+            phone.tricks(1, 1, 0)
+            phone.score(1)
+        before = service.get_game(phone.game_id)
+    form = {"csrf_token": phone.csrf(), **form}
+    response = phone.client.post(f"{phone.round_path(number)}/correct", data=form)
+    assert response.status_code in (200, 303, 400, 409, 412, 422), response.status_code
+    with app.app_context():
+        after = service.get_game(phone.game_id)
+    if response.status_code != 303:
+        assert after.version == before.version  # a refusal changes nothing

@@ -26,6 +26,8 @@ from werkzeug.serving import WSGIRequestHandler, make_server
 from scorekeeper import create_app
 from scorekeeper.extensions import db
 
+from ..conftest import RAISED_LIMITS
+
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, ConsoleMessage, Page, Request, Response
 
@@ -77,6 +79,7 @@ def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
             "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/browser.sqlite3",
             "SECRET_KEY": "browser-tests",
             "INSTANCE_PATH": str(tmp / "instance"),
+            **RAISED_LIMITS,
         }
     )
     with app.app_context():

@@ -1,0 +1,131 @@
+"""Security headers, the session cookie behind HTTPS, the reverse proxy, and rate limits.
+
+Every response carries a strict Content-Security-Policy (no inline script or style, no
+eval), ``X-Content-Type-Options: nosniff``, a ``Referrer-Policy`` and a ban on framing;
+HSTS is added only to responses served over HTTPS (as the proxy reported it, once
+``ProxyFix`` is set up to trust it). Rate limits live here too: a named limit from the
+configuration, put on a view with one decorator line, ``@limited("RATELIMIT_HAND_OVER")``.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from flask import Flask, current_app, request
+from flask.sessions import SecureCookieSessionInterface
+from werkzeug.middleware.proxy_fix import ProxyFix
+from werkzeug.wrappers import Response
+
+from .config import PROXY_FIX_KEYS
+from .extensions import limiter
+
+#: The policy: everything from this origin only, nothing inline, no framing, no plugins.
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "connect-src 'self'",
+        "font-src 'self'",
+        "manifest-src 'self'",
+        "worker-src 'self'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+        "object-src 'none'",
+    ]
+)
+
+#: Sent on every response.
+HEADERS = {
+    "Content-Security-Policy": CONTENT_SECURITY_POLICY,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "strict-origin-when-cross-origin",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Opener-Policy": "same-origin",
+}
+
+#: Sent over HTTPS only: browsers remember for a year to come back over HTTPS alone.
+STRICT_TRANSPORT_SECURITY = "max-age=31536000"
+
+
+def init_app(app: Flask) -> None:
+    """Headers on every response, the cookie's Secure flag, the proxy, the rate limits."""
+    app.after_request(add_headers)
+    app.session_interface = SessionInterface()
+    counts = {
+        key.removeprefix("PROXY_FIX_").lower(): int(app.config[key]) for key in PROXY_FIX_KEYS
+    }
+    if any(counts.values()):
+        # Trust exactly as many proxies as configured: a client cannot forge its address
+        # or scheme past them. Rate limits and HSTS then see the real client and scheme.
+        app.wsgi_app = ProxyFix(app.wsgi_app, **counts)  # type: ignore[method-assign]
+    limiter.init_app(app)
+
+
+def add_headers(response: Response) -> Response:
+    """The security headers; HSTS only when this request came over HTTPS."""
+    for name, value in HEADERS.items():
+        response.headers.setdefault(name, value)
+    if request.is_secure:
+        response.headers.setdefault("Strict-Transport-Security", STRICT_TRANSPORT_SECURITY)
+    if response.status_code == 429:
+        response.headers["Retry-After"] = str(retry_after())
+    return response
+
+
+def retry_after() -> int:
+    """Seconds until the limit this request broke lets the client in again."""
+    current = limiter.current_limit
+    if current is None:
+        return 60
+    reset = current.window[0]  # when the window ends, in seconds since the epoch
+    return max(1, math.ceil(reset - time.time()))
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """The signed cookie session, Secure whenever the request came over HTTPS.
+
+    ``SESSION_COOKIE_SECURE = "auto"`` (the default) marks the cookie Secure on requests
+    served over HTTPS (behind a proxy: as ``ProxyFix`` reports them), so a laptop on plain
+    HTTP still works while a deployment behind HTTPS never sends the cookie in clear.
+    """
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        setting = app.config["SESSION_COOKIE_SECURE"]
+        if setting == "auto":
+            return bool(request) and request.is_secure
+        return bool(setting)
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+#: The scope starting a game counts in, on the page and in the API alike.
+CREATE_GAME = "create-game"
+
+
+def limited(
+    name: str,
+    *,
+    scope: str | None = None,
+    methods: list[str] | None = None,
+    when: Callable[[], bool] | None = None,
+) -> Callable[[F], F]:
+    """Put the rate limit the configuration names ``name`` (e.g. ``"10 per minute"``) on a
+    view, counted per client address; views given the same ``scope`` share one count.
+    ``methods`` and ``when`` narrow the requests that count. Over the limit: 429."""
+
+    def limit() -> str:
+        value: str = current_app.config[name]
+        return value
+
+    def exempt() -> bool:
+        return when is not None and not when()
+
+    return limiter.shared_limit(  # type: ignore[return-value]
+        limit, scope=scope or name.lower(), methods=methods, exempt_when=exempt
+    )

@@ -1,0 +1,26 @@
+"""Racing phones: 100 pairs of writes on the same version of one game, through the API and
+through the round screen's form, on each backend: one wins, the other is told (412), and
+no acknowledged write is ever missing. ``python -m bench.racing`` runs 1,000 pairs."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+from bench.racing import Counts, race_api, race_forms
+
+PAIRS = 100
+
+
+def assert_every_loser_told(counts: Counts) -> None:
+    assert counts.other == []
+    assert counts.silent_overwrites == 0
+    assert counts.winners == PAIRS
+    assert counts.losers_told == PAIRS
+
+
+def test_racing_api_writes_one_wins_the_other_is_told(app: Flask) -> None:
+    assert_every_loser_told(race_api(app, PAIRS))
+
+
+def test_racing_form_taps_one_wins_the_other_is_told(app: Flask) -> None:
+    assert_every_loser_told(race_forms(app, PAIRS))
