@@ -167,6 +167,26 @@ def test_every_page_in_german_shows_no_english_message(sqlite_app: Flask) -> Non
     page = walk.check("another phone's round", followed)
     assert "schaut beim Spiel nur zu" in page
     walk.get("offline", "/offline")
+    # Following, sharing and handing over.
+    walk.get("spectator", f"/games/{game}/view")
+    walk.get("invite", f"/games/{game}/share")
+    share = f"/games/{game}/share"
+    made = phone.client.post(f"/games/{game}/handover", data={"csrf_token": phone.csrf(share)})
+    page = walk.check("invite with a hand-over link", made)
+    link = re.search(r'id="handover-link">([^<]+)<', made.get_data(as_text=True))
+    assert link, "no hand-over link shown"
+    walk.check("take over", other.get(link.group(1).strip(), follow_redirects=True))
+    token = other.csrf("/handover")
+    taken = other.client.post("/handover", data={"csrf_token": token}, follow_redirects=True)
+    walk.check("taken over", taken)
+    used = other.get(link.group(1).strip(), follow_redirects=True)
+    walk.check("hand-over link used up", used, 410)
+    # The history: the games list, a round's history, statistics, import.
+    walk.get("games list, finished", "/?status=finished")
+    walk.get("games list, searched", "/?q=Ann")
+    walk.get("round history", f"/games/{game}/rounds/1/history")
+    walk.get("statistics", "/statistics")
+    walk.get("import", "/import")
 
     assert walk.english == []
     for word in ("Zauberer", "Narr", "Stiche", "Ansage", "Geber", "Trumpf", "Zwerge", "Riesen"):
