@@ -495,6 +495,7 @@ IMPORT_MAX_BYTES = 16 * 1024 * 1024
 
 
 @bp.post("/import")
+@security.limited("RATELIMIT_CREATE_GAME", scope=security.CREATE_GAME)
 def import_games() -> Response:
     """New games from an export (one game or many), each round checked by the rules; all or
     nothing. Each game gets a new id and a new edit token, shown once."""

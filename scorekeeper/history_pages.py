@@ -14,7 +14,7 @@ from flask import flash, make_response, redirect, render_template, request, url_
 from flask_wtf.csrf import CSRFError, validate_csrf
 from wtforms.validators import ValidationError
 
-from . import api, export, history, i18n, screens, service
+from . import api, export, history, i18n, screens, security, service
 from .extensions import csrf
 from .following import forget_followed
 from .i18n import gettext, service_message
@@ -97,6 +97,8 @@ def export_all() -> Page:
 
 
 @bp.route("/import", methods=["GET", "POST"])
+# An import starts games: it counts as one start, whatever the number of games in the file.
+@security.limited("RATELIMIT_CREATE_GAME", scope=security.CREATE_GAME, methods=["POST"])
 def import_games() -> Page:
     """Bring games back from a JSON export: all of them, each round checked, or none."""
     error = None
@@ -127,9 +129,10 @@ def import_games() -> Page:
                 status = 400
             else:
                 flash(
-                    gettext(
-                        "Imported: %(count)d games, each with a new address.",
-                        count=len(created),
+                    flask_babel.ngettext(
+                        "Imported: %(num)d game, with a new address.",
+                        "Imported: %(num)d games, each with a new address.",
+                        len(created),
                     )
                 )
                 return redirect(url_for(".home"), 303)

@@ -26,7 +26,7 @@ from flask import (
     session,
     url_for,
 )
-from flask.sessions import SecureCookieSessionInterface, SessionMixin
+from flask.sessions import SessionMixin
 from flask_babel import get_locale, ngettext
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import OperationalError
@@ -71,7 +71,7 @@ def current_device(*, create: bool = False) -> service.Device | None:
     return service.Device(key)
 
 
-class SessionInterface(SecureCookieSessionInterface):
+class SessionInterface(security.SessionInterface):
     """Flask's signed session cookie, left alone by the spectator page's poll: a poll neither
     reads nor changes the session, so renewing the cookie on each poll (every 3 s, on every
     phone) would only cost a signature and a Set-Cookie header."""

@@ -37,7 +37,7 @@ def test_no_server_error_and_every_answer_as_documented(app: Flask) -> None:
     schema.app = app
     game_id, token = _real_game(app)
     operations = [result.ok() for result in schema.get_all_operations()]
-    assert len(operations) == 7
+    assert len(operations) == 9
     unsatisfiable = []
     for operation in operations:
         for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):
@@ -65,4 +65,8 @@ def test_no_server_error_and_every_answer_as_documented(app: Flask) -> None:
                 # none; a game's id is any string): its negative half has no case to run.
                 assert mode is GenerationMode.NEGATIVE, operation.label
                 unsatisfiable.append(operation.label)
-    assert set(unsatisfiable) <= {"GET /api/v1/openapi.json", "GET /api/v1/games/{game_id}"}
+    assert set(unsatisfiable) <= {
+        "GET /api/v1/openapi.json",
+        "GET /api/v1/games/{game_id}",
+        "GET /api/v1/games/{game_id}/export",
+    }

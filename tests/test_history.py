@@ -215,7 +215,7 @@ def test_export_then_import_gives_the_same_sheet_and_totals(app: Flask, phone: C
     exported = json.loads(phone.get(f"/games/{original}/export.json").get_data())
     response = upload(phone, exported)
     assert response.status_code == 303, text(response)
-    assert "Imported: 1 games" in text(phone.get("/"))
+    assert "Imported: 1 game, with a new address." in text(phone.get("/"))
     with app.app_context():
         ids = set(db.session.scalars(select(Game.id)))
     (copy,) = ids - {original}

@@ -66,7 +66,7 @@ def test_an_exported_game_is_imported_from_the_import_page(
     expect(page.get_by_role("heading", name="Import games")).to_be_visible()
     page.get_by_label("Exported file").set_input_files(str(file))
     page.get_by_role("button", name="Import", exact=True).click()
-    expect(page.get_by_text("Imported: 1 games, each with a new address.")).to_be_visible()
+    expect(page.get_by_text("Imported: 1 game, with a new address.")).to_be_visible()
     page.get_by_role("link", name=re.compile("^Ann, Bob, Cy, Dan, Eve, Fay")).click()
     expect(page.get_by_role("heading", name="Game over")).to_be_visible()
     expect(page.locator("table.sheet tfoot")).to_contain_text("Total")
