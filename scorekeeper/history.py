@@ -307,21 +307,19 @@ def facts_json(facts: Facts | None) -> dict[str, object] | None:
 class ImportRefused(service.ServiceError):
     """The file as a whole cannot be imported."""
 
-    message = _("The file cannot be imported: %(reason)s Nothing was imported.")
+    message = _("Nothing was imported, as the file is refused: %(reason)s")
 
 
 class GameImportRefused(service.ServiceError):
     """One game of the file cannot be imported (so none is)."""
 
-    message = _("Game %(game)s cannot be imported: %(reason)s Nothing was imported.")
+    message = _("Nothing was imported, as game %(game)s is refused: %(reason)s")
 
 
 class RoundImportRefused(service.ServiceError):
     """One round of one game cannot be imported (so nothing is)."""
 
-    message = _(
-        "Game %(game)s, round %(round)d cannot be imported: %(reason)s Nothing was imported."
-    )
+    message = _("Nothing was imported, as round %(round)d of game %(game)s is refused: %(reason)s")
 
 
 class _Refusal(Exception):

@@ -61,6 +61,12 @@ def signed(value: int) -> str:
     return f"+{number(value)}" if value > 0 else number(value)
 
 
+def moment(value: datetime) -> str:
+    """A day and time as the language writes it, in UTC ("Nov 21, 2026, 10:42 PM" /
+    "21.11.2026, 22:42"); the page's script shows it in the phone's own time zone."""
+    return str(flask_babel.format_datetime(value, "medium", rebase=False))
+
+
 def date(value: datetime) -> str:
     """A day as the language writes it ("Nov 21, 2026" / "21.11.2026")."""
     return str(flask_babel.format_date(value, "medium"))
@@ -84,6 +90,7 @@ def init_app(app: Flask) -> None:
     app.jinja_env.filters["number"] = number
     app.jinja_env.filters["signed"] = signed
     app.jinja_env.filters["date"] = date
+    app.jinja_env.filters["datetime"] = moment
     app.jinja_env.globals["other_languages"] = other_languages
     app.after_request(content_language)
 

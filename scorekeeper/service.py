@@ -82,8 +82,8 @@ class HandoverInvalid(ServiceError):
     """A hand-over link that is unknown, used already, or expired."""
 
     message = _(
-        "This hand-over link does not work any more: a link works once, for 15 minutes. "
-        "Ask the scorekeeper for a new one."
+        "This hand-over link no longer works (each link works once, for 15 minutes): ask the "
+        "scorekeeper for a new one."
     )
 
 

@@ -824,7 +824,8 @@ def _stale() -> Response:
     """Another phone wrote first: say so, and show the game as it is now."""
     flash(
         gettext(
-            "Another phone changed this game a moment ago, so your tap was not saved: "
+            "This game was changed a moment ago, on another phone or screen, so your tap was not "
+            "saved: "
             "here is the game as it is now."
         ),
         "error",

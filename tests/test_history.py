@@ -244,8 +244,8 @@ def test_a_tampered_score_refuses_the_whole_file_naming_game_and_round(
     response = upload(phone, document)
     assert response.status_code == 422
     assert (
-        "Game 2 (Thomas, Ute, Kevin), round 2 cannot be imported: the scores in the file do "
-        "not follow from its bids and tricks. Nothing was imported."
+        "Nothing was imported, as round 2 of game 2 (Thomas, Ute, Kevin) is refused: the scores "
+        "in the file do not follow from its bids and tricks."
     ) in text(response)
     assert game_count(app) == count
 
@@ -263,7 +263,10 @@ def test_a_bid_the_rules_forbid_refuses_the_file_with_the_rules_reason(
     count = game_count(app)
     response = upload(phone, document)
     assert response.status_code == 422
-    assert "round 1 cannot be imported: Thomas deals and may not bid 0" in text(response)
+    assert (
+        "round 1 of game 1 (Thomas, Ute, Kevin) is refused: Thomas deals and may not bid 0"
+        in text(response)
+    )
     assert game_count(app) == count
 
 
@@ -273,10 +276,13 @@ def test_a_bid_the_rules_forbid_refuses_the_file_with_the_rules_reason(
         (b"{not json", "Choose a JSON file exported from the Tablet of Truth."),
         ({"schema_version": 2, "games": []}, "it is not a Tablet of Truth export"),
         ({"schema_version": 1}, "it holds no game."),
-        ({"schema_version": 1, "game": []}, "Game 1 cannot be imported: game is not a JSON"),
+        (
+            {"schema_version": 1, "game": []},
+            "Nothing was imported, as game 1 is refused: game is not a JSON",
+        ),
         (
             {"schema_version": 1, "game": {"players": [{"seat": 0, "name": "A"}]}},
-            "Game 1 (A) cannot be imported:",
+            "Nothing was imported, as game 1 (A) is refused:",
         ),
     ],
 )

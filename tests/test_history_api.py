@@ -67,8 +67,9 @@ def test_an_import_of_many_games_is_all_or_nothing(app: Flask, api: ApiClient) -
     response = api.client.post("/api/v1/import", json=many)
     assert response.status_code == 422
     problem = response.get_json()
-    assert problem["detail"].startswith("Game 2 (Thomas, Ute, Kevin), round 1 cannot be imported:")
-    assert "Nothing was imported." in problem["detail"]
+    assert problem["detail"].startswith(
+        "Nothing was imported, as round 1 of game 2 (Thomas, Ute, Kevin) is refused:"
+    )
     assert game_count(app) == count
     many["games"].pop()
     assert api.client.post("/api/v1/import", json=many).status_code == 201

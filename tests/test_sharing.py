@@ -108,7 +108,7 @@ def test_a_hand_over_link_works_once_and_only_for_the_first_phone(
     assert taker.trump(1, "red").status_code == 303
     status, message = take_over(late, link)
     assert status == 410
-    assert "This hand-over link does not work any more" in message
+    assert "This hand-over link no longer works" in message
     assert not can_keep_score(app, late, game_id)
     assert can_keep_score(app, phone, game_id)  # the giver keeps the right too
 
@@ -135,7 +135,7 @@ def test_an_expired_hand_over_link_is_refused(
     taker = other(app)
     status, message = take_over(taker, link)
     assert status == 410
-    assert "a link works once, for 15 minutes" in message
+    assert "each link works once, for 15 minutes" in message
     assert not can_keep_score(app, taker, game_id)
 
 

@@ -438,8 +438,9 @@ def test_a_stale_page_gets_the_fresh_state_and_saves_nothing(
     phone.bid(1, 1, 1)  # another tap (it could be another phone) moves the version on
     response = phone.tap(1, version=stale, action="bid", seat=1, value=0)
     assert response.status_code == 412
-    assert "Another phone changed this game a moment ago, so your tap was not saved" in text(
-        response
+    assert (
+        "This game was changed a moment ago, on another phone or screen, so your tap was not"
+        in text(response)
     )
     assert _pressed(response.get_data(as_text=True), "Ute bids 1")
     with app.app_context():

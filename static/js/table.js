@@ -5,6 +5,39 @@
     navigator.serviceWorker.register("/sw.js", {scope: "/"}).catch(() => {});
   }
 
+  // A tap (or a spectator's poll) that cannot reach the server says so in one sentence, in
+  // the page's language (base.html carries both sentences); the next answer clears it.
+  const notice = () => document.getElementById("connection");
+  document.addEventListener("htmx:error", (event) => {
+    const box = notice();
+    const request = event.detail && event.detail.ctx && event.detail.ctx.request;
+    if (!box || !request) return;
+    const method = String(request.method || "GET").toUpperCase();
+    box.textContent = method === "GET" ? box.dataset.read : box.dataset.write;
+    box.hidden = false;
+  });
+  document.addEventListener("htmx:after:request", () => {
+    const box = notice();
+    if (box) box.hidden = true;
+  });
+
+  // Times written by the server in UTC (<time datetime data-local>) shown in the phone's own
+  // time zone, in the page's language.
+  function localTimes() {
+    const format = new Intl.DateTimeFormat(document.documentElement.lang || undefined,
+      {dateStyle: "medium", timeStyle: "short"});
+    for (const time of document.querySelectorAll("time[data-local]")) {
+      const moment = new Date(time.getAttribute("datetime"));
+      if (!Number.isNaN(moment.getTime())) time.textContent = format.format(moment);
+    }
+  }
+  document.addEventListener("htmx:after:settle", localTimes);
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", localTimes);
+  } else {
+    localTimes();
+  }
+
   if (!("wakeLock" in navigator)) return;
   let lock = null;
   // A round screen in progress carries data-wake-lock (templates/round.html).

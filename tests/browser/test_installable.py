@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import re
 import struct
+from datetime import datetime
 from typing import TYPE_CHECKING
+from zoneinfo import ZoneInfo
 
 import pytest
 
 pytest.importorskip("playwright.sync_api")
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Browser, Page, expect
 
+from .conftest import PHONE
 from .helpers import bid, new_game, score, set_trump, tap, tricks
 
 if TYPE_CHECKING:
@@ -158,3 +161,49 @@ def test_the_menu_switches_the_language_and_remembers_it(page: Page, base_url: s
     expect(page.get_by_role("heading", name="Deine Spiele")).to_be_visible()
     tap(page, page.get_by_role("button", name="English"))
     expect(page.get_by_role("heading", name="Your games")).to_be_visible()
+
+
+def test_a_tap_without_a_connection_says_it_was_not_saved(
+    page: Page, base_url: str, problems: Problems
+) -> None:
+    problems.allow(r"request failed: POST .*/rounds/1")
+    problems.allow(r"Failed to fetch|ERR_INTERNET_DISCONNECTED")
+    new_game(page, base_url, ["Ann", "Bob", "Cy"], dealer="Ann")
+    set_trump(page, "blue Humans")
+    page.context.set_offline(True)
+    page.get_by_role("button", name="Bob bids 1", exact=True).click()
+    notice = page.locator("#connection")
+    expect(notice).to_be_visible()
+    expect(notice).to_have_text(
+        "No connection, so that tap was not saved: tap again once the phone is back online."
+    )
+    page.context.set_offline(False)
+    bid(page, "Bob", 1)
+    expect(notice).to_be_hidden()
+    page.reload()
+    expect(page.get_by_role("button", name="Bob bids 1", exact=True)).to_have_attribute(
+        "aria-pressed", "true"
+    )
+
+
+def test_a_rounds_history_shows_its_times_in_the_phones_zone_and_language(
+    browser: Browser, base_url: str
+) -> None:
+    phone = {**PHONE, "locale": "de-DE", "timezone_id": "Pacific/Auckland"}
+    context = browser.new_context(**phone)  # type: ignore[arg-type]
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    try:
+        page.goto(base_url + "/")
+        tap(page, page.get_by_role("button", name="English"))
+        game_id = new_game(page, base_url, ["Ann", "Bob", "Cy"], dealer="Ann")
+        set_trump(page, "blue Humans")
+        tap(page, page.get_by_role("button", name="Deutsch"))
+        page.goto(f"{base_url}/games/{game_id}/rounds/1/history")
+        time = page.locator("time[data-local]").first
+        written = time.get_attribute("datetime")
+        assert written is not None
+        local = datetime.fromisoformat(written).astimezone(ZoneInfo("Pacific/Auckland"))
+        expect(time).to_have_text(f"{local:%d.%m.%Y}, {local:%H:%M}")
+    finally:
+        context.close()

@@ -128,7 +128,7 @@ def test_a_hand_over_link_works_exactly_once(
         answer = late.goto(link)
         assert answer is not None
         assert answer.status == 410
-        expect(late.get_by_text("This hand-over link does not work any more")).to_be_visible()
+        expect(late.get_by_text("This hand-over link no longer works")).to_be_visible()
         assert late.get_by_role("button", name="Keep the score on this phone").count() == 0
     finally:
         third.close()
