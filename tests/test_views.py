@@ -660,6 +660,8 @@ def test_a_whole_short_game_ends_with_the_winner_and_the_sheet(phone: Confidant)
     assert "Game over" in page
     assert "Kevin wins with 60 points!" in page
     assert "Total 50 40 60" in page
+    assert "Kevin ♛ won" in page  # on the sheet, no longer "leads"
+    assert "leads" not in text(phone.get(f"/games/{phone.game_id}/sheet"))
 
 
 def test_shared_winners_are_named_together(phone: Confidant) -> None:
