@@ -205,6 +205,7 @@ def test_revoking_leaves_only_this_phone_and_the_api_token(client: FlaskClient, 
     assert revoked.status_code == 303
     page = keeper.get(revoked.headers["Location"])
     assert "1 other phone can no longer keep score." in text(page)
+    assert "No other phone can keep the score of this game." in text(page)
     assert can_keep_score(app, keeper, game_id)
     assert not can_keep_score(app, taker, game_id)
     assert take_over(unused, pending)[0] == 410  # unused links are void too
