@@ -19,6 +19,7 @@ from sqlalchemy import (
     String,
     and_,
     case,
+    cast,
     delete,
     distinct,
     exists,
@@ -787,9 +788,9 @@ def _exact_head(pattern: Any, rounds: Any) -> ColumnElement[int]:
     return case(*whens, else_=rounds)
 
 
-def _exact_tail(pattern: Any, rounds: Any) -> ColumnElement[int]:
+def _exact_tail(pattern: Any, rounds: Any, all_exact: Any) -> ColumnElement[int]:
     """The rounds bid exactly back from the last round scored (round ``rounds``)."""
-    whens = [(pattern == (_sql("1").op("<<")(rounds)) - 1, rounds)]
+    whens = [(all_exact, rounds)]
     whens += [
         (~_bits(pattern, rounds - width, width), width - 1) for width in range(1, MOST_ROUNDS + 1)
     ]
@@ -812,7 +813,7 @@ def _per_game(device: Device) -> Any:
             Game.created_at,
             (func.count() == Game.round_count).label("finished"),
             func.sum(score_sql(Entry.bid, Entry.tricks)).label("total"),
-            func.count().label("rounds"),
+            cast(func.count(), Integer).label("rounds"),  # a shift count on PostgreSQL
             func.sum(case((exact, 1), else_=0)).label("exact"),
             func.sum(case((missed_by > 0, 1), else_=0)).label("over"),
             func.sum(case((missed_by > 0, missed_by), else_=0)).label("over_sum"),
@@ -846,7 +847,7 @@ def _per_game(device: Device) -> Any:
         (sums.c.exact == sums.c.rounds).label("all_exact"),
         _longest_inside(sums.c.pattern).label("inside"),
         _exact_head(sums.c.pattern, sums.c.rounds).label("head"),
-        _exact_tail(sums.c.pattern, sums.c.rounds).label("tail"),
+        _exact_tail(sums.c.pattern, sums.c.rounds, sums.c.exact == sums.c.rounds).label("tail"),
     ).cte("per_game")
 
 
