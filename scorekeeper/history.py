@@ -807,13 +807,10 @@ def _per_game(device: Device) -> Any:
     exact = Entry.bid == Entry.tricks
     sums = (
         select(
-            Player.game_id,
-            Player.seat,
-            Player.name,
-            Game.created_at,
-            (func.count() == Game.round_count).label("finished"),
-            func.sum(score_sql(Entry.bid, Entry.tricks)).label("total"),
+            Grant.game_id,
+            Entry.seat,
             cast(func.count(), Integer).label("rounds"),  # a shift count on PostgreSQL
+            func.sum(score_sql(Entry.bid, Entry.tricks)).label("total"),
             func.sum(case((exact, 1), else_=0)).label("exact"),
             func.sum(case((missed_by > 0, 1), else_=0)).label("over"),
             func.sum(case((missed_by > 0, missed_by), else_=0)).label("over_sum"),
@@ -827,27 +824,34 @@ def _per_game(device: Device) -> Any:
             ),
         )
         .select_from(Grant)
-        .join(Game, Game.id == Grant.game_id)
-        .join(Player, Player.game_id == Grant.game_id)
-        .join(Entry, and_(Entry.game_id == Player.game_id, Entry.seat == Player.seat))
+        .join(Entry, Entry.game_id == Grant.game_id)
         .where(
             Grant.device_hash == device.hash,
-            Game.deleted_at.is_(None),
             Entry.tricks.is_not(None),
             Entry.bid.is_not(None),
         )
-        .group_by(Player.game_id, Player.seat, Player.name, Game.created_at, Game.round_count)
+        # In the order of the grants' and the entries' indexes: no sorting to group.
+        .group_by(Grant.game_id, Entry.seat)
         .subquery("sums")
     )
-    return select(
-        *[column for column in sums.c if column.name != "pattern"],
-        func.lower(sums.c.name).label("key"),
-        (sums.c.rounds - sums.c.exact - sums.c.over).label("under"),
-        func.max(sums.c.total).over(partition_by=sums.c.game_id).label("top"),
-        (sums.c.exact == sums.c.rounds).label("all_exact"),
-        _longest_inside(sums.c.pattern).label("inside"),
-        _exact_head(sums.c.pattern, sums.c.rounds).label("head"),
-        _exact_tail(sums.c.pattern, sums.c.rounds, sums.c.exact == sums.c.rounds).label("tail"),
+    all_exact = sums.c.exact == sums.c.rounds
+    return (
+        select(
+            *[column for column in sums.c if column.name != "pattern"],
+            Player.name,
+            func.lower(Player.name).label("key"),
+            Game.created_at,
+            (sums.c.rounds == Game.round_count).label("finished"),
+            (sums.c.rounds - sums.c.exact - sums.c.over).label("under"),
+            func.max(sums.c.total).over(partition_by=sums.c.game_id).label("top"),
+            all_exact.label("all_exact"),
+            _longest_inside(sums.c.pattern).label("inside"),
+            _exact_head(sums.c.pattern, sums.c.rounds).label("head"),
+            _exact_tail(sums.c.pattern, sums.c.rounds, all_exact).label("tail"),
+        )
+        .join_from(sums, Game, Game.id == sums.c.game_id)
+        .join(Player, and_(Player.game_id == sums.c.game_id, Player.seat == sums.c.seat))
+        .where(Game.deleted_at.is_(None))
     ).cte("per_game")
 
 
