@@ -29,6 +29,7 @@ from flask import Flask
 from flask_migrate import upgrade
 
 from scorekeeper import create_app
+from scorekeeper.database import normalize_url
 from scorekeeper.extensions import db
 from scorekeeper.models import Entry, Game, Grant, Player, Round
 from scorekeeper.service import Device
@@ -55,6 +56,7 @@ def _database(folder: str, name: str) -> str:
     url = os.environ.get("BENCH_DATABASE_URL")
     if not url:
         return f"sqlite:///{Path(folder) / f'{name}.sqlite3'}"
+    url = normalize_url(url)
     engine = sa.create_engine(url)
     with engine.begin() as connection:
         connection.execute(sa.text("DROP SCHEMA public CASCADE"))
