@@ -763,7 +763,8 @@ def _bits(pattern: Any, shift: Any, width: int) -> ColumnElement[bool]:
     """Whether the ``width`` rounds from bit ``shift`` up were all bid exactly."""
     ones = _sql(str((1 << width) - 1))
     shifted = pattern.op(">>")(shift) if shift is not None else pattern
-    return shifted.op("&")(ones) == ones
+    all_set: ColumnElement[bool] = shifted.op("&")(ones) == ones
+    return all_set
 
 
 def _longest_inside(pattern: Any) -> ColumnElement[int]:
@@ -775,7 +776,8 @@ def _longest_inside(pattern: Any) -> ColumnElement[int]:
         combined: Any = pattern
         for shift in range(1, length):
             combined = combined.op("&")(pattern.op(">>")(_sql(str(shift))))
-        return combined == 0
+        none_left: ColumnElement[bool] = combined == 0
+        return none_left
 
     whens = [(pattern == 0, 0)]
     whens += [(run_of(length), length - 1) for length in range(2, MOST_ROUNDS + 1)]
