@@ -8,11 +8,13 @@ kept by one browser (reported: every statistic is aggregated afresh from the bid
 as RULES.md forbids storing a derived score, so this grows with the games). Each page is
 fetched through the test client several times (median), and its SQL statements counted
 (goal: the same number for all three). Run with ``.venv/bin/python -m bench.stats``; SQLite
-in a temporary folder.
+in a temporary folder, or the PostgreSQL database named by ``BENCH_DATABASE_URL`` (which the
+bench empties before each scenario: give it a database of its own).
 """
 
 from __future__ import annotations
 
+import os
 import random
 import statistics
 import tempfile
@@ -27,6 +29,7 @@ from flask import Flask
 from flask_migrate import upgrade
 
 from scorekeeper import create_app
+from scorekeeper.database import normalize_url
 from scorekeeper.extensions import db
 from scorekeeper.models import Entry, Game, Grant, Player, Round
 from scorekeeper.service import Device
@@ -45,6 +48,21 @@ def _app(url: str) -> Flask:
     with app.app_context():
         upgrade()
     return app
+
+
+def _database(folder: str, name: str) -> str:
+    """A fresh, empty database for one scenario: a SQLite file, or the PostgreSQL database
+    of ``BENCH_DATABASE_URL`` with its tables dropped."""
+    url = os.environ.get("BENCH_DATABASE_URL")
+    if not url:
+        return f"sqlite:///{Path(folder) / f'{name}.sqlite3'}"
+    url = normalize_url(url)
+    engine = sa.create_engine(url)
+    with engine.begin() as connection:
+        connection.execute(sa.text("DROP SCHEMA public CASCADE"))
+        connection.execute(sa.text("CREATE SCHEMA public"))
+    engine.dispose()
+    return url
 
 
 def _tricks(rng: random.Random, cards: int) -> list[int]:
@@ -169,7 +187,7 @@ def run() -> list[tuple[str, str]]:
     results = {}
     with tempfile.TemporaryDirectory() as folder:
         for label, games, kept in SCENARIOS:
-            app = _app(f"sqlite:///{Path(folder) / f'stats{games}-{kept}.sqlite3'}")
+            app = _app(_database(folder, f"stats{games}-{kept}"))
             seed(app, games, kept)
             seconds, count = measure(app)
             results[label] = (seconds, count)

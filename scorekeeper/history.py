@@ -15,16 +15,21 @@ from typing import Any
 
 from sqlalchemy import (
     ColumnElement,
-    Select,
+    Integer,
+    String,
     and_,
     case,
+    cast,
     delete,
     distinct,
     exists,
     func,
     literal,
+    literal_column,
+    null,
     or_,
     select,
+    union_all,
 )
 from sqlalchemy.orm import selectinload
 
@@ -732,116 +737,327 @@ def score_sql(bid: Any, tricks: Any) -> ColumnElement[int]:
     )
 
 
+#: The most rounds a game has (three players): the widest pattern of exact bids.
+MOST_ROUNDS = rules.DECK_SIZE // rules.MIN_PLAYERS
+PAIRS_SHOWN = 50
+
+
 def _as_int(value: Any) -> int:
     return int(value or 0)
 
 
-def _kept_entries(device: Device) -> Select[Any]:
-    """The scored entries of the games this browser keeps, with the player's name: joins on
-    primary keys from the browser's grants (``grants`` is keyed by device first)."""
-    return (
-        select(
-            Entry.game_id,
-            Entry.seat,
-            Entry.round_number,
-            Entry.bid,
-            Entry.tricks,
-            Game.created_at,
-            Game.round_count,
-            Player.name,
-        )
-        .select_from(Grant)
-        .join(Game, Game.id == Grant.game_id)
-        .join(Entry, Entry.game_id == Grant.game_id)
-        .join(Player, and_(Player.game_id == Entry.game_id, Player.seat == Entry.seat))
-        .where(
-            Grant.device_hash == device.hash,
-            Game.deleted_at.is_(None),
-            Entry.tricks.is_not(None),
-            Entry.bid.is_not(None),
-        )
-    )
+def _sql(text: str) -> ColumnElement[Any]:
+    """A whole number written into the SQL (a bound parameter would let PostgreSQL pick a
+    2-byte integer for it, too small for a pattern shifted by 20)."""
+    return literal_column(text, Integer)
+
+
+def _bytewise(column: Any) -> Any:
+    """Compare names as Python does (by code point) on PostgreSQL too."""
+    return column.collate("C") if db.engine.dialect.name == "postgresql" else column
+
+
+def _bits(pattern: Any, shift: Any, width: int) -> ColumnElement[bool]:
+    """Whether the ``width`` rounds from bit ``shift`` up were all bid exactly."""
+    ones = _sql(str((1 << width) - 1))
+    shifted = pattern.op(">>")(shift) if shift is not None else pattern
+    all_set: ColumnElement[bool] = shifted.op("&")(ones) == ones
+    return all_set
+
+
+def _longest_inside(pattern: Any) -> ColumnElement[int]:
+    """The longest run of exact bids inside one game, from its pattern (bit ``r - 1`` set:
+    round ``r`` bid exactly): a run of ``k`` exists when the pattern ANDed with itself
+    shifted by 1 … ``k - 1`` is not 0. Asked from 2 upwards, so a short run costs little."""
+
+    def run_of(length: int) -> ColumnElement[bool]:
+        combined: Any = pattern
+        for shift in range(1, length):
+            combined = combined.op("&")(pattern.op(">>")(_sql(str(shift))))
+        none_left: ColumnElement[bool] = combined == 0
+        return none_left
+
+    whens = [(pattern == 0, 0)]
+    whens += [(run_of(length), length - 1) for length in range(2, MOST_ROUNDS + 1)]
+    return case(*whens, else_=MOST_ROUNDS)
+
+
+def _exact_head(pattern: Any, rounds: Any) -> ColumnElement[int]:
+    """The rounds bid exactly from round 1 on (the rounds are scored in order, from 1)."""
+    whens = [(~_bits(pattern, None, width), width - 1) for width in range(1, MOST_ROUNDS + 1)]
+    return case(*whens, else_=rounds)
+
+
+def _exact_tail(pattern: Any, rounds: Any, all_exact: Any) -> ColumnElement[int]:
+    """The rounds bid exactly back from the last round scored (round ``rounds``)."""
+    whens = [(all_exact, rounds)]
+    whens += [
+        (~_bits(pattern, rounds - width, width), width - 1) for width in range(1, MOST_ROUNDS + 1)
+    ]
+    return case(*whens, else_=rounds)
 
 
 def _per_game(device: Device) -> Any:
-    """One row per player per kept game: the total, whether the game is finished, the game's
-    top total, and the player's bids against tricks, summed over the rounds scored."""
-    entries = _kept_entries(device).subquery("scored")
-    missed_by = entries.c.bid - entries.c.tricks
+    """One row per player per kept game (a CTE, so computed once per statement): the total,
+    whether the game is finished, the game's top total, the player's bids against tricks,
+    and the pattern of exact bids (the longest run inside, the runs at either end), summed
+    over the rounds scored. One pass over the kept games' entries, along their indexes:
+    grants by device, games and players by primary key, entries by (game, seat, round)."""
+    missed_by = Entry.bid - Entry.tricks
+    exact = Entry.bid == Entry.tricks
     sums = (
         select(
-            entries.c.game_id,
-            entries.c.seat,
-            func.lower(func.max(entries.c.name)).label("key"),
-            func.max(entries.c.name).label("name"),
-            func.max(entries.c.created_at).label("created_at"),
-            (func.count() == func.max(entries.c.round_count)).label("finished"),
-            func.sum(score_sql(entries.c.bid, entries.c.tricks)).label("total"),
-            func.count().label("rounds"),
-            func.sum(case((missed_by == 0, 1), else_=0)).label("exact"),
+            Grant.game_id,
+            Entry.seat,
+            cast(func.count(), Integer).label("rounds"),  # a shift count on PostgreSQL
+            func.sum(score_sql(Entry.bid, Entry.tricks)).label("total"),
+            func.sum(case((exact, 1), else_=0)).label("exact"),
             func.sum(case((missed_by > 0, 1), else_=0)).label("over"),
             func.sum(case((missed_by > 0, missed_by), else_=0)).label("over_sum"),
-            func.sum(case((missed_by < 0, 1), else_=0)).label("under"),
             func.sum(case((missed_by < 0, -missed_by), else_=0)).label("under_sum"),
-            func.sum(case((entries.c.bid == 0, 1), else_=0)).label("zero_bids"),
-            func.sum(case((and_(entries.c.bid == 0, entries.c.tricks == 0), 1), else_=0)).label(
+            func.sum(case((Entry.bid == 0, 1), else_=0)).label("zero_bids"),
+            func.sum(case((and_(Entry.bid == 0, Entry.tricks == 0), 1), else_=0)).label(
                 "zero_made"
             ),
+            func.sum(case((exact, _sql("1").op("<<")(Entry.round_number - 1)), else_=0)).label(
+                "pattern"
+            ),
         )
-        .group_by(entries.c.game_id, entries.c.seat)
+        .select_from(Grant)
+        .join(Entry, Entry.game_id == Grant.game_id)
+        .where(
+            Grant.device_hash == device.hash,
+            Entry.tricks.is_not(None),
+            Entry.bid.is_not(None),
+        )
+        # In the order of the grants' and the entries' indexes: no sorting to group.
+        .group_by(Grant.game_id, Entry.seat)
         .subquery("sums")
     )
-    return select(
-        *sums.c,
-        func.max(sums.c.total).over(partition_by=sums.c.game_id).label("top"),
-    ).subquery("per_game")
+    all_exact = sums.c.exact == sums.c.rounds
+    return (
+        select(
+            *[column for column in sums.c if column.name != "pattern"],
+            Player.name,
+            func.lower(Player.name).label("key"),
+            Game.created_at,
+            (sums.c.rounds == Game.round_count).label("finished"),
+            (sums.c.rounds - sums.c.exact - sums.c.over).label("under"),
+            func.max(sums.c.total).over(partition_by=sums.c.game_id).label("top"),
+            all_exact.label("all_exact"),
+            _longest_inside(sums.c.pattern).label("inside"),
+            _exact_head(sums.c.pattern, sums.c.rounds).label("head"),
+            _exact_tail(sums.c.pattern, sums.c.rounds, all_exact).label("tail"),
+        )
+        .join_from(sums, Game, Game.id == sums.c.game_id)
+        .join(Player, and_(Player.game_id == sums.c.game_id, Player.seat == sums.c.seat))
+        .where(Game.deleted_at.is_(None))
+    ).cte("per_game")
+
+
+def _runs(games: Any) -> Any:
+    """Each player's longest run of exact bids over the rounds in time order, from the
+    per-game rows (gaps and islands over games): a run inside a game, or one that crosses
+    games: the exact tail of a game, every round of the games bid all exactly after it,
+    and the exact head of the next game. Each game not bid all exactly starts an island."""
+    order = (games.c.created_at, games.c.game_id)
+    islands = select(
+        games.c.key,
+        games.c.inside,
+        case((games.c.all_exact, games.c.rounds), else_=games.c.tail).label("carried"),
+        case((games.c.all_exact, None), else_=games.c.head).label("opening"),
+        func.sum(case((games.c.all_exact, 0), else_=1))
+        .over(partition_by=games.c.key, order_by=order)
+        .label("island"),
+    ).subquery("islands")
+    chains = (
+        select(
+            islands.c.key,
+            islands.c.island,
+            func.max(islands.c.inside).label("inside"),
+            func.sum(islands.c.carried).label("carried"),
+            func.max(islands.c.opening).label("opening"),
+        )
+        .group_by(islands.c.key, islands.c.island)
+        .subquery("chains")
+    )
+    linked = select(
+        chains.c.key,
+        chains.c.inside,
+        (
+            chains.c.carried
+            + func.coalesce(
+                func.lead(chains.c.opening).over(
+                    partition_by=chains.c.key, order_by=chains.c.island
+                ),
+                0,
+            )
+        ).label("crossing"),
+    ).subquery("linked")
+    inside, crossing = func.max(linked.c.inside), func.max(linked.c.crossing)
+    return (
+        select(linked.c.key, case((inside > crossing, inside), else_=crossing).label("longest"))
+        .group_by(linked.c.key)
+        .subquery("runs")
+    )
 
 
 def statistics(device: Device | None) -> Statistics:
-    """The players' statistics over the games this browser keeps, in three statements over
-    the kept games' entries (their number does not grow with the games)."""
+    """The players' statistics over the games this browser keeps, in one statement (its
+    cost grows with the kept games' entries, read once; its count does not): the
+    players' totals, each player's last :data:`SPARK_POINTS` final totals (the
+    sparklines) and the :data:`PAIRS_SHOWN` pairs who shared the most finished games (the
+    head-to-head table) come back as rows of one UNION, told apart by their first column."""
     if device is None:
         return Statistics(players=[], pairs=[])
     games = _per_game(device)
     done = games.c.finished
-    # 1. Games, wins, average and best final total, bids against tricks.
-    results = db.session.execute(
+    runs = _runs(games)
+    totals = (
         select(
             games.c.key,
-            func.max(games.c.name),
-            func.count(),
-            func.sum(case((done, 1), else_=0)),
-            func.sum(case((and_(done, games.c.total == games.c.top), 1), else_=0)),
-            func.avg(case((done, games.c.total), else_=None)),
-            func.max(case((done, games.c.total), else_=None)),
-            func.sum(games.c.rounds),
-            func.sum(games.c.exact),
-            func.sum(games.c.over),
-            func.sum(games.c.over_sum),
-            func.sum(games.c.under),
-            func.sum(games.c.under_sum),
-            func.sum(games.c.zero_bids),
-            func.sum(games.c.zero_made),
+            func.max(games.c.name).label("name"),
+            func.count().label("games"),
+            func.sum(case((done, 1), else_=0)).label("finished"),
+            func.sum(case((and_(done, games.c.total == games.c.top), 1), else_=0)).label("wins"),
+            func.max(case((done, games.c.total), else_=None)).label("best"),
+            func.sum(games.c.rounds).label("rounds"),
+            func.sum(games.c.exact).label("exact"),
+            func.sum(games.c.over).label("over"),
+            func.sum(games.c.over_sum).label("over_sum"),
+            func.sum(games.c.under).label("under"),
+            func.sum(games.c.under_sum).label("under_sum"),
+            func.sum(games.c.zero_bids).label("zero_bids"),
+            func.sum(games.c.zero_made).label("zero_made"),
+            func.avg(case((done, games.c.total), else_=None)).label("average"),
         )
         .group_by(games.c.key)
-        .order_by(func.count().desc(), games.c.key)
-    ).all()
-    runs = _longest_runs(device)
-    history, pairs = _finals(device)
-    names = {str(row[0]): str(row[1]) for row in results}
+        .subquery("totals")
+    )
+    player_rows = select(
+        literal_column("'player'", String).label("kind"),
+        totals.c.key,
+        totals.c.name,
+        *[totals.c[name] for name in _PLAYER_COUNTS],
+        runs.c.longest,
+        totals.c.average,
+    ).join_from(totals, runs, runs.c.key == totals.c.key)
+    finals = (
+        select(
+            games.c.key,
+            games.c.total,
+            func.row_number()
+            .over(
+                partition_by=games.c.key,
+                order_by=(games.c.created_at.desc(), games.c.game_id.desc()),
+            )
+            .label("latest"),
+        )
+        .where(done)
+        .subquery("finals")
+    )
+    nothing = [null() for _ in range(len(_PLAYER_COUNTS) - 1)]
+    history_rows = select(
+        literal_column("'final'", String),
+        finals.c.key,
+        null(),
+        finals.c.latest,
+        finals.c.total,
+        *nothing,
+        null(),
+    ).where(finals.c.latest <= SPARK_POINTS)
+    first, second = games.alias("first_player"), games.alias("second_player")
+    together = (
+        select(
+            first.c.key.label("first"),
+            second.c.key.label("second"),
+            func.count().label("games"),
+            func.sum(case((first.c.total > second.c.total, 1), else_=0)).label("ahead"),
+            func.sum(case((first.c.total < second.c.total, 1), else_=0)).label("behind"),
+        )
+        .join_from(
+            first,
+            second,
+            and_(
+                second.c.game_id == first.c.game_id,
+                _bytewise(first.c.key) < _bytewise(second.c.key),
+            ),
+        )
+        .where(first.c.finished, second.c.finished)
+        .group_by(first.c.key, second.c.key)
+        .order_by(func.count().desc(), _bytewise(first.c.key), _bytewise(second.c.key))
+        .limit(PAIRS_SHOWN)
+        .subquery("together")
+    )
+    pair_rows = select(
+        literal_column("'pair'", String),
+        together.c.first,
+        together.c.second,
+        together.c.games,
+        together.c.ahead,
+        together.c.behind,
+        *nothing[2:],
+        null(),
+        null(),
+    )
+    rows = db.session.execute(union_all(player_rows, history_rows, pair_rows)).all()
+    return _folded(rows)
+
+
+#: The whole numbers of a player's row, in the order of the UNION's columns.
+_PLAYER_COUNTS = (
+    "games",
+    "finished",
+    "wins",
+    "best",
+    "rounds",
+    "exact",
+    "over",
+    "over_sum",
+    "under",
+    "under_sum",
+    "zero_bids",
+    "zero_made",
+)
+
+
+def _folded(rows: Sequence[Any]) -> Statistics:
+    """The UNION's rows as statistics: players most games first, sparklines oldest first,
+    pairs most games together first (each a handful of rows: the sorting is by key)."""
+    names: dict[str, str] = {}
+    counts: dict[str, list[int | None]] = {}
+    extra: dict[str, tuple[int, float | None]] = {}
+    finals: dict[str, list[tuple[int, int]]] = {}
+    pairs: list[tuple[str, str, int, int, int]] = []
+    for kind, raw_key, name, *numbers in rows:
+        key = str(raw_key)
+        if kind == "player":
+            names[key] = str(name)
+            values = numbers[: len(_PLAYER_COUNTS)]
+            counts[key] = [None if value is None else int(value) for value in values]
+            longest, average = numbers[len(_PLAYER_COUNTS) :]
+            extra[key] = (_as_int(longest), float(average) if average is not None else None)
+        elif kind == "final":
+            finals.setdefault(key, []).append((int(numbers[0]), int(numbers[1])))
+        else:
+            pairs.append(
+                (key, str(name), _as_int(numbers[0]), _as_int(numbers[1]), _as_int(numbers[2]))
+            )
     players = []
-    for row in results:
-        name_key = str(row[0])
-        counts = [_as_int(value) for value in row[7:]]
-        rounds_played, exact, over, over_sum, under, under_sum, zero_bids, zero_made = counts
+    for key in sorted(counts, key=lambda key: (-_as_int(counts[key][0]), key)):
+        games, finished, wins, best, *rest = counts[key]
+        rounds_played, exact, over, over_sum, under, under_sum, zero_bids, zero_made = (
+            _as_int(value) for value in rest
+        )
+        longest, average = extra[key]
         players.append(
             PlayerStats(
-                name=names[name_key],
-                games=_as_int(row[2]),
-                finished=_as_int(row[3]),
-                wins=_as_int(row[4]),
-                average=float(row[5]) if row[5] is not None else None,
-                best=int(row[6]) if row[6] is not None else None,
+                name=names[key],
+                games=_as_int(games),
+                finished=_as_int(finished),
+                wins=_as_int(wins),
+                average=average,
+                best=best,
                 rounds=rounds_played,
                 exact=exact,
                 over=over,
@@ -850,83 +1066,15 @@ def statistics(device: Device | None) -> Statistics:
                 under_by=under_sum / under if under else None,
                 zero_bids=zero_bids,
                 zero_made=zero_made,
-                longest_run=runs.get(name_key, 0),
-                history=history.get(name_key, []),
+                longest_run=longest,
+                history=[total for _latest, total in sorted(finals.get(key, []), reverse=True)],
             )
         )
+    pairs.sort(key=lambda pair: (-pair[2], pair[0], pair[1]))
     return Statistics(
         players=players,
         pairs=[
-            HeadToHead(names.get(a, a), names.get(b, b), games_together, ahead, behind)
-            for a, b, games_together, ahead, behind in pairs
+            HeadToHead(names.get(a, a), names.get(b, b), together, ahead, behind)
+            for a, b, together, ahead, behind in pairs
         ],
     )
-
-
-def _longest_runs(device: Device) -> dict[str, int]:
-    """2. Each player's longest run of exact bids over the rounds in time order: islands of
-    consecutive exact bids, found by row numbers (gaps and islands)."""
-    entries = _kept_entries(device).subquery("scored")
-    key = func.lower(entries.c.name)
-    order = (entries.c.created_at, entries.c.game_id, entries.c.round_number)
-    numbered = select(
-        key.label("key"),
-        (entries.c.bid == entries.c.tricks).label("exact"),
-        func.row_number().over(partition_by=key, order_by=order).label("position"),
-    ).subquery("numbered")
-    exact_only = (
-        select(
-            numbered.c.key,
-            (
-                numbered.c.position
-                - func.row_number().over(partition_by=numbered.c.key, order_by=numbered.c.position)
-            ).label("island"),
-        )
-        .where(numbered.c.exact)
-        .subquery("exact_only")
-    )
-    islands = (
-        select(exact_only.c.key, func.count().label("length"))
-        .group_by(exact_only.c.key, exact_only.c.island)
-        .subquery("islands")
-    )
-    statement = select(islands.c.key, func.max(islands.c.length)).group_by(islands.c.key)
-    return {str(k): int(length) for k, length in db.session.execute(statement)}
-
-
-def _finals(device: Device) -> tuple[dict[str, list[int]], list[tuple[str, str, int, int, int]]]:
-    """3. Each player's final total in each finished game, oldest game first: the sparklines
-    (the latest :data:`SPARK_POINTS` of each player) and the head-to-head table (each pair
-    over the finished games they shared: who ended ahead) are folded from it in one pass."""
-    games = _per_game(device)
-    statement: Select[Any] = (
-        select(games.c.game_id, games.c.key, games.c.total)
-        .where(games.c.finished)
-        .order_by(games.c.created_at, games.c.game_id)
-    )
-    history: dict[str, list[int]] = {}
-    pairs: dict[tuple[str, str], list[int]] = {}
-    current: str | None = None
-    table: list[tuple[str, int]] = []
-
-    def settle() -> None:
-        for first, first_total in table:
-            for second, second_total in table:
-                if first < second:
-                    tally = pairs.setdefault((first, second), [0, 0, 0])
-                    tally[0] += 1
-                    tally[1] += first_total > second_total
-                    tally[2] += first_total < second_total
-
-    for game_id, name_key, total in db.session.execute(statement):
-        if game_id != current:
-            settle()
-            current, table = game_id, []
-        table.append((str(name_key), int(total)))
-        line = history.setdefault(str(name_key), [])
-        line.append(int(total))
-        if len(line) > SPARK_POINTS:
-            del line[0]
-    settle()
-    ranked = sorted(pairs.items(), key=lambda item: (-item[1][0], item[0]))[:50]
-    return history, [(a, b, tally[0], tally[1], tally[2]) for (a, b), tally in ranked]

@@ -147,8 +147,9 @@ class Entry(db.Model):  # type: ignore[name-defined,misc]
             ondelete="CASCADE",
             name="fk_entries_player",
         ),
-        # Statistics group a browser's entries by game and seat: covered by this index.
-        Index("ix_entries_game_seat", "game_id", "seat", "bid", "tricks"),
+        # Statistics group a browser's entries by game and seat, with each round's number
+        # (the pattern of exact bids): covered by this index, in its order.
+        Index("ix_entries_game_seat_round", "game_id", "seat", "round_number", "bid", "tricks"),
         CheckConstraint("bid >= 0", name="bid"),
         CheckConstraint("tricks >= 0", name="tricks"),
         CheckConstraint("draft_tricks >= 0", name="draft_tricks"),

@@ -7,6 +7,7 @@ import csv
 import io
 import itertools
 import json
+import random
 import re
 from datetime import timedelta
 from typing import Any
@@ -471,3 +472,123 @@ def test_the_sql_score_is_the_rules_score(app: Flask, bid: int, tricks: int) -> 
     with app.app_context():
         value = db.session.scalar(select(history.score_sql(bid, tricks)))
     assert value == rules.score(bid, tricks)
+
+
+def reference_statistics(
+    games: list[tuple[list[str], int, list[tuple[list[int], list[int]]]]],
+) -> dict[str, dict[str, Any]]:
+    """The statistics counted in Python, by the rules' scores, from the facts of each game
+    (names, rounds set up, the rounds played), oldest game first."""
+    players: dict[str, dict[str, Any]] = {}
+    pairs: dict[tuple[str, str], list[int]] = {}
+    for names, round_count, played in games:
+        totals = [sum(rules.score(bids[s], tricks[s]) for bids, tricks in played) for s in range(3)]
+        finished = len(played) == round_count
+        for seat, name in enumerate(names):
+            p = players.setdefault(
+                name.lower(),
+                {
+                    "games": 0,
+                    "finished": 0,
+                    "wins": 0,
+                    "finals": [],
+                    "rounds": 0,
+                    "exact": 0,
+                    "over": [],
+                    "under": [],
+                    "zero_bids": 0,
+                    "zero_made": 0,
+                    "run": 0,
+                    "best_run": 0,
+                },
+            )
+            p["games"] += 1
+            for bids, tricks in played:
+                bid, won = bids[seat], tricks[seat]
+                p["rounds"] += 1
+                p["exact"] += bid == won
+                p["run"] = p["run"] + 1 if bid == won else 0
+                p["best_run"] = max(p["best_run"], p["run"])
+                if bid > won:
+                    p["over"].append(bid - won)
+                if bid < won:
+                    p["under"].append(won - bid)
+                p["zero_bids"] += bid == 0
+                p["zero_made"] += bid == 0 and won == 0
+            if finished:
+                p["finished"] += 1
+                p["wins"] += totals[seat] == max(totals)
+                p["finals"].append(totals[seat])
+        if finished:
+            for a, b in itertools.combinations(range(3), 2):
+                (first, first_total), (second, second_total) = sorted(
+                    [(names[a].lower(), totals[a]), (names[b].lower(), totals[b])]
+                )
+                tally = pairs.setdefault((first, second), [0, 0, 0])
+                tally[0] += 1
+                tally[1] += first_total > second_total
+                tally[2] += first_total < second_total
+    result = {}
+    for key, p in players.items():
+        finals = p["finals"]
+        result[key] = {
+            "games": p["games"],
+            "finished": p["finished"],
+            "wins": p["wins"],
+            "average": sum(finals) / len(finals) if finals else None,
+            "best": max(finals) if finals else None,
+            "rounds": p["rounds"],
+            "exact": p["exact"],
+            "over": len(p["over"]),
+            "over_by": sum(p["over"]) / len(p["over"]) if p["over"] else None,
+            "under": len(p["under"]),
+            "under_by": sum(p["under"]) / len(p["under"]) if p["under"] else None,
+            "zero_bids": p["zero_bids"],
+            "zero_made": p["zero_made"],
+            "longest_run": p["best_run"],
+            "history": finals[-history.SPARK_POINTS :],
+        }
+    result["pairs"] = {pair: tuple(tally) for pair, tally in pairs.items()}
+    return result
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_the_sql_statistics_equal_the_rules_counted_in_python(
+    app: Flask, phone: Confidant, seed: int
+) -> None:
+    rng = random.Random(seed)
+    pool = ["Ann", "ann", "Bob", "Cy", "Dora", "Eve"]
+    games = []
+    for _ in range(7):
+        names = rng.sample(pool, 3)
+        while len({name.lower() for name in names}) < 3:
+            names = rng.sample(pool, 3)
+        round_count = rng.randint(1, 4)
+        played = []
+        for number in range(
+            1, rng.choice([round_count, round_count, rng.randint(1, round_count)]) + 1
+        ):
+            tricks = [0, 0, 0]
+            for _trick in range(number):
+                tricks[rng.randrange(3)] += 1
+            bids = [won if rng.random() < 0.6 else rng.randint(0, number) for won in tricks]
+            played.append((bids, tricks))
+        started(phone, names, rounds=str(round_count), first_dealer="0")
+        for number, (bids, tricks) in enumerate(played, start=1):
+            phone.play(number, bids, tricks)
+        games.append((names, round_count, played))
+    expected = reference_statistics(games)
+    with app.test_request_context():
+        stats = history.statistics(device_of(phone))
+    found = {
+        player.name.lower(): {name: getattr(player, name) for name in expected[player.name.lower()]}
+        for player in stats.players
+    }
+    found["pairs"] = {
+        (pair.first.lower(), pair.second.lower()): (pair.games, pair.first_ahead, pair.second_ahead)
+        for pair in stats.pairs
+    }
+    assert found == expected
+    assert [player.games for player in stats.players] == sorted(
+        (player.games for player in stats.players), reverse=True
+    )
