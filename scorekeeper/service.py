@@ -178,7 +178,10 @@ def _load(game_id: str, *, for_update: bool, with_facts: bool = True) -> Game:
     )
     if with_facts:
         # Two statements whatever the game's length: the game with its players (a handful of
-        # rows), then its rounds with their entries.
+        # rows, written once with the game), then its rounds with their entries. Under a
+        # lock the second is a statement of its own on purpose: in READ COMMITTED it reads
+        # what the writer we may have waited for committed, where the locking statement
+        # itself sees other tables as they were before the wait.
         statement = statement.options(
             joinedload(Game.players),
             selectinload(Game.rounds).joinedload(Round.entries),
