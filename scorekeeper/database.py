@@ -36,7 +36,11 @@ def engine_options(url: str) -> dict[str, Any]:
         # Options given in the URL (``?options=-c search_path=...``) are kept.
         given = make_url(url).query.get("options", "")
         options = " ".join([*([given] if isinstance(given, str) else given), _LOCK_TIMEOUT])
-        return {"pool_pre_ping": True, "connect_args": {"options": options.strip()}}
+        # No server-side prepared statements: psycopg drops them all (DEALLOCATE ALL, one
+        # more round trip) at every ROLLBACK, which ends every read, so they would be
+        # prepared (another round trip) and thrown away over and over.
+        connect_args = {"options": options.strip(), "prepare_threshold": None}
+        return {"pool_pre_ping": True, "connect_args": connect_args}
     return {"pool_pre_ping": True}
 
 

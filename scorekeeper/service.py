@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import delete, func, select, update
-from sqlalchemy.orm import selectinload
+from sqlalchemy.orm import Session, joinedload, selectinload
 
 from . import rules
 from .database import WRITE_OPTION
@@ -177,13 +177,19 @@ def _load(game_id: str, *, for_update: bool, with_facts: bool = True) -> Game:
         .execution_options(populate_existing=True)
     )
     if with_facts:
+        # Two statements whatever the game's length: the game with its players (a handful of
+        # rows, written once with the game), then its rounds with their entries. Under a
+        # lock the second is a statement of its own on purpose: in READ COMMITTED it reads
+        # what the writer we may have waited for committed, where the locking statement
+        # itself sees other tables as they were before the wait.
         statement = statement.options(
-            selectinload(Game.players),
-            selectinload(Game.rounds).selectinload(Round.entries),
+            joinedload(Game.players),
+            selectinload(Game.rounds).joinedload(Round.entries),
         )
     if for_update:
-        statement = statement.with_for_update()
-    game = db.session.scalars(statement).one_or_none()
+        # Only the game's row is locked: every writer of a game takes this lock first.
+        statement = statement.with_for_update(of=Game)
+    game = db.session.scalars(statement).unique().one_or_none()
     if game is None:
         raise GameNotFound()
     return game
@@ -247,17 +253,25 @@ def _aware(moment: datetime) -> datetime:
 def _write_transaction() -> Iterator[None]:
     """One write transaction: commit on success, roll back on any error."""
     session = db.session()
-    if session.in_transaction():
-        # Only reads can have happened before a use case starts; start afresh so the
-        # write transaction begins with its lock.
+    current = session.get_transaction()
+    if current is not None and (not current.is_active or _needs_write_begin(session)):
+        # Only reads can have happened before a use case starts. SQLite's write transaction
+        # has to begin afresh (BEGIN IMMEDIATE takes the write lock); PostgreSQL's goes on
+        # in the reads' transaction (READ COMMITTED: the locking read and every read after
+        # it see the latest commit), which spares a ROLLBACK and a BEGIN.
         session.rollback()
-    session.connection(execution_options={WRITE_OPTION: True})
+    if not session.in_transaction():
+        session.connection(execution_options={WRITE_OPTION: True})
     try:
         yield
         session.commit()
     except BaseException:
         session.rollback()
         raise
+
+
+def _needs_write_begin(session: Session) -> bool:
+    return session.get_bind().dialect.name == "sqlite"
 
 
 @contextmanager
@@ -300,7 +314,9 @@ def _verify_token(game: Game, token: str | Device) -> None:
 
 
 def _has_grant(game_id: str, device: Device) -> bool:
-    grant = db.session.get(Grant, (device.hash, game_id))
+    # Asked of the database each time, never of the session's memory: a write checks the
+    # grant again inside its transaction, after the lock, in case it was revoked meanwhile.
+    grant = db.session.get(Grant, (device.hash, game_id), populate_existing=True)
     return grant is not None
 
 
