@@ -33,7 +33,7 @@ from .databases import BACKENDS, Unavailable, database
 PAIRS = 1000  # python -m bench.racing
 QUICK_PAIRS = 200  # make bench
 TIMEOUT = 60  # seconds a racer may take before the race counts as hung
-STALE_SENTENCE = "Another phone changed this game"
+STALE_SENTENCE = "This game was changed a moment ago, on another phone or screen"
 # The 8 different bid sets of a 3-player round 1 (one card each).
 BIDS = [list(bids) for bids in itertools.product([0, 1], repeat=3)]
 
