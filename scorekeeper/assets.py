@@ -14,6 +14,9 @@ from flask import Flask, Response, current_app, request, url_for
 SHELL = (
     "vendor/pico-2.1.1.min.css",
     "css/app.css",
+    # Linked only by the pages that use them (in their bodies), kept for offline use too.
+    "css/history.css",
+    "css/live.css",
     "vendor/htmx-4.0.1.min.js",
     "js/table.js",
     "icons/icon.svg",

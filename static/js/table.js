@@ -1,28 +1,25 @@
-// At the table: the app installs itself for offline use, and the screen stays on while a
-// round is in progress. Both only where the browser offers them (a secure context).
+// At the table (every page loads this; keep it small, it counts against the page budget):
+// - the service worker, for offline use (a secure context only);
+// - one sentence when a tap or a poll cannot reach the server (base.html #connection);
+// - times written in UTC (<time datetime data-local>) shown in the phone's zone and language;
+// - the screen kept on while a round is in progress ([data-wake-lock]), where offered.
 (() => {
+  const on = (name, handler) => document.addEventListener(name, handler);
   if ("serviceWorker" in navigator && window.isSecureContext) {
     navigator.serviceWorker.register("/sw.js", {scope: "/"}).catch(() => {});
   }
 
-  // A tap (or a spectator's poll) that cannot reach the server says so in one sentence, in
-  // the page's language (base.html carries both sentences); the next answer clears it.
   const notice = () => document.getElementById("connection");
-  document.addEventListener("htmx:error", (event) => {
+  on("htmx:error", (event) => {
     const box = notice();
-    const request = event.detail && event.detail.ctx && event.detail.ctx.request;
+    const request = event.detail?.ctx?.request;
     if (!box || !request) return;
-    const method = String(request.method || "GET").toUpperCase();
-    box.textContent = method === "GET" ? box.dataset.read : box.dataset.write;
+    const read = String(request.method || "GET").toUpperCase() === "GET";
+    box.textContent = read ? box.dataset.read : box.dataset.write;
     box.hidden = false;
   });
-  document.addEventListener("htmx:after:request", () => {
-    const box = notice();
-    if (box) box.hidden = true;
-  });
+  on("htmx:after:request", () => { const box = notice(); if (box) box.hidden = true; });
 
-  // Times written by the server in UTC (<time datetime data-local>) shown in the phone's own
-  // time zone, in the page's language.
   function localTimes() {
     const format = new Intl.DateTimeFormat(document.documentElement.lang || undefined,
       {dateStyle: "medium", timeStyle: "short"});
@@ -31,16 +28,11 @@
       if (!Number.isNaN(moment.getTime())) time.textContent = format.format(moment);
     }
   }
-  document.addEventListener("htmx:after:settle", localTimes);
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", localTimes);
-  } else {
-    localTimes();
-  }
+  on("htmx:after:settle", localTimes);
+  if (document.readyState === "loading") on("DOMContentLoaded", localTimes); else localTimes();
 
   if (!("wakeLock" in navigator)) return;
   let lock = null;
-  // A round screen in progress carries data-wake-lock (templates/round.html).
   const wanted = () => document.visibilityState === "visible"
     && document.querySelector("[data-wake-lock]") !== null;
   async function keepAwake() {
@@ -57,9 +49,8 @@
       held.release().catch(() => {});
     }
   }
-  // The lock goes when the page is hidden: take it again on coming back, and after every
-  // page htmx swaps in (which may start or end a round).
-  document.addEventListener("visibilitychange", keepAwake);
-  document.addEventListener("htmx:after:settle", keepAwake);
+  // The lock goes when the page is hidden: take it again on coming back, and after each swap.
+  on("visibilitychange", keepAwake);
+  on("htmx:after:settle", keepAwake);
   keepAwake();
 })();
