@@ -441,6 +441,11 @@ def test_statistics_count_games_wins_scores_and_bids_by_name_in_any_case(
     page = text(phone.get("/statistics"))
     assert "Head to head" in page
     assert "Longest run of exact bids" in page
+    assert "finished)" not in page  # every game is finished: the count says it all
+    started(phone, ["Ann", "Bob", "Cy"])  # a third game, in progress after one round
+    phone.play(1, [0, 0, 0], [0, 0, 1])
+    page = text(phone.get("/statistics"))
+    assert re.search(r"\bann Games 3 \(2 finished\) Wins 2 Win rate 100", page, re.IGNORECASE)
 
 
 def test_statistics_cost_the_same_statements_for_2_and_20_games(
