@@ -19,8 +19,6 @@ import random
 import statistics
 import tempfile
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -33,6 +31,8 @@ from scorekeeper.database import normalize_url
 from scorekeeper.extensions import db
 from scorekeeper.models import Entry, Game, Grant, Player, Round
 from scorekeeper.service import Device
+
+from .queries import counted
 
 SMALL = 100
 LARGE = 10_000
@@ -137,23 +137,6 @@ def seed(app: Flask, games: int, kept: int | None = None, seed_value: int = 7) -
         db.session.commit()
         db.session.execute(sa.text("ANALYZE"))  # fresh planner statistics, as a live db has
         db.session.commit()
-
-
-@contextmanager
-def counted(app: Flask) -> Iterator[list[str]]:
-    statements: list[str] = []
-
-    def record(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
-        if not statement.startswith("BEGIN"):
-            statements.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    sa.event.listen(engine, "before_cursor_execute", record)
-    try:
-        yield statements
-    finally:
-        sa.event.remove(engine, "before_cursor_execute", record)
 
 
 def measure(app: Flask) -> tuple[float, int]:
