@@ -82,9 +82,12 @@ class HandoverInvalid(ServiceError):
     """A hand-over link that is unknown, used already, or expired."""
 
     message = _(
-        "This hand-over link no longer works (each link works once, for 15 minutes): ask the "
-        "scorekeeper for a new one."
+        "This hand-over link no longer works (each link works once, for %(minutes)d minutes): "
+        "ask the scorekeeper for a new one."
     )
+
+    def __init__(self) -> None:
+        super().__init__(minutes=HANDOVER_MINUTES)
 
 
 class StaleVersion(ServiceError):
@@ -698,7 +701,8 @@ def known_names(device: Device | None, limit: int = 60) -> list[str]:
 # -- Sharing the game ----------------------------------------------------------------------
 
 HANDOVER_TOKEN_BYTES = 32  # 256 random bits, as edit tokens
-HANDOVER_LIFETIME = timedelta(minutes=15)
+HANDOVER_MINUTES = 15
+HANDOVER_LIFETIME = timedelta(minutes=HANDOVER_MINUTES)
 
 
 def game_version(game_id: str) -> int:

@@ -139,6 +139,7 @@ def home() -> Page:
         more=shown + history.GAMES_PAGE,
         deleted=history.deleted_games(device),
         filtered=bool(status or search.strip()),
+        restore_days=history.RESTORE_DAYS,
         **_helpers(),
     )
 
@@ -442,7 +443,7 @@ def _render_share(snapshot: service.GameSnapshot, handover_link: str | None = No
         handover_qr=qr.qr_svg(handover_link, gettext("QR code of the hand-over link"))
         if handover_link
         else None,
-        minutes=int(service.HANDOVER_LIFETIME.total_seconds() // 60),
+        minutes=service.HANDOVER_MINUTES,
         others=service.other_keepers(snapshot.id, device) if editable else 0,
         **_helpers(),
     )

@@ -7,6 +7,7 @@ import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -42,6 +43,22 @@ def make_app(database_url: str) -> Flask:
         }
     )
     app.test_client_class = CheckedClient
+    return app
+
+
+def migrated_sqlite_app(folder: Path, name: str, **config: Any) -> Flask:
+    """An app on a SQLite file of its own in ``folder``, migrated, with ``config`` as given
+    (for tests that serve it or need settings the ``app`` fixture does not have)."""
+    app = create_app(
+        {
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/{name}.sqlite3",
+            "SECRET_KEY": f"{name}-tests",
+            "INSTANCE_PATH": str(folder / "instance"),
+            **config,
+        }
+    )
+    with app.app_context():
+        upgrade()
     return app
 
 

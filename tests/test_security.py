@@ -22,6 +22,7 @@ from scorekeeper.extensions import db
 
 from .api_client import ApiClient
 from .confidant import Confidant, text
+from .conftest import migrated_sqlite_app
 
 PLAYERS = {"players": ["Ann", "Bob", "Cy"]}
 
@@ -29,19 +30,7 @@ PLAYERS = {"players": ["Ann", "Bob", "Cy"]}
 def _app(tmp_path: Path, **config: Any) -> Flask:
     """An app on a migrated SQLite copy, with ``config`` as given (limits at their defaults
     unless ``config`` names them)."""
-    from flask_migrate import upgrade
-
-    app = create_app(
-        {
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path}/security.sqlite3",
-            "SECRET_KEY": "security-tests",
-            "INSTANCE_PATH": str(tmp_path / "instance"),
-            **config,
-        }
-    )
-    with app.app_context():
-        upgrade()
-    return app
+    return migrated_sqlite_app(tmp_path, "security", **config)
 
 
 @pytest.fixture

@@ -20,13 +20,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from flask_migrate import upgrade
 from werkzeug.serving import WSGIRequestHandler, make_server
 
-from scorekeeper import create_app
 from scorekeeper.extensions import db
 
-from ..conftest import RAISED_LIMITS
+from ..conftest import RAISED_LIMITS, migrated_sqlite_app
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, ConsoleMessage, Page, Request, Response
@@ -74,16 +72,7 @@ class _QuietHandler(WSGIRequestHandler):
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app served on 127.0.0.1 on a free port, on its own migrated SQLite file."""
     tmp = tmp_path_factory.mktemp("browser")
-    app = create_app(
-        {
-            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp}/browser.sqlite3",
-            "SECRET_KEY": "browser-tests",
-            "INSTANCE_PATH": str(tmp / "instance"),
-            **RAISED_LIMITS,
-        }
-    )
-    with app.app_context():
-        upgrade()
+    app = migrated_sqlite_app(tmp, "browser", **RAISED_LIMITS)
     server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=_QuietHandler)
     thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
     thread.start()
