@@ -248,6 +248,21 @@ def _optional_int(value: Any, field: str) -> int | None:
     return None if value is None else _int(value, field)
 
 
+def _count(value: Any, field: str) -> int:
+    """A bid or a number of tricks: checked before the game's version, as the document's
+    minimum is, so a body no game could take is 422 even with a stale ``If-Match``."""
+    count = _int(value, field)
+    if count < 0:
+        raise Problem(
+            422, "rule-violation", gettext("%(field)s cannot be below 0.", field=field), field
+        )
+    return count
+
+
+def _optional_count(value: Any, field: str) -> int | None:
+    return None if value is None else _count(value, field)
+
+
 def _str(value: Any, field: str) -> str:
     if not isinstance(value, str):
         _malformed(gettext("%(field)s must be a string.", field=field), field)
@@ -438,12 +453,16 @@ def _round_write(
 ) -> Response:
     """Shared steps of the round PUTs: token, body, If-Match, write, answer."""
     token = _token()
-    # Refuse a stranger, or an unknown round, before reading the body: 401/403/404 come
-    # before 400/415/422.
-    service.authorize(game_id, token, number)
-    data = json_body()
-    _only_keys(data, keys)
-    return game_response(write(data, token, _if_match()))
+    try:
+        data = json_body()
+        _only_keys(data, keys)
+        return game_response(write(data, token, _if_match()))
+    except (Problem, HTTPException):
+        # The body is wrong, but a stranger, or a request for a round the game does not
+        # have, hears that first: 401/403/404 come before 400/413/415/422. (A body that is
+        # right goes straight to the write, which checks the token in its transaction.)
+        service.authorize(game_id, token, number)
+        raise
 
 
 @bp.put("/games/<game_id>/rounds/<round:number>/trump")
@@ -465,7 +484,7 @@ def put_bids(game_id: str, number: int) -> Response:
 
     def write(data: dict[str, Any], token: str, if_match: Any) -> service.GameSnapshot:
         values = _list(_required(data, "bids"), "bids")
-        bids = [_optional_int(bid, f"bids[{seat}]") for seat, bid in enumerate(values)]
+        bids = [_optional_count(bid, f"bids[{seat}]") for seat, bid in enumerate(values)]
         return service.record_bids(game_id, token, number, bids, if_match=if_match)
 
     return _round_write(game_id, number, ("bids",), write)
@@ -477,7 +496,7 @@ def put_tricks(game_id: str, number: int) -> Response:
 
     def write(data: dict[str, Any], token: str, if_match: Any) -> service.GameSnapshot:
         values = _list(_required(data, "tricks"), "tricks")
-        tricks = [_int(count, f"tricks[{seat}]") for seat, count in enumerate(values)]
+        tricks = [_count(count, f"tricks[{seat}]") for seat, count in enumerate(values)]
         return service.record_tricks(game_id, token, number, tricks, if_match=if_match)
 
     return _round_write(game_id, number, ("tricks",), write)

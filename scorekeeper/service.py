@@ -15,24 +15,30 @@ import hashlib
 import hmac
 import secrets
 import string
+import threading
+from collections import OrderedDict
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta
 
-from sqlalchemy import delete, func, select, update
-from sqlalchemy.orm import Session, joinedload, selectinload
+from flask import current_app
+from sqlalchemy import Connection, delete, func, select, update
+from sqlalchemy.orm import Session, selectinload
 
-from . import rules
+from . import rules, store
 from .database import WRITE_OPTION
 from .extensions import db
-from .models import Entry, Game, Grant, Handover, Player, Round, RoundChange, utcnow
+from .models import Game, Grant, Handover, Player, Round, utcnow
 from .rules import _
+from .store import StoredEntry, StoredGame, StoredRound
 
 GAME_ID_BYTES = 18  # 144 random bits, 24 URL-safe characters
 EDIT_TOKEN_BYTES = 32  # 256 random bits
 MAX_ID_LENGTH = 32  # the width of games.id
 _ID_CHARS = frozenset(string.ascii_letters + string.digits + "-_")
+#: Games whose latest version a process keeps derived (a few KB each).
+SNAPSHOT_CACHE_SIZE = 1024
 
 
 class ServiceError(Exception):
@@ -162,7 +168,7 @@ def hash_token(token: str) -> str:
 
 def get_game(game_id: str) -> GameSnapshot:
     """The game with this id."""
-    return _snapshot(_load(game_id, for_update=False))
+    return _read(game_id)[1]
 
 
 def _valid_id(game_id: str) -> bool:
@@ -171,7 +177,71 @@ def _valid_id(game_id: str) -> bool:
     return len(game_id) <= MAX_ID_LENGTH and _ID_CHARS.issuperset(game_id) and bool(game_id)
 
 
-def _load(game_id: str, *, for_update: bool, with_facts: bool = True) -> Game:
+class SnapshotCache:
+    """The latest games read or written by this process, by id and version.
+
+    A game's facts at one version never change (every write bumps the version), so a game
+    whose row is still as seen before is not read or derived again: one statement instead of
+    two, and no evaluation by the rules. Only committed versions are kept.
+    """
+
+    def __init__(self, size: int = SNAPSHOT_CACHE_SIZE) -> None:
+        self.size = size
+        self._games: OrderedDict[str, tuple[StoredGame, GameSnapshot]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, head: StoredGame) -> tuple[StoredGame, GameSnapshot] | None:
+        """The game known with this row (``head``: the game's row and players just read)."""
+        with self._lock:
+            found = self._games.get(head.id)
+            # The whole row is compared, not only the version: a row changed behind the
+            # service's back is read again all the same.
+            if found is None or replace(found[0], rounds={}) != head:
+                return None
+            self._games.move_to_end(head.id)
+            return found
+
+    def put(self, stored: StoredGame, snapshot: GameSnapshot) -> None:
+        with self._lock:
+            known = self._games.get(stored.id)
+            if known is not None and known[0].version > stored.version:
+                return  # a later version is known already
+            self._games[stored.id] = (stored, snapshot)
+            self._games.move_to_end(stored.id)
+            while len(self._games) > self.size:
+                self._games.popitem(last=False)
+
+
+def _cache() -> SnapshotCache:
+    cache = current_app.extensions.get("scorekeeper.snapshots")
+    if cache is None:
+        cache = current_app.extensions.setdefault("scorekeeper.snapshots", SnapshotCache())
+    return cache  # type: ignore[no-any-return]
+
+
+def _read(game_id: str, *, lock: bool = False) -> tuple[StoredGame, GameSnapshot]:
+    """The game's stored facts and what they give: one statement when this process knows
+    the game's version already, else two (the first locks the game with ``lock``)."""
+    if not _valid_id(game_id):
+        raise GameNotFound()
+    connection = db.session.connection()
+    head = store.read_head(connection, game_id, lock=lock)
+    if head is None:
+        raise GameNotFound()
+    cache = _cache()
+    known = cache.get(head)
+    if known is not None:
+        return known
+    stored = store.read_facts(connection, head)
+    if stored is None:
+        raise GameNotFound()
+    snapshot = _snapshot_of(stored)
+    cache.put(stored, snapshot)
+    return stored, snapshot
+
+
+def _load(game_id: str, *, for_update: bool) -> Game:
+    """The game's row as an ORM object, for the use cases that change more than its facts."""
     if not _valid_id(game_id):
         raise GameNotFound()
     statement = (
@@ -179,74 +249,65 @@ def _load(game_id: str, *, for_update: bool, with_facts: bool = True) -> Game:
         .where(Game.id == game_id, Game.deleted_at.is_(None))
         .execution_options(populate_existing=True)
     )
-    if with_facts:
-        # Two statements whatever the game's length: the game with its players (a handful of
-        # rows, written once with the game), then its rounds with their entries. Under a
-        # lock the second is a statement of its own on purpose: in READ COMMITTED it reads
-        # what the writer we may have waited for committed, where the locking statement
-        # itself sees other tables as they were before the wait.
-        statement = statement.options(
-            joinedload(Game.players),
-            selectinload(Game.rounds).joinedload(Round.entries),
-        )
     if for_update:
-        # Only the game's row is locked: every writer of a game takes this lock first.
-        statement = statement.with_for_update(of=Game)
-    game = db.session.scalars(statement).unique().one_or_none()
+        statement = statement.with_for_update()
+    game = db.session.scalars(statement).one_or_none()
     if game is None:
         raise GameNotFound()
     return game
 
 
 def _table(game: Game) -> rules.Table:
-    return rules.Table(
-        players=tuple(player.name for player in game.players),
-        first_dealer=game.first_dealer,
-        rules=rules.GameRules(
-            rounds=game.round_count,
-            bid_rule=rules.BidRule(game.bid_rule),
-            last_bidder_may_bid_zero=game.last_bidder_may_bid_zero,
-            bid_reveal=rules.BidReveal(game.bid_reveal),
-            clairvoyance=game.clairvoyance,
-        ),
+    return store.table_of(game, tuple(player.name for player in game.players))
+
+
+def _stored(game: Game) -> StoredGame:
+    """An ORM game (with its players and rounds) as stored facts."""
+    return StoredGame(
+        id=game.id,
+        version=game.version,
+        edit_token_hash=game.edit_token_hash,
+        created_at=_aware(game.created_at),
+        updated_at=_aware(game.updated_at),
+        table=_table(game),
+        rounds={
+            round_row.number: StoredRound(
+                number=round_row.number,
+                trump_turned=round_row.trump_turned,
+                trump_suit=round_row.trump_suit,
+                corrected_at=round_row.corrected_at,
+                entries=tuple(
+                    StoredEntry(entry.bid, entry.tricks, entry.draft_tricks)
+                    for entry in round_row.entries
+                ),
+            )
+            for round_row in game.rounds
+        },
     )
-
-
-def _record(round_row: Round) -> rules.RoundRecord:
-    trump = None
-    if round_row.trump_turned is not None:
-        suit = rules.Suit(round_row.trump_suit) if round_row.trump_suit else None
-        trump = rules.Trump(rules.Turned(round_row.trump_turned), suit)
-    entries = round_row.entries
-    bids = tuple(entry.bid for entry in entries) if entries else None
-    tricks: tuple[int, ...] | None = None
-    if entries and all(entry.tricks is not None for entry in entries):
-        tricks = tuple(entry.tricks or 0 for entry in entries)
-    return rules.RoundRecord(trump=trump, bids=bids, tricks=tricks)
 
 
 def _snapshot(game: Game) -> GameSnapshot:
-    table = _table(game)
-    records = {round_row.number: _record(round_row) for round_row in game.rounds}
-    drafts = {
-        round_row.number: tuple(entry.draft_tricks for entry in round_row.entries)
-        for round_row in game.rounds
-        if any(entry.draft_tricks is not None for entry in round_row.entries)
-    }
+    return _snapshot_of(_stored(game))
+
+
+def _snapshot_of(stored: StoredGame) -> GameSnapshot:
+    rounds = stored.rounds.values()
     return GameSnapshot(
-        id=game.id,
-        version=game.version,
-        created_at=_aware(game.created_at),
-        updated_at=_aware(game.updated_at),
-        view=rules.evaluate(table, records),
-        drafts=drafts,
-        corrected=frozenset(r.number for r in game.rounds if r.corrected_at is not None),
+        id=stored.id,
+        version=stored.version,
+        created_at=stored.created_at,
+        updated_at=stored.updated_at,
+        view=rules.evaluate(stored.table, {stored.number: stored.record() for stored in rounds}),
+        drafts={
+            stored.number: tuple(entry.draft for entry in stored.entries)
+            for stored in rounds
+            if any(entry.draft is not None for entry in stored.entries)
+        },
+        corrected=frozenset(stored.number for stored in rounds if stored.corrected_at),
     )
 
 
-def _aware(moment: datetime) -> datetime:
-    # SQLite hands back naive datetimes; every stored time is UTC.
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+_aware = store.aware
 
 
 # -- Writing -------------------------------------------------------------------------------
@@ -278,18 +339,91 @@ def _needs_write_begin(session: Session) -> bool:
 
 
 @contextmanager
-def _editing(game_id: str, token: Credential, if_match: Collection[int] | None) -> Iterator[Game]:
-    """Lock the game for writing after checking the credential and the expected version."""
+def _editing(
+    game_id: str, token: Credential, if_match: Collection[int] | None, number: int | None = None
+) -> Iterator[tuple[Connection, StoredGame, GameSnapshot]]:
+    """Lock the game for writing after checking the credential, the round ``number`` if
+    one is given, and the expected version.
+
+    The caller writes through the connection it is given, and bumps the version with it.
+    """
     if not token:
         raise TokenMissing()
     with _write_transaction():
-        game = _load(game_id, for_update=True)
-        _verify_token(game, token)
-        if if_match is not None and game.version not in if_match:
-            raise StaleVersion(version=game.version)
-        yield game
-        game.version += 1
-        game.updated_at = utcnow()
+        stored, snapshot = _read(game_id, lock=True)
+        _verify_token(stored.id, stored.edit_token_hash, token)
+        if number is not None:  # a round the game does not have is 404 before a stale 412
+            _check_round_number(stored.table.rules.rounds, number)
+        if if_match is not None and stored.version not in if_match:
+            raise StaleVersion(version=stored.version)
+        yield db.session.connection(), stored, snapshot
+        # Objects the session loaded before this write would now be out of date.
+        db.session.expire_all()
+
+
+class _RoundEdit:
+    """One round being changed by a use case, on the game locked for it."""
+
+    def __init__(self, stored: StoredGame, snapshot: GameSnapshot, number: int) -> None:
+        self.game = stored
+        self.number = number
+        self.snapshot = snapshot
+        self.view = self.snapshot.view
+        self.before = stored.rounds.get(number)
+        #: The round as it will be written (``StoredRound`` values are replaced, never changed).
+        self.round = self.before or StoredRound(number)
+        self.now = utcnow()
+        self.change: store.Change | None = None
+        self.saved: StoredGame | None = None
+
+    @property
+    def seats(self) -> int:
+        return self.game.table.seats
+
+    @property
+    def scored(self) -> bool:
+        """Whether the round was scored before this write."""
+        return self.view.round(self.number).state is rules.RoundState.SCORED
+
+    def mark_if_correction(self) -> None:
+        if self.scored:
+            self.round = replace(self.round, corrected_at=self.now)
+
+    def audit(self, kind: str) -> None:
+        """Keep this write in the audit trail; a write to a round already scored is a
+        correction, whichever use case made it."""
+        before = self.before or StoredRound(self.number)
+        self.change = store.Change(
+            kind="correction" if self.scored else kind,
+            old=facts_json(before.record()),
+            new=facts_json(self.round.record()),
+        )
+
+    def result(self) -> GameSnapshot:
+        """The game as this write left it (called once it is committed)."""
+        assert self.saved is not None
+        snapshot = _snapshot_of(self.saved)
+        _cache().put(self.saved, snapshot)
+        return snapshot
+
+
+@contextmanager
+def _round_editing(
+    game_id: str, token: Credential, number: int, if_match: Collection[int] | None
+) -> Iterator[_RoundEdit]:
+    """Lock the game and hand round ``number`` to the use case; write what it changed."""
+    with _editing(game_id, token, if_match, number) as (connection, stored, snapshot):
+        edit = _RoundEdit(stored, snapshot, number)
+        yield edit
+        store.write_round(
+            connection, stored, edit.before, edit.round, now=edit.now, change=edit.change
+        )
+        edit.saved = replace(
+            stored,
+            version=stored.version + 1,
+            updated_at=edit.now,
+            rounds={**stored.rounds, number: edit.round},
+        )
 
 
 def authorize(game_id: str, token: Credential, number: int | None = None) -> None:
@@ -300,27 +434,31 @@ def authorize(game_id: str, token: Credential, number: int | None = None) -> Non
     """
     if not token:
         raise TokenMissing()
-    game = _load(game_id, for_update=False, with_facts=False)
-    _verify_token(game, token)
+    if not _valid_id(game_id):
+        raise GameNotFound()
+    found = store.read_credentials(db.session.connection(), game_id)
+    if found is None:
+        raise GameNotFound()
+    token_hash, rounds = found
+    _verify_token(game_id, token_hash, token)
     if number is not None:
-        _verify_round(game, number)
+        _check_round_number(rounds, number)
 
 
-def _verify_token(game: Game, token: str | Device) -> None:
+def _verify_token(game_id: str, token_hash: str, token: str | Device) -> None:
     if isinstance(token, Device):
-        if not _has_grant(game.id, token):
+        if not _has_grant(game_id, token):
             raise NotKeeper()
         return
     # Compare hashes in constant time: the stored hash is all the database knows.
-    if not hmac.compare_digest(hash_token(token), game.edit_token_hash):
+    if not hmac.compare_digest(hash_token(token), token_hash):
         raise TokenRejected()
 
 
 def _has_grant(game_id: str, device: Device) -> bool:
-    # Asked of the database each time, never of the session's memory: a write checks the
-    # grant again inside its transaction, after the lock, in case it was revoked meanwhile.
-    grant = db.session.get(Grant, (device.hash, game_id), populate_existing=True)
-    return grant is not None
+    # Asked of the database each time: a write checks the grant again inside its
+    # transaction, after the lock, in case it was revoked meanwhile.
+    return store.has_grant(db.session.connection(), game_id, device.hash)
 
 
 def can_edit(game_id: str, device: Device | None) -> bool:
@@ -328,32 +466,9 @@ def can_edit(game_id: str, device: Device | None) -> bool:
     return device is not None and _valid_id(game_id) and _has_grant(game_id, device)
 
 
-def _verify_round(game: Game, number: int) -> None:
-    _check_round_number(game.round_count, number)
-
-
 def _check_round_number(rounds: int, number: int) -> None:
     if not 1 <= number <= rounds:
         raise RoundNotFound(rounds=rounds, round=number)
-
-
-def _round_row(game: Game, number: int) -> Round:
-    for round_row in game.rounds:
-        if round_row.number == number:
-            return round_row
-    round_row = Round(number=number)
-    game.rounds.append(round_row)
-    return round_row
-
-
-def _set_trump(round_row: Round, trump: rules.Trump) -> None:
-    round_row.trump_turned = trump.turned.value
-    round_row.trump_suit = trump.suit.value if trump.suit else None
-
-
-def _mark_if_correction(view: rules.GameView, round_row: Round) -> None:
-    if view.round(round_row.number).state is rules.RoundState.SCORED:
-        round_row.corrected_at = utcnow()
 
 
 def facts_json(record: rules.RoundRecord) -> dict[str, object]:
@@ -366,33 +481,6 @@ def facts_json(record: rules.RoundRecord) -> dict[str, object]:
         "bids": list(record.bids) if record.bids is not None else None,
         "tricks": list(record.tricks) if record.tricks is not None else None,
     }
-
-
-def _audit(
-    game: Game, round_row: Round, kind: str, before: dict[str, object], view: rules.GameView
-) -> None:
-    """Keep this write to the round in the audit trail, in the write's own transaction; a
-    write to a round already scored is a correction, whichever use case made it."""
-    if view.round(round_row.number).state is rules.RoundState.SCORED:
-        kind = "correction"
-    db.session.add(
-        RoundChange(
-            game_id=game.id,
-            round_number=round_row.number,
-            kind=kind,
-            changed_at=utcnow(),
-            old=before,
-            new=facts_json(_record(round_row)),
-        )
-    )
-
-
-def _entries(game: Game, round_row: Round) -> list[Entry]:
-    if not round_row.entries:
-        round_row.entries.extend(
-            Entry(game_id=game.id, seat=player.seat) for player in game.players
-        )
-    return list(round_row.entries)
 
 
 def create_game(
@@ -444,7 +532,15 @@ def create_game(
         db.session.add(game)
         if device is not None:
             db.session.add(Grant(device_hash=device.hash, game_id=game.id, created_at=now))
-    return NewGame(game=_snapshot(game), edit_token=token)
+    stored = StoredGame(
+        id=game.id,
+        version=game.version,
+        edit_token_hash=game.edit_token_hash,
+        created_at=now,
+        updated_at=now,
+        table=table,
+    )
+    return NewGame(game=_snapshot_of(stored), edit_token=token)
 
 
 def record_trump(
@@ -461,18 +557,14 @@ def record_trump(
 
     ``scored_too=False`` refuses a round already scored (the pages correct those as a whole).
     """
-    with _editing(game_id, token, if_match) as game:
-        _verify_round(game, number)
-        view = _snapshot(game).view
+    with _round_editing(game_id, token, number, if_match) as edit:
         if not scored_too:
-            rules.verify_not_scored(view, number)
-        rules.verify_trump_turn(view, number)
-        round_row = _round_row(game, number)
-        before = facts_json(_record(round_row))
-        _set_trump(round_row, rules.trump_from(turned, chosen))
-        _mark_if_correction(view, round_row)
-        _audit(game, round_row, "trump", before, view)
-    return _snapshot(game)
+            rules.verify_not_scored(edit.view, number)
+        rules.verify_trump_turn(edit.view, number)
+        edit.round = edit.round.with_trump(rules.trump_from(turned, chosen))
+        edit.mark_if_correction()
+        edit.audit("trump")
+    return edit.result()
 
 
 def record_bids(
@@ -484,17 +576,12 @@ def record_bids(
     if_match: Collection[int] | None = None,
 ) -> GameSnapshot:
     """Record (or replace) the bids of round ``number``; ``None`` is a bid not made yet."""
-    with _editing(game_id, token, if_match) as game:
-        _verify_round(game, number)
-        view = _snapshot(game).view
-        rules.verify_bids_turn(view, number, bids)
-        round_row = _round_row(game, number)
-        before = facts_json(_record(round_row))
-        for entry, bid in zip(_entries(game, round_row), bids, strict=True):
-            entry.bid = bid
-        _mark_if_correction(view, round_row)
-        _audit(game, round_row, "bids", before, view)
-    return _snapshot(game)
+    with _round_editing(game_id, token, number, if_match) as edit:
+        rules.verify_bids_turn(edit.view, number, bids)
+        edit.round = edit.round.with_entries(edit.seats, bid=bids)
+        edit.mark_if_correction()
+        edit.audit("bids")
+    return edit.result()
 
 
 def record_bid(
@@ -508,20 +595,17 @@ def record_bid(
 ) -> GameSnapshot:
     """Record (``None``: take back) one player's bid in round ``number``, keeping the others,
     while the round is not yet scored (a scored round is corrected as a whole)."""
-    with _editing(game_id, token, if_match) as game:
-        _verify_round(game, number)
-        view = _snapshot(game).view
+    with _round_editing(game_id, token, number, if_match) as edit:
+        view = edit.view
         rules.verify_not_scored(view, number)
         _verify_seat(view.table, seat)
         bids = list(view.round(number).bids or (None,) * view.table.seats)
         bids[seat] = bid
         rules.verify_bids_turn(view, number, bids)
-        round_row = _round_row(game, number)
-        before = facts_json(_record(round_row))
-        _entries(game, round_row)[seat].bid = bid
-        _mark_if_correction(view, round_row)
-        _audit(game, round_row, "bids", before, view)
-    return _snapshot(game)
+        edit.round = edit.round.with_entry(edit.seats, seat, bid=bid)
+        edit.mark_if_correction()
+        edit.audit("bids")
+    return edit.result()
 
 
 def _verify_seat(table: rules.Table, seat: int) -> None:
@@ -540,23 +624,17 @@ def record_tricks(
     if_match: Collection[int] | None = None,
 ) -> GameSnapshot:
     """Record (or correct) the tricks won in round ``number``, which scores it."""
-    with _editing(game_id, token, if_match) as game:
-        _verify_round(game, number)
-        view = _snapshot(game).view
-        rules.verify_tricks_turn(view, number, tricks)
-        round_row = _round_row(game, number)
-        before = facts_json(_record(round_row))
-        _write_tricks(game, round_row, tricks)
-        _mark_if_correction(view, round_row)
-        _audit(game, round_row, "tricks", before, view)
-    return _snapshot(game)
+    with _round_editing(game_id, token, number, if_match) as edit:
+        rules.verify_tricks_turn(edit.view, number, tricks)
+        _write_tricks(edit, tricks)
+        edit.mark_if_correction()
+        edit.audit("tricks")
+    return edit.result()
 
 
-def _write_tricks(game: Game, round_row: Round, tricks: Sequence[int]) -> None:
+def _write_tricks(edit: _RoundEdit, tricks: Sequence[int]) -> None:
     """The round's tricks, which score it; the drafts tapped in give way to them."""
-    for entry, count in zip(_entries(game, round_row), tricks, strict=True):
-        entry.tricks = count
-        entry.draft_tricks = None
+    edit.round = edit.round.with_entries(edit.seats, tricks=tricks, draft=(None,) * edit.seats)
 
 
 def correct_round(
@@ -575,35 +653,31 @@ def correct_round(
     ``turned`` is ``None`` for the round that deals every card (it has no trump to give).
     Later rounds stay as recorded; every total is derived anew.
     """
-    with _editing(game_id, token, if_match) as game:
-        _verify_round(game, number)
-        view = _snapshot(game).view
-        if view.round(number).state is not rules.RoundState.SCORED:
+    with _round_editing(game_id, token, number, if_match) as edit:
+        view = edit.view
+        if not edit.scored:
             raise rules.OutOfTurnError(
                 _("Round %(round)d is not scored yet, so there is nothing to correct."),
                 round=number,
             )
-        round_row = _round_row(game, number)
-        before = facts_json(_record(round_row))
         rules.verify_bids_turn(view, number, bids)
         rules.verify_tricks_turn(view, number, tricks)
         if turned is not None:
             rules.verify_trump_turn(view, number)
-            _set_trump(round_row, rules.trump_from(turned, chosen))
-        for entry, bid, count in zip(_entries(game, round_row), bids, tricks, strict=True):
-            entry.bid = bid
-            entry.tricks = count
-        round_row.corrected_at = utcnow()
-        _audit(game, round_row, "correction", before, view)
-    return _snapshot(game)
+            edit.round = edit.round.with_trump(rules.trump_from(turned, chosen))
+        edit.round = edit.round.with_entries(edit.seats, bid=bids, tricks=tricks)
+        edit.mark_if_correction()
+        edit.audit("correction")
+    return edit.result()
 
 
 def delete_game(
     game_id: str, token: Credential, *, if_match: Collection[int] | None = None
 ) -> None:
     """Delete a game: it reads as unknown from now on (its facts are kept, marked deleted)."""
-    with _editing(game_id, token, if_match) as game:
-        game.deleted_at = utcnow()
+    with _editing(game_id, token, if_match) as (connection, stored, _snapshot):
+        now = utcnow()
+        store.bump_version(connection, stored, now, deleted_at=now)
 
 
 def save_trick_draft(
@@ -617,15 +691,14 @@ def save_trick_draft(
 ) -> GameSnapshot:
     """Keep the tricks one player won, tapped in while round ``number`` is played (``None``
     clears them). Drafts are never scored: :func:`record_tricks` saves the round."""
-    with _editing(game_id, token, if_match) as game:
-        _verify_round(game, number)
-        view = _snapshot(game).view
+    with _round_editing(game_id, token, number, if_match) as edit:
+        view = edit.view
         rules.verify_trick_draft_turn(view, number)
         _verify_seat(view.table, seat)
         if count is not None:
             rules.verify_trick_count(view.table, number, seat, count)
-        _entries(game, _round_row(game, number))[seat].draft_tricks = count
-    return _snapshot(game)
+        edit.round = edit.round.with_entry(edit.seats, seat, draft=count)
+    return edit.result()
 
 
 def score_round(
@@ -638,22 +711,18 @@ def score_round(
 ) -> GameSnapshot:
     """Score round ``number`` from the tricks tapped in (the one missing count filled in from
     the sum), or, with ``all_made``, with every player having made their bid."""
-    with _editing(game_id, token, if_match) as game:
-        _verify_round(game, number)
-        snapshot = _snapshot(game)
-        view = snapshot.view
+    with _round_editing(game_id, token, number, if_match) as edit:
+        view = edit.view
         rules.verify_trick_draft_turn(view, number)
         round_view = view.round(number)
         if all_made:
             tricks = rules.all_made_tricks(number, round_view.bids or ())
         else:
-            tricks = rules.complete_draft(view.table, number, snapshot.draft(number))
+            tricks = rules.complete_draft(view.table, number, edit.snapshot.draft(number))
         rules.verify_tricks_turn(view, number, tricks)
-        round_row = _round_row(game, number)
-        before = facts_json(_record(round_row))
-        _write_tricks(game, round_row, tricks)
-        _audit(game, round_row, "score", before, view)
-    return _snapshot(game)
+        _write_tricks(edit, tricks)
+        edit.audit("score")
+    return edit.result()
 
 
 # -- A browser's games ---------------------------------------------------------------------
@@ -728,8 +797,8 @@ def create_handover(game_id: str, device: Device | None) -> str:
     token = secrets.token_urlsafe(HANDOVER_TOKEN_BYTES)
     now = utcnow()
     with _write_transaction():
-        game = _load(game_id, for_update=False, with_facts=False)
-        _verify_token(game, device)
+        game = _load(game_id, for_update=False)
+        _verify_token(game.id, game.edit_token_hash, device)
         # Links that can no longer be used are of no use to keep.
         db.session.execute(
             delete(Handover).where(Handover.game_id == game_id, Handover.expires_at <= now)
@@ -767,7 +836,7 @@ def redeem_handover(token: str, device: Device) -> str:
         )
         if game_id is None:
             raise HandoverInvalid()
-        _load(game_id, for_update=True, with_facts=False)
+        _load(game_id, for_update=True)
         claimed = db.session.execute(
             update(Handover)
             .where(
@@ -798,8 +867,8 @@ def revoke_other_keepers(game_id: str, device: Device | None) -> int:
     if device is None:
         raise NotKeeper()
     with _write_transaction():
-        game = _load(game_id, for_update=True, with_facts=False)
-        _verify_token(game, device)
+        game = _load(game_id, for_update=True)
+        _verify_token(game.id, game.edit_token_hash, device)
         revoked = db.session.execute(
             delete(Grant).where(Grant.game_id == game_id, Grant.device_hash != device.hash)
         )

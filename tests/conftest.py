@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -119,13 +120,20 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
     return url
 
 
-@pytest.fixture
-def app(database_url: str) -> Iterator[Flask]:
-    """The app on a fresh database."""
+@contextmanager
+def app_on(database_url: str) -> Iterator[Flask]:
+    """An app for tests on ``database_url``, its connections closed afterwards."""
     app = make_app(database_url)
     yield app
     with app.app_context():
         db.engine.dispose()
+
+
+@pytest.fixture
+def app(database_url: str) -> Iterator[Flask]:
+    """The app on a fresh database."""
+    with app_on(database_url) as app:
+        yield app
 
 
 @pytest.fixture

@@ -1,0 +1,360 @@
+"""A game's recorded facts in and out of the database, in SQLAlchemy Core.
+
+The hot paths (reading a game, and every write to a round) read plain rows into frozen
+values and write only what changed, in as few statements as the backends allow: the ORM's
+bookkeeping of objects costs more than the database work for games this small. The
+service decides what may be written; this module only reads and writes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from typing import Any, NamedTuple
+
+from sqlalchemy import Connection, Table, and_, bindparam, exists, insert, select, update
+
+from . import rules
+from .models import Entry, Game, Grant, Player, Round, RoundChange
+
+GAMES: Table = Game.__table__
+PLAYERS: Table = Player.__table__
+ROUNDS: Table = Round.__table__
+ENTRIES: Table = Entry.__table__
+GRANTS: Table = Grant.__table__
+ROUND_CHANGES: Table = RoundChange.__table__
+
+
+class StoredEntry(NamedTuple):
+    """One player's facts in one round (``None``: not yet)."""
+
+    bid: int | None = None
+    tricks: int | None = None
+    draft: int | None = None
+
+
+NO_ENTRY = StoredEntry()
+
+
+@dataclass(frozen=True)
+class StoredRound:
+    """A round's row and its entries, one per seat (none before a bid or trick is kept)."""
+
+    number: int
+    trump_turned: str | None = None
+    trump_suit: str | None = None
+    corrected_at: datetime | None = None
+    entries: tuple[StoredEntry, ...] = ()
+
+    def record(self) -> rules.RoundRecord:
+        """The facts as the rules take them."""
+        trump = None
+        if self.trump_turned is not None:
+            suit = rules.Suit(self.trump_suit) if self.trump_suit else None
+            trump = rules.Trump(rules.Turned(self.trump_turned), suit)
+        entries = self.entries
+        bids = tuple(entry.bid for entry in entries) if entries else None
+        tricks: tuple[int, ...] | None = None
+        if entries and all(entry.tricks is not None for entry in entries):
+            tricks = tuple(entry.tricks or 0 for entry in entries)
+        return rules.RoundRecord(trump=trump, bids=bids, tricks=tricks)
+
+    def with_trump(self, trump: rules.Trump) -> StoredRound:
+        """The round with this trump."""
+        suit = trump.suit.value if trump.suit else None
+        return replace(self, trump_turned=trump.turned.value, trump_suit=suit)
+
+    def with_entries(self, seats: int, **columns: Sequence[int | None]) -> StoredRound:
+        """The round with whole columns of its entries replaced: ``bid``, ``tricks`` or
+        ``draft``, one value per seat; entries are made for every seat on first use."""
+        entries = list(self.entries or (NO_ENTRY,) * seats)
+        for name, values in columns.items():
+            if len(values) != seats:
+                raise ValueError(f"{name}: one value per seat")
+            for seat, value in enumerate(values):
+                entries[seat] = entries[seat]._replace(**{name: value})
+        return replace(self, entries=tuple(entries))
+
+    def with_entry(self, seats: int, seat: int, **values: int | None) -> StoredRound:
+        """The round with one seat's entry changed."""
+        entries = list(self.entries or (NO_ENTRY,) * seats)
+        entries[seat] = entries[seat]._replace(**values)
+        return replace(self, entries=tuple(entries))
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A game's row, players and rounds as stored."""
+
+    id: str
+    version: int
+    edit_token_hash: str
+    created_at: datetime
+    updated_at: datetime
+    table: rules.Table
+    rounds: Mapping[int, StoredRound] = field(default_factory=dict)
+
+
+def aware(moment: datetime) -> datetime:
+    """A stored time as an aware UTC time (SQLite hands back naive ones)."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+# -- Reading -------------------------------------------------------------------------------
+
+_GAME = select(
+    GAMES.c.version,
+    GAMES.c.edit_token_hash,
+    GAMES.c.first_dealer,
+    GAMES.c.bid_rule,
+    GAMES.c.last_bidder_may_bid_zero,
+    GAMES.c.bid_reveal,
+    GAMES.c.clairvoyance,
+    GAMES.c.round_count,
+    GAMES.c.created_at,
+    GAMES.c.updated_at,
+    PLAYERS.c.name,
+).join_from(GAMES, PLAYERS, PLAYERS.c.game_id == GAMES.c.id)
+
+_FACTS = select(
+    GAMES.c.version,
+    GAMES.c.updated_at,
+    ROUNDS.c.number,
+    ROUNDS.c.trump_turned,
+    ROUNDS.c.trump_suit,
+    ROUNDS.c.corrected_at,
+    ENTRIES.c.seat,
+    ENTRIES.c.bid,
+    ENTRIES.c.tricks,
+    ENTRIES.c.draft_tricks,
+).select_from(
+    GAMES.outerjoin(ROUNDS, ROUNDS.c.game_id == GAMES.c.id).outerjoin(
+        ENTRIES,
+        and_(ENTRIES.c.game_id == ROUNDS.c.game_id, ENTRIES.c.round_number == ROUNDS.c.number),
+    )
+)
+
+# Built once: a statement object keeps its compiled form's cache key.
+_READ_GAME = _GAME.where(GAMES.c.id == bindparam("g"), GAMES.c.deleted_at.is_(None)).order_by(
+    PLAYERS.c.seat
+)
+_READ_GAME_LOCKED = _READ_GAME.with_for_update(of=GAMES)
+_READ_FACTS = _FACTS.where(GAMES.c.id == bindparam("g"), GAMES.c.deleted_at.is_(None)).order_by(
+    ROUNDS.c.number, ENTRIES.c.seat
+)
+_READ_CREDENTIALS = select(GAMES.c.edit_token_hash, GAMES.c.round_count).where(
+    GAMES.c.id == bindparam("g"), GAMES.c.deleted_at.is_(None)
+)
+_HAS_GRANT = select(
+    exists().where(GRANTS.c.game_id == bindparam("g"), GRANTS.c.device_hash == bindparam("d"))
+)
+
+
+def table_of(game: Any, players: tuple[str, ...]) -> rules.Table:
+    """The table a game's row gives (a row of ``games`` or a :class:`Game`), with its players."""
+    return rules.Table(
+        players=players,
+        first_dealer=game.first_dealer,
+        rules=rules.GameRules(
+            rounds=game.round_count,
+            bid_rule=rules.BidRule(game.bid_rule),
+            last_bidder_may_bid_zero=game.last_bidder_may_bid_zero,
+            bid_reveal=rules.BidReveal(game.bid_reveal),
+            clairvoyance=game.clairvoyance,
+        ),
+    )
+
+
+def read_head(connection: Connection, game_id: str, *, lock: bool = False) -> StoredGame | None:
+    """The game's row and players (not its rounds), or ``None`` without such a game.
+
+    With ``lock`` the game's row is locked (``FOR UPDATE OF games`` on PostgreSQL; SQLite's
+    write transaction holds its lock already).
+    """
+    rows = connection.execute(_READ_GAME_LOCKED if lock else _READ_GAME, {"g": game_id}).all()
+    if not rows:
+        return None
+    first = rows[0]
+    table = table_of(first, tuple(row.name for row in rows))
+    return StoredGame(
+        id=game_id,
+        version=first.version,
+        edit_token_hash=first.edit_token_hash,
+        created_at=aware(first.created_at),
+        updated_at=aware(first.updated_at),
+        table=table,
+    )
+
+
+def read_facts(connection: Connection, head: StoredGame) -> StoredGame | None:
+    """The game with its rounds (with their entries in seat order), in one statement.
+
+    The statement reads the game's version with the rounds: in READ COMMITTED a write may
+    commit between two statements, and the version given is the rounds' own. Under the
+    game's lock it cannot. ``None`` when the game was deleted meanwhile.
+    """
+    rounds: dict[int, StoredRound] = {}
+    entries: dict[int, list[StoredEntry]] = {}
+    version = updated_at = None
+    for row in connection.execute(_READ_FACTS, {"g": head.id}):
+        version, updated_at = row.version, row.updated_at
+        number = row.number
+        if number is None:  # a game without rounds joins to one row of NULLs
+            continue
+        if number not in rounds:
+            corrected = row.corrected_at
+            rounds[number] = StoredRound(
+                number=number,
+                trump_turned=row.trump_turned,
+                trump_suit=row.trump_suit,
+                corrected_at=aware(corrected) if corrected is not None else None,
+            )
+            entries[number] = []
+        if row.seat is not None:  # as is a round without entries
+            entries[number].append(StoredEntry(row.bid, row.tricks, row.draft_tricks))
+    if version is None or updated_at is None:
+        return None
+    return replace(
+        head,
+        version=version,
+        updated_at=aware(updated_at),
+        rounds={
+            number: replace(stored, entries=tuple(entries[number])) if entries[number] else stored
+            for number, stored in rounds.items()
+        },
+    )
+
+
+def read_credentials(connection: Connection, game_id: str) -> tuple[str, int] | None:
+    """The game's edit token hash and number of rounds, or ``None`` without such a game."""
+    row = connection.execute(_READ_CREDENTIALS, {"g": game_id}).first()
+    return None if row is None else (row.edit_token_hash, row.round_count)
+
+
+def has_grant(connection: Connection, game_id: str, device_hash: str) -> bool:
+    """Whether the browser known by ``device_hash`` keeps the score of the game."""
+    return bool(connection.scalar(_HAS_GRANT, {"g": game_id, "d": device_hash}))
+
+
+# -- Writing -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Change:
+    """A write to one round for the audit trail: which use case, the facts before/after."""
+
+    kind: str
+    old: dict[str, object]
+    new: dict[str, object]
+
+
+_INSERT_ROUND = insert(ROUNDS)
+_INSERT_ENTRY = insert(ENTRIES)
+_INSERT_CHANGE = insert(ROUND_CHANGES)
+_UPDATE_ENTRY = (
+    update(ENTRIES)
+    .where(
+        ENTRIES.c.game_id == bindparam("g"),
+        ENTRIES.c.round_number == bindparam("n"),
+        ENTRIES.c.seat == bindparam("s"),
+    )
+    .values(bid=bindparam("b"), tricks=bindparam("t"), draft_tricks=bindparam("d"))
+)
+
+
+_UPDATE_ROUND = (
+    update(ROUNDS)
+    .where(ROUNDS.c.game_id == bindparam("g"), ROUNDS.c.number == bindparam("n"))
+    .values(
+        trump_turned=bindparam("turned"),
+        trump_suit=bindparam("suit"),
+        corrected_at=bindparam("corrected"),
+    )
+)
+_BUMP = (
+    update(GAMES)
+    .where(GAMES.c.id == bindparam("g"))
+    .values(version=bindparam("v"), updated_at=bindparam("now"))
+)
+
+
+def write_round(
+    connection: Connection,
+    game: StoredGame,
+    before: StoredRound | None,
+    after: StoredRound,
+    *,
+    now: datetime,
+    change: Change | None,
+) -> None:
+    """Write round ``after`` (``before``: the round as stored, ``None`` without a row), bump
+    the game's version and keep ``change`` in the audit trail, all in the caller's
+    transaction; only what changed is written."""
+    number = after.number
+    trump_and_mark = (after.trump_turned, after.trump_suit, after.corrected_at)
+    if before is None:
+        connection.execute(
+            _INSERT_ROUND,
+            {
+                "game_id": game.id,
+                "number": number,
+                "trump_turned": after.trump_turned,
+                "trump_suit": after.trump_suit,
+                "corrected_at": after.corrected_at,
+            },
+        )
+    elif (before.trump_turned, before.trump_suit, before.corrected_at) != trump_and_mark:
+        turned, suit, corrected = trump_and_mark
+        connection.execute(
+            _UPDATE_ROUND,
+            {"g": game.id, "n": number, "turned": turned, "suit": suit, "corrected": corrected},
+        )
+    old_entries = before.entries if before is not None else ()
+    if after.entries and not old_entries:
+        connection.execute(
+            _INSERT_ENTRY,
+            [
+                {
+                    "game_id": game.id,
+                    "round_number": number,
+                    "seat": seat,
+                    "bid": entry.bid,
+                    "tricks": entry.tricks,
+                    "draft_tricks": entry.draft,
+                }
+                for seat, entry in enumerate(after.entries)
+            ],
+        )
+    elif after.entries != old_entries:
+        changed = [
+            {"g": game.id, "n": number, "s": seat, "b": new.bid, "t": new.tricks, "d": new.draft}
+            for seat, (old, new) in enumerate(zip(old_entries, after.entries, strict=True))
+            if old != new
+        ]
+        connection.execute(_UPDATE_ENTRY, changed)
+    bump_version(connection, game, now)
+    if change is not None:
+        connection.execute(
+            _INSERT_CHANGE,
+            {
+                "game_id": game.id,
+                "round_number": number,
+                "kind": change.kind,
+                "changed_at": now,
+                "old": change.old,
+                "new": change.new,
+            },
+        )
+
+
+def bump_version(connection: Connection, game: StoredGame, now: datetime, **values: object) -> None:
+    """The game's version grows by one (with ``values`` set on its row as well)."""
+    if not values:
+        connection.execute(_BUMP, {"g": game.id, "v": game.version + 1, "now": now})
+        return
+    connection.execute(
+        update(GAMES)
+        .where(GAMES.c.id == game.id)
+        .values(version=game.version + 1, updated_at=now, **values)
+    )
