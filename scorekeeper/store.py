@@ -8,12 +8,25 @@ service decides what may be written; this module only reads and writes.
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import Connection, Table, and_, bindparam, exists, insert, select, update
+from sqlalchemy import (
+    Connection,
+    Table,
+    TextClause,
+    and_,
+    bindparam,
+    exists,
+    insert,
+    select,
+    text,
+    update,
+)
 
 from . import rules
 from .models import Entry, Game, Grant, Player, Round, RoundChange
@@ -291,6 +304,9 @@ def write_round(
     """Write round ``after`` (``before``: the round as stored, ``None`` without a row), bump
     the game's version and keep ``change`` in the audit trail, all in the caller's
     transaction; only what changed is written."""
+    if connection.dialect.name == "postgresql":
+        _write_round_at_once(connection, game, after, now=now, change=change)
+        return
     number = after.number
     trump_and_mark = (after.trump_turned, after.trump_suit, after.corrected_at)
     if before is None:
@@ -332,7 +348,8 @@ def write_round(
             for seat, (old, new) in enumerate(zip(old_entries, after.entries, strict=True))
             if old != new
         ]
-        connection.execute(_UPDATE_ENTRY, changed)
+        # One changed entry (a tap) is one plain statement; psycopg's executemany pipelines.
+        connection.execute(_UPDATE_ENTRY, changed[0] if len(changed) == 1 else changed)
     bump_version(connection, game, now)
     if change is not None:
         connection.execute(
@@ -346,6 +363,67 @@ def write_round(
                 "new": change.new,
             },
         )
+
+
+@functools.cache
+def _one_statement(seats: int, audited: bool) -> TextClause:
+    """PostgreSQL: a round's write as one statement (one round trip, not four): the version
+    bump, the round's row and its entries upserted, and the audit row, as data-modifying
+    CTEs. The game's row is locked already, so nothing else writes to these rows meanwhile.
+    """
+    parts = [
+        "WITH bump AS (UPDATE games SET version = :v, updated_at = :now WHERE id = :g),",
+        " round_row AS (INSERT INTO rounds (game_id, number, trump_turned, trump_suit,"
+        " corrected_at) VALUES (:g, :n, :turned, :suit, :corrected)"
+        " ON CONFLICT (game_id, number) DO UPDATE SET trump_turned = EXCLUDED.trump_turned,"
+        " trump_suit = EXCLUDED.trump_suit, corrected_at = EXCLUDED.corrected_at)",
+    ]
+    if seats:
+        values = ", ".join(
+            f"(:g, :n, {seat}, :b{seat}, :t{seat}, :d{seat})" for seat in range(seats)
+        )
+        parts.append(
+            ", entry_rows AS (INSERT INTO entries (game_id, round_number, seat, bid, tricks,"
+            f" draft_tricks) VALUES {values} ON CONFLICT (game_id, round_number, seat)"
+            " DO UPDATE SET bid = EXCLUDED.bid, tricks = EXCLUDED.tricks,"
+            " draft_tricks = EXCLUDED.draft_tricks)"
+        )
+    if audited:
+        parts.append(
+            " INSERT INTO round_changes (game_id, round_number, kind, changed_at, old, new)"
+            " VALUES (:g, :n, :kind, :now, :old, :new)"
+        )
+    else:
+        parts.append(" SELECT 1")
+    return text("".join(parts))
+
+
+def _write_round_at_once(
+    connection: Connection,
+    game: StoredGame,
+    after: StoredRound,
+    *,
+    now: datetime,
+    change: Change | None,
+) -> None:
+    params: dict[str, object] = {
+        "g": game.id,
+        "v": game.version + 1,
+        "now": now,
+        "n": after.number,
+        "turned": after.trump_turned,
+        "suit": after.trump_suit,
+        "corrected": after.corrected_at,
+    }
+    for seat, entry in enumerate(after.entries):
+        params |= {f"b{seat}": entry.bid, f"t{seat}": entry.tricks, f"d{seat}": entry.draft}
+    if change is not None:
+        params |= {
+            "kind": change.kind,
+            "old": json.dumps(change.old),
+            "new": json.dumps(change.new),
+        }
+    connection.execute(_one_statement(len(after.entries), change is not None), params)
 
 
 def bump_version(connection: Connection, game: StoredGame, now: datetime, **values: object) -> None:
