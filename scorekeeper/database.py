@@ -68,6 +68,8 @@ def end_read_transaction(error: BaseException | None) -> None:
     session = db.session()
     if not session.in_transaction() or session.new or session.dirty or session.deleted:
         return
+    if session.get_bind().dialect.name != "postgresql":
+        return  # SQLite has no prepared statements to keep
     try:
         session.commit()
     except SQLAlchemyError:

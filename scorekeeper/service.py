@@ -5,8 +5,10 @@ PostgreSQL, ``BEGIN IMMEDIATE`` on SQLite), checks the caller's expected version
 rules whether the new facts are allowed, writes them and bumps the game's version. Two
 writers on one game therefore wait for each other; a writer whose ``If-Match`` went stale
 while it waited is refused. Views and API handlers call these functions and never touch the
-session themselves. They get :class:`GameSnapshot` values back, never ORM objects (the
-session keeps objects loaded after commit, so a snapshot is built without reloading).
+session themselves. They get :class:`GameSnapshot` values back, never ORM objects: a write
+builds its answer from the facts it read and wrote, without reading them again, and each
+process keeps the latest snapshot of a game (:class:`SnapshotCache`) until its row changes.
+The facts of a game are read and written in SQLAlchemy Core (:mod:`.store`).
 """
 
 from __future__ import annotations
