@@ -57,11 +57,13 @@ def init_engine(app: Flask) -> None:
 
 
 def end_read_transaction(error: BaseException | None) -> None:
-    """End a request's transaction that only read with COMMIT, which for a read is the same
-    as the ROLLBACK Flask-SQLAlchemy would send, but keeps psycopg's prepared statements.
+    """End a request's open transaction with COMMIT on PostgreSQL: it can only have read,
+    and COMMIT then does what Flask-SQLAlchemy's ROLLBACK would, but keeps psycopg's
+    prepared statements.
 
-    A request that failed, or left changes unsaved, is rolled back as before (every write
-    commits or rolls back in its own use case already).
+    Nothing written waits here: every write commits or rolls back in its own use case
+    (``service._write_transaction``), handled errors included. A request that ended in an
+    unhandled error, or left ORM changes pending, is rolled back as before.
     """
     if error is not None or not db.session.registry.has():
         return

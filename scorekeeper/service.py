@@ -799,7 +799,9 @@ def create_handover(game_id: str, device: Device | None) -> str:
     token = secrets.token_urlsafe(HANDOVER_TOKEN_BYTES)
     now = utcnow()
     with _write_transaction():
-        game = _load(game_id, for_update=False)
+        # Locked as "only this phone keeps score" locks it: a phone whose right is being
+        # taken away meanwhile waits, then is refused, rather than leaving a link behind.
+        game = _load(game_id, for_update=True)
         _verify_token(game.id, game.edit_token_hash, device)
         # Links that can no longer be used are of no use to keep.
         db.session.execute(

@@ -509,3 +509,44 @@ def test_a_sqlite_write_waits_for_another_writer_instead_of_failing(
     assert written.version == 2
     assert written.table.first_dealer == 1  # the write read the game after the other's commit
     assert read(app, game.id) == written
+
+
+@pytest.mark.parametrize("database_url", ["postgresql"], indirect=True)
+def test_a_hand_over_link_asked_for_while_the_right_is_revoked_waits_and_is_refused(
+    app: Flask, database_url: str
+) -> None:
+    device = service.Device("the-scorekeepers-phone")
+    with app.app_context():
+        game_id = service.create_game(PLAYERS, first_dealer=0, device=device).game.id
+    outcome: dict[str, object] = {}
+
+    def make_link() -> None:
+        with app.app_context():
+            try:
+                outcome["token"] = service.create_handover(game_id, device)
+            except Exception as error:  # reported by the assertions below
+                outcome["error"] = error
+
+    # Another phone's "only this phone keeps score", caught between its lock and its commit.
+    engine = sa.create_engine(database_url)
+    thread = threading.Thread(target=make_link)
+    try:
+        with engine.connect() as revoker:
+            lock = sa.text("SELECT id FROM games WHERE id = :g FOR UPDATE")
+            revoker.execute(lock, {"g": game_id})
+            revoker.execute(sa.text("DELETE FROM grants WHERE game_id = :g"), {"g": game_id})
+            thread.start()
+            thread.join(0.5)
+            waited = thread.is_alive()
+            revoker.commit()
+        thread.join(10)
+        with engine.connect() as reader:
+            links = reader.scalar(
+                sa.text("SELECT count(*) FROM handovers WHERE game_id = :g"), {"g": game_id}
+            )
+    finally:
+        engine.dispose()
+
+    assert waited, "the hand-over link did not wait for the revocation's lock"
+    assert isinstance(outcome.get("error"), service.NotKeeper), outcome
+    assert links == 0
