@@ -33,7 +33,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import selectinload
 
-from . import rules, service
+from . import rules, service, store
 from .extensions import db
 from .models import Entry, Game, Grant, Player, Round, RoundChange, utcnow
 from .rules import _
@@ -158,7 +158,7 @@ def deleted_games(device: Device | None, now: datetime | None = None) -> list[De
     )
     result = []
     for game in db.session.scalars(statement):
-        deleted_at = service._aware(game.deleted_at or utcnow())
+        deleted_at = store.aware(game.deleted_at or utcnow())
         result.append(
             DeletedGame(
                 id=game.id,
@@ -286,7 +286,7 @@ def audit_trails(
             Change(
                 round=row.round_number,
                 kind=row.kind,
-                at=service._aware(row.changed_at),
+                at=store.aware(row.changed_at),
                 old=_facts(row.old, hide_bids=hide),
                 new=_facts(row.new, hide_bids=hide),
             )

@@ -269,15 +269,19 @@ def _stored(game: Game) -> StoredGame:
         id=game.id,
         version=game.version,
         edit_token_hash=game.edit_token_hash,
-        created_at=_aware(game.created_at),
-        updated_at=_aware(game.updated_at),
+        created_at=store.aware(game.created_at),
+        updated_at=store.aware(game.updated_at),
         table=_table(game),
         rounds={
             round_row.number: StoredRound(
                 number=round_row.number,
                 trump_turned=round_row.trump_turned,
                 trump_suit=round_row.trump_suit,
-                corrected_at=round_row.corrected_at,
+                corrected_at=(
+                    store.aware(round_row.corrected_at)
+                    if round_row.corrected_at is not None
+                    else None
+                ),
                 entries=tuple(
                     StoredEntry(entry.bid, entry.tricks, entry.draft_tricks)
                     for entry in round_row.entries
@@ -307,9 +311,6 @@ def _snapshot_of(stored: StoredGame) -> GameSnapshot:
         },
         corrected=frozenset(stored.number for stored in rounds if stored.corrected_at),
     )
-
-
-_aware = store.aware
 
 
 # -- Writing -------------------------------------------------------------------------------
@@ -376,7 +377,6 @@ class _RoundEdit:
         self.round = self.before or StoredRound(number)
         self.now = utcnow()
         self.change: store.Change | None = None
-        self.saved: StoredGame | None = None
 
     @property
     def seats(self) -> int:
@@ -403,9 +403,15 @@ class _RoundEdit:
 
     def result(self) -> GameSnapshot:
         """The game as this write left it (called once it is committed)."""
-        assert self.saved is not None
-        snapshot = _snapshot_of(self.saved)
-        _cache().put(self.saved, snapshot)
+        game = self.game
+        saved = replace(
+            game,
+            version=game.version + 1,
+            updated_at=self.now,
+            rounds={**game.rounds, self.number: self.round},
+        )
+        snapshot = _snapshot_of(saved)
+        _cache().put(saved, snapshot)
         return snapshot
 
 
@@ -419,12 +425,6 @@ def _round_editing(
         yield edit
         store.write_round(
             connection, stored, edit.before, edit.round, now=edit.now, change=edit.change
-        )
-        edit.saved = replace(
-            stored,
-            version=stored.version + 1,
-            updated_at=edit.now,
-            rounds={**stored.rounds, number: edit.round},
         )
 
 
@@ -679,7 +679,7 @@ def delete_game(
     """Delete a game: it reads as unknown from now on (its facts are kept, marked deleted)."""
     with _editing(game_id, token, if_match) as (connection, stored, _snapshot):
         now = utcnow()
-        store.bump_version(connection, stored, now, deleted_at=now)
+        store.mark_deleted(connection, stored, now)
 
 
 def save_trick_draft(
@@ -821,7 +821,7 @@ def create_handover(game_id: str, device: Device | None) -> str:
 def handover_game(token: str) -> GameSnapshot:
     """The game a hand-over token would hand over, without using it up."""
     row = db.session.get(Handover, hash_token(token))
-    if row is None or row.used_at is not None or _aware(row.expires_at) <= utcnow():
+    if row is None or row.used_at is not None or store.aware(row.expires_at) <= utcnow():
         raise HandoverInvalid()
     return get_game(row.game_id)
 

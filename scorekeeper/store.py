@@ -17,12 +17,12 @@ from typing import Any, NamedTuple
 
 from sqlalchemy import (
     Connection,
+    DateTime,
     Table,
     TextClause,
     and_,
     bindparam,
     exists,
-    insert,
     select,
     text,
     update,
@@ -262,34 +262,60 @@ class Change:
     new: dict[str, object]
 
 
-_INSERT_ROUND = insert(ROUNDS)
-_INSERT_ENTRY = insert(ENTRIES)
-_INSERT_CHANGE = insert(ROUND_CHANGES)
-_UPDATE_ENTRY = (
-    update(ENTRIES)
-    .where(
-        ENTRIES.c.game_id == bindparam("g"),
-        ENTRIES.c.round_number == bindparam("n"),
-        ENTRIES.c.seat == bindparam("s"),
-    )
-    .values(bid=bindparam("b"), tricks=bindparam("t"), draft_tricks=bindparam("d"))
+# A round's write, the same statements on both backends (SQLite and PostgreSQL share the
+# upsert's syntax): the version bump, the round's row, its entries, the audit row.
+_BUMP = "UPDATE games SET version = :v, updated_at = :now WHERE id = :g"
+_ROUND = (
+    "INSERT INTO rounds (game_id, number, trump_turned, trump_suit, corrected_at)"
+    " VALUES (:g, :n, :turned, :suit, :corrected) ON CONFLICT (game_id, number)"
+    " DO UPDATE SET trump_turned = excluded.trump_turned, trump_suit = excluded.trump_suit,"
+    " corrected_at = excluded.corrected_at"
+)
+_ENTRIES = (
+    "INSERT INTO entries (game_id, round_number, seat, bid, tricks, draft_tricks)"
+    " VALUES {values} ON CONFLICT (game_id, round_number, seat) DO UPDATE SET"
+    " bid = excluded.bid, tricks = excluded.tricks, draft_tricks = excluded.draft_tricks"
+)
+_AUDIT = (
+    "INSERT INTO round_changes (game_id, round_number, kind, changed_at, old, new)"
+    " VALUES (:g, :n, :kind, :now, :old, :new)"
 )
 
 
-_UPDATE_ROUND = (
-    update(ROUNDS)
-    .where(ROUNDS.c.game_id == bindparam("g"), ROUNDS.c.number == bindparam("n"))
-    .values(
-        trump_turned=bindparam("turned"),
-        trump_suit=bindparam("suit"),
-        corrected_at=bindparam("corrected"),
-    )
-)
-_BUMP = (
-    update(GAMES)
-    .where(GAMES.c.id == bindparam("g"))
-    .values(version=bindparam("v"), updated_at=bindparam("now"))
-)
+def _typed(sql: str) -> TextClause:
+    """The statement with its times typed, so SQLite stores them as SQLAlchemy reads them."""
+    moments = [
+        bindparam(name, type_=DateTime(timezone=True))
+        for name in ("now", "corrected")
+        if f":{name}" in sql
+    ]
+    return text(sql).bindparams(*moments)
+
+
+@functools.cache
+def _round_statements(
+    dialect: str, round_row: bool, seats: int, audited: bool
+) -> tuple[TextClause, ...]:
+    """The statements of a round's write: the version bump, then the round's row if it
+    changed, its ``seats`` entries if they changed (0: not), the audit row if ``audited``.
+
+    On PostgreSQL they are one statement of data-modifying CTEs: one round trip, not four.
+    SQLite runs them one by one, which costs no round trip.
+    """
+    parts = [("bump", _BUMP)]
+    if round_row:
+        parts.append(("round_row", _ROUND))
+    if seats:
+        row = "(:g, :n, {0}, :b{0}, :t{0}, :d{0})"
+        values = ", ".join(row.format(seat) for seat in range(seats))
+        parts.append(("entry_rows", _ENTRIES.format(values=values)))
+    if audited:
+        parts.append(("audit", _AUDIT))
+    if dialect != "postgresql":
+        return tuple(_typed(sql) for _name, sql in parts)
+    *ctes, (_name, last) = parts if audited else [*parts, ("", "SELECT 1")]
+    with_clause = ", ".join(f"{name} AS ({sql})" for name, sql in ctes)
+    return (_typed(f"WITH {with_clause} {last}"),)
 
 
 def write_round(
@@ -303,109 +329,14 @@ def write_round(
 ) -> None:
     """Write round ``after`` (``before``: the round as stored, ``None`` without a row), bump
     the game's version and keep ``change`` in the audit trail, all in the caller's
-    transaction; only what changed is written."""
-    if connection.dialect.name == "postgresql":
-        _write_round_at_once(connection, game, after, now=now, change=change)
-        return
-    number = after.number
-    trump_and_mark = (after.trump_turned, after.trump_suit, after.corrected_at)
-    if before is None:
-        connection.execute(
-            _INSERT_ROUND,
-            {
-                "game_id": game.id,
-                "number": number,
-                "trump_turned": after.trump_turned,
-                "trump_suit": after.trump_suit,
-                "corrected_at": after.corrected_at,
-            },
-        )
-    elif (before.trump_turned, before.trump_suit, before.corrected_at) != trump_and_mark:
-        turned, suit, corrected = trump_and_mark
-        connection.execute(
-            _UPDATE_ROUND,
-            {"g": game.id, "n": number, "turned": turned, "suit": suit, "corrected": corrected},
-        )
-    old_entries = before.entries if before is not None else ()
-    if after.entries and not old_entries:
-        connection.execute(
-            _INSERT_ENTRY,
-            [
-                {
-                    "game_id": game.id,
-                    "round_number": number,
-                    "seat": seat,
-                    "bid": entry.bid,
-                    "tricks": entry.tricks,
-                    "draft_tricks": entry.draft,
-                }
-                for seat, entry in enumerate(after.entries)
-            ],
-        )
-    elif after.entries != old_entries:
-        changed = [
-            {"g": game.id, "n": number, "s": seat, "b": new.bid, "t": new.tricks, "d": new.draft}
-            for seat, (old, new) in enumerate(zip(old_entries, after.entries, strict=True))
-            if old != new
-        ]
-        # One changed entry (a tap) is one plain statement; psycopg's executemany pipelines.
-        connection.execute(_UPDATE_ENTRY, changed[0] if len(changed) == 1 else changed)
-    bump_version(connection, game, now)
-    if change is not None:
-        connection.execute(
-            _INSERT_CHANGE,
-            {
-                "game_id": game.id,
-                "round_number": number,
-                "kind": change.kind,
-                "changed_at": now,
-                "old": change.old,
-                "new": change.new,
-            },
-        )
-
-
-@functools.cache
-def _one_statement(seats: int, audited: bool) -> TextClause:
-    """PostgreSQL: a round's write as one statement (one round trip, not four): the version
-    bump, the round's row and its entries upserted, and the audit row, as data-modifying
-    CTEs. The game's row is locked already, so nothing else writes to these rows meanwhile.
+    transaction, under the game's lock. Only what changed is written (inserted or replaced).
     """
-    parts = [
-        "WITH bump AS (UPDATE games SET version = :v, updated_at = :now WHERE id = :g),",
-        " round_row AS (INSERT INTO rounds (game_id, number, trump_turned, trump_suit,"
-        " corrected_at) VALUES (:g, :n, :turned, :suit, :corrected)"
-        " ON CONFLICT (game_id, number) DO UPDATE SET trump_turned = EXCLUDED.trump_turned,"
-        " trump_suit = EXCLUDED.trump_suit, corrected_at = EXCLUDED.corrected_at)",
-    ]
-    if seats:
-        values = ", ".join(
-            f"(:g, :n, {seat}, :b{seat}, :t{seat}, :d{seat})" for seat in range(seats)
-        )
-        parts.append(
-            ", entry_rows AS (INSERT INTO entries (game_id, round_number, seat, bid, tricks,"
-            f" draft_tricks) VALUES {values} ON CONFLICT (game_id, round_number, seat)"
-            " DO UPDATE SET bid = EXCLUDED.bid, tricks = EXCLUDED.tricks,"
-            " draft_tricks = EXCLUDED.draft_tricks)"
-        )
-    if audited:
-        parts.append(
-            " INSERT INTO round_changes (game_id, round_number, kind, changed_at, old, new)"
-            " VALUES (:g, :n, :kind, :now, :old, :new)"
-        )
-    else:
-        parts.append(" SELECT 1")
-    return text("".join(parts))
-
-
-def _write_round_at_once(
-    connection: Connection,
-    game: StoredGame,
-    after: StoredRound,
-    *,
-    now: datetime,
-    change: Change | None,
-) -> None:
+    round_changed = before is None or (
+        before.trump_turned,
+        before.trump_suit,
+        before.corrected_at,
+    ) != (after.trump_turned, after.trump_suit, after.corrected_at)
+    entries_changed = after.entries != (before.entries if before is not None else ())
     params: dict[str, object] = {
         "g": game.id,
         "v": game.version + 1,
@@ -423,16 +354,20 @@ def _write_round_at_once(
             "old": json.dumps(change.old),
             "new": json.dumps(change.new),
         }
-    connection.execute(_one_statement(len(after.entries), change is not None), params)
+    statements = _round_statements(
+        connection.dialect.name,
+        round_changed,
+        len(after.entries) if entries_changed else 0,
+        change is not None,
+    )
+    for statement in statements:
+        connection.execute(statement, params)
 
 
-def bump_version(connection: Connection, game: StoredGame, now: datetime, **values: object) -> None:
-    """The game's version grows by one (with ``values`` set on its row as well)."""
-    if not values:
-        connection.execute(_BUMP, {"g": game.id, "v": game.version + 1, "now": now})
-        return
+def mark_deleted(connection: Connection, game: StoredGame, now: datetime) -> None:
+    """The game reads as deleted from now on; its version grows by one."""
     connection.execute(
         update(GAMES)
         .where(GAMES.c.id == game.id)
-        .values(version=game.version + 1, updated_at=now, **values)
+        .values(version=game.version + 1, updated_at=now, deleted_at=now)
     )
