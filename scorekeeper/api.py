@@ -14,13 +14,13 @@ from typing import Any, NoReturn
 from flask import Blueprint, Flask, Response, jsonify, request, url_for
 from flask_babel import LazyString, gettext
 from flask_babel import lazy_gettext as _l
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError
 from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter
 from werkzeug.wrappers import Response as BaseResponse
 
 from . import export, history, rules, security, service
-from .database import is_lock_timeout
+from .database import is_connection_lost, is_lock_timeout
 from .i18n import rule_message, service_message
 from .openapi import openapi_document
 
@@ -167,17 +167,21 @@ def register_errorhandlers(app: Flask, pages: Callable[[Exception], BaseResponse
             headers["Allow"] = allow
         return problem_response(Problem(status, slug, detail, headers=headers))
 
-    @app.errorhandler(OperationalError)
-    def handle_database_error(error: OperationalError) -> BaseResponse:
+    @app.errorhandler(DBAPIError)
+    def handle_database_error(error: DBAPIError) -> BaseResponse:
         if not is_api_request():
             return pages(error)
-        if not is_lock_timeout(error):
-            # Not a busy database: a real fault, logged in full and answered as a 500.
+        if is_lock_timeout(error):
+            app.logger.warning("database busy: %s", error)
+            detail = gettext("The database is busy: try again in a moment.")
+        elif is_connection_lost(error):
+            app.logger.warning("database connection lost: %s", error)
+            detail = gettext("The database could not be reached: try again in a moment.")
+        else:
+            # Not a busy or unreachable database: a real fault, logged in full, a 500.
             app.logger.exception("database error", exc_info=error)
             detail = gettext("Something went wrong on the server, and nothing was changed.")
             return problem_response(Problem(500, "server-error", detail))
-        app.logger.warning("database busy: %s", error)
-        detail = gettext("The database is busy: try again in a moment.")
         return problem_response(Problem(503, "unavailable", detail, headers={"Retry-After": "1"}))
 
 

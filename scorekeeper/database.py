@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import functools
+import time
 from typing import Any
 
 from flask import Flask
 from sqlalchemy import event, make_url
-from sqlalchemy.engine import Connection
-from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.engine import Connection, Dialect
+from sqlalchemy.exc import DisconnectionError, SQLAlchemyError
 
 from .extensions import db
 
@@ -18,6 +20,8 @@ WRITE_OPTION = "scorekeeper_write"
 # well below gunicorn's 30 s worker timeout). The same bound on both backends.
 LOCK_TIMEOUT_MS = 15_000
 _LOCK_TIMEOUT = f"-c lock_timeout={LOCK_TIMEOUT_MS}"
+# A PostgreSQL connection idle in the pool longer than this is pinged before it is used.
+PING_AFTER_IDLE = 1.0  # seconds
 
 
 def normalize_url(url: str) -> str:
@@ -40,8 +44,8 @@ def engine_options(url: str) -> dict[str, Any]:
         # psycopg prepares a statement on the server once a connection has run it 5 times
         # (a PK lookup: 0.25 instead of 0.55 ms, parsed and planned once). It forgets them
         # all at a ROLLBACK, so reads end with COMMIT (end_read_transaction).
-        connect_args = {"options": options.strip()}
-        return {"pool_pre_ping": True, "connect_args": connect_args}
+        # Pinged before use when idle a while (see _ping_if_idle), not before each request.
+        return {"connect_args": {"options": options.strip()}}
     return {"pool_pre_ping": True}
 
 
@@ -54,6 +58,37 @@ def init_engine(app: Flask) -> None:
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_connect)
         event.listen(engine, "begin", _sqlite_begin)
+    if engine.dialect.name == "postgresql":
+        event.listen(engine, "checkin", _returned)
+        event.listen(engine, "checkout", functools.partial(_ping_if_idle, engine.dialect))
+
+
+def _returned(_dbapi_connection: Any, record: Any) -> None:
+    record.info["returned_at"] = time.monotonic()
+
+
+def _ping_if_idle(dialect: Dialect, dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+    """Make sure a connection that sat idle in the pool is still good before it is used.
+
+    Its server may have gone away meanwhile (restarted, or it closed idle connections):
+    the pool then throws it away and opens another. A connection given back moments ago
+    is not pinged: a round trip before every request was a sixth of a write's time under
+    load. Should its server have gone away in that moment all the same, the request is
+    answered 503 (try again), and the pool replaces its connections.
+    """
+    returned_at = record.info.get("returned_at")
+    if returned_at is None or time.monotonic() - returned_at < PING_AFTER_IDLE:
+        return  # just opened, or back from a request a moment ago
+    # In autocommit, so the ping leaves no transaction open (a request's write may want
+    # autocommit itself, and psycopg allows the switch only outside a transaction).
+    dbapi_connection.autocommit = True
+    try:
+        dialect.do_ping(dbapi_connection)
+    except dialect.loaded_dbapi.Error as error:
+        raise DisconnectionError(str(error)) from error
+    finally:
+        if not dbapi_connection.closed:
+            dbapi_connection.autocommit = False
 
 
 def end_read_transaction(error: BaseException | None) -> None:
@@ -99,6 +134,12 @@ def _sqlite_begin(connection: Connection) -> None:
         connection.exec_driver_sql("BEGIN IMMEDIATE")
     else:
         connection.exec_driver_sql("BEGIN")
+
+
+def is_connection_lost(error: Exception) -> bool:
+    """Whether a database error means "the connection to the server was lost" (the server
+    restarted, say): the pool opens new connections, and the request may be tried again."""
+    return bool(getattr(error, "connection_invalidated", False))
 
 
 def is_lock_timeout(error: Exception) -> bool:

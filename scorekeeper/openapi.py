@@ -45,7 +45,9 @@ _WRITE_ERRORS = {
     "415": _problem("The body is not `application/json`."),
     "422": _problem("A value the rules forbid, or an unknown field."),
     "429": _problem("Too many games started from this address; retry after `Retry-After` seconds."),
-    "503": _problem("The database is busy; retry after `Retry-After` seconds."),
+    "503": _problem(
+        "The database is busy or could not be reached; retry after `Retry-After` seconds."
+    ),
 }
 
 _GAME_ID = {

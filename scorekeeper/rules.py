@@ -933,12 +933,29 @@ class GameView:
         return self.rounds[number - 1]
 
 
-def evaluate(table: Table, records: Mapping[int, RoundRecord]) -> GameView:
-    """Everything the recorded facts give, derived anew: nothing derived is ever stored."""
-    totals = [0] * table.seats
-    views: list[RoundView] = []
-    blocked = False
-    for number in range(1, table.rules.rounds + 1):
+def evaluate(
+    table: Table,
+    records: Mapping[int, RoundRecord],
+    *,
+    prior: GameView | None = None,
+    since: int = 1,
+) -> GameView:
+    """Everything the recorded facts give, derived anew: nothing derived is ever stored.
+
+    ``prior`` is this table's game as evaluated before a change to round ``since``: each
+    round's view follows from the facts up to it alone, so the rounds before ``since`` are
+    taken from it as they are (``records`` needs only round ``since`` and those after it).
+    """
+    if prior is None or since <= 1:
+        since = 1
+        views: list[RoundView] = []
+        totals = [0] * table.seats
+    else:
+        views = prior.rounds[: since - 1]
+        totals = list(prior.rounds[since - 1].totals_before)
+    # Every round after one not scored waits for it.
+    blocked = bool(views) and views[-1].state is not RoundState.SCORED
+    for number in range(since, table.rules.rounds + 1):
         record = records.get(number, RoundRecord())
         trump = record.trump
         if trump is None and table.deals_every_card(number):

@@ -4,12 +4,15 @@ Every write runs in one transaction that locks the game (``SELECT ... FOR UPDATE
 PostgreSQL, ``BEGIN IMMEDIATE`` on SQLite), checks the caller's expected version, asks the
 rules whether the new facts are allowed, writes them and bumps the game's version. Two
 writers on one game therefore wait for each other; a writer whose ``If-Match`` went stale
-while it waited is refused. Views and API handlers call these functions and never touch the
-session themselves. They get :class:`GameSnapshot` values back, never ORM objects: a write
-builds its answer from the facts it read and wrote, without reading them again, and each
-process keeps the latest snapshot of a game (:class:`SnapshotCache`) until its row changes.
-The facts of a game are read and written in SQLAlchemy Core (:mod:`.store`).
-"""
+while it waited is refused. A round's write with the game's edit token first tries without
+the lock: decided on the version this process knows, it is written only if the game is still
+at that version (one guarded statement), and made again under the lock if not.
+
+Views and API handlers call these functions and never touch the session themselves. They
+get :class:`GameSnapshot` values back, never ORM objects: a write builds its answer from the
+facts it read and wrote, without reading them again, and each process keeps the latest
+snapshot of a game (:class:`SnapshotCache`) until its row changes. The facts of a game are
+read and written in SQLAlchemy Core (:mod:`.store`)."""
 
 from __future__ import annotations
 
@@ -19,7 +22,7 @@ import secrets
 import string
 import threading
 from collections import OrderedDict
-from collections.abc import Collection, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -203,6 +206,15 @@ class SnapshotCache:
             self._games.move_to_end(head.id)
             return found
 
+    def latest(self, game_id: str) -> tuple[StoredGame, GameSnapshot] | None:
+        """The latest version of the game this process knows, without asking the database
+        whether it is still the latest (a write made on it says so: see ``_edit_round``)."""
+        with self._lock:
+            found = self._games.get(game_id)
+            if found is not None:
+                self._games.move_to_end(game_id)
+            return found
+
     def put(self, stored: StoredGame, snapshot: GameSnapshot) -> None:
         with self._lock:
             known = self._games.get(stored.id)
@@ -296,14 +308,22 @@ def _snapshot(game: Game) -> GameSnapshot:
     return _snapshot_of(_stored(game))
 
 
-def _snapshot_of(stored: StoredGame) -> GameSnapshot:
+def _snapshot_of(
+    stored: StoredGame, prior: GameSnapshot | None = None, since: int = 1
+) -> GameSnapshot:
+    """What the stored facts give; ``prior``: the snapshot before a write to round ``since``
+    (the rounds before it are not evaluated again)."""
     rounds = stored.rounds.values()
+    first = since if prior is not None else 1
+    records = {kept.number: kept.record() for kept in rounds if kept.number >= first}
     return GameSnapshot(
         id=stored.id,
         version=stored.version,
         created_at=stored.created_at,
         updated_at=stored.updated_at,
-        view=rules.evaluate(stored.table, {stored.number: stored.record() for stored in rounds}),
+        view=rules.evaluate(
+            stored.table, records, prior=prior.view if prior else None, since=since
+        ),
         drafts={
             stored.number: tuple(entry.draft for entry in stored.entries)
             for stored in rounds
@@ -317,8 +337,13 @@ def _snapshot_of(stored: StoredGame) -> GameSnapshot:
 
 
 @contextmanager
-def _write_transaction() -> Iterator[None]:
-    """One write transaction: commit on success, roll back on any error."""
+def _write_transaction(*, one_statement: bool = False) -> Iterator[None]:
+    """One write transaction: commit on success, roll back on any error.
+
+    A write of ``one_statement`` on PostgreSQL, when no read went before it, runs in
+    autocommit: the statement is a transaction by itself, and BEGIN and COMMIT cost no round
+    trips of their own.
+    """
     session = db.session()
     current = session.get_transaction()
     if current is not None and (not current.is_active or _needs_write_begin(session)):
@@ -328,7 +353,10 @@ def _write_transaction() -> Iterator[None]:
         # it see the latest commit), which spares a ROLLBACK and a BEGIN.
         session.rollback()
     if not session.in_transaction():
-        session.connection(execution_options={WRITE_OPTION: True})
+        options: dict[str, object] = {WRITE_OPTION: True}
+        if one_statement and session.get_bind().dialect.name == "postgresql":
+            options["isolation_level"] = "AUTOCOMMIT"
+        session.connection(execution_options=options)
     try:
         yield
         session.commit()
@@ -410,22 +438,83 @@ class _RoundEdit:
             updated_at=self.now,
             rounds={**game.rounds, self.number: self.round},
         )
-        snapshot = _snapshot_of(saved)
+        snapshot = _snapshot_of(saved, self.snapshot, since=self.number)
         _cache().put(saved, snapshot)
         return snapshot
 
 
-@contextmanager
-def _round_editing(
-    game_id: str, token: Credential, number: int, if_match: Collection[int] | None
-) -> Iterator[_RoundEdit]:
-    """Lock the game and hand round ``number`` to the use case; write what it changed."""
-    with _editing(game_id, token, if_match, number) as (connection, stored, snapshot):
-        edit = _RoundEdit(stored, snapshot, number)
-        yield edit
-        store.write_round(
-            connection, stored, edit.before, edit.round, now=edit.now, change=edit.change
-        )
+def _edit_round(
+    game_id: str,
+    token: Credential,
+    number: int,
+    if_match: Collection[int] | None,
+    change: Callable[[_RoundEdit], None],
+) -> GameSnapshot:
+    """Make ``change`` to round ``number`` of the game and write it; the game as it left it.
+
+    A write with the game's edit token is first decided on the version this process knows
+    and written only if the game is still at it (no read, no lock, no waiting while the
+    rules decide: the write transaction holds just the writing). Otherwise, or when the
+    game moved on meanwhile, or when ``change`` refuses (so the refusal is the stored
+    game's), the game is locked and read, and ``change`` is made on it.
+    """
+    edit = _unlocked_edit(game_id, token, number, if_match, change)
+    if edit is None:
+        with _editing(game_id, token, if_match, number) as (connection, stored, snapshot):
+            edit = _RoundEdit(stored, snapshot, number)
+            change(edit)
+            if not _write(connection, edit):
+                raise RuntimeError("a write under the game's lock found the game changed")
+    return edit.result()
+
+
+class _Moved(Exception):
+    """The game is no longer at the version a write was decided on."""
+
+
+def _unlocked_edit(
+    game_id: str,
+    token: Credential,
+    number: int,
+    if_match: Collection[int] | None,
+    change: Callable[[_RoundEdit], None],
+) -> _RoundEdit | None:
+    """The edit made and written on the version of the game this process knows, or ``None``
+    when it cannot be: the game is not known here, the credential is not its edit token,
+    the round or version asked for is not the known one's, ``change`` refuses, or the
+    game moved on (nothing is then written)."""
+    if not isinstance(token, str) or not token:
+        return None  # a browser's right is asked of the database under the lock
+    known = _cache().latest(game_id)
+    if known is None:
+        return None
+    stored, snapshot = known
+    if (
+        not hmac.compare_digest(hash_token(token), stored.edit_token_hash)
+        or not 1 <= number <= stored.table.rules.rounds
+        or (if_match is not None and stored.version not in if_match)
+    ):
+        return None
+    edit = _RoundEdit(stored, snapshot, number)
+    try:
+        change(edit)
+    except (rules.RuleError, ServiceError):
+        return None
+    try:
+        with _write_transaction(one_statement=True):
+            if not _write(db.session.connection(), edit):
+                raise _Moved()
+            db.session.expire_all()
+    except _Moved:
+        return None
+    return edit
+
+
+def _write(connection: Connection, edit: _RoundEdit) -> bool:
+    """Write what ``edit`` changed, if the game is still at the version it was made on."""
+    return store.write_round(
+        connection, edit.game, edit.before, edit.round, now=edit.now, change=edit.change
+    )
 
 
 def authorize(game_id: str, token: Credential, number: int | None = None) -> None:
@@ -559,14 +648,16 @@ def record_trump(
 
     ``scored_too=False`` refuses a round already scored (the pages correct those as a whole).
     """
-    with _round_editing(game_id, token, number, if_match) as edit:
+
+    def change(edit: _RoundEdit) -> None:
         if not scored_too:
             rules.verify_not_scored(edit.view, number)
         rules.verify_trump_turn(edit.view, number)
         edit.round = edit.round.with_trump(rules.trump_from(turned, chosen))
         edit.mark_if_correction()
         edit.audit("trump")
-    return edit.result()
+
+    return _edit_round(game_id, token, number, if_match, change)
 
 
 def record_bids(
@@ -578,12 +669,14 @@ def record_bids(
     if_match: Collection[int] | None = None,
 ) -> GameSnapshot:
     """Record (or replace) the bids of round ``number``; ``None`` is a bid not made yet."""
-    with _round_editing(game_id, token, number, if_match) as edit:
+
+    def change(edit: _RoundEdit) -> None:
         rules.verify_bids_turn(edit.view, number, bids)
         edit.round = edit.round.with_entries(edit.seats, bid=bids)
         edit.mark_if_correction()
         edit.audit("bids")
-    return edit.result()
+
+    return _edit_round(game_id, token, number, if_match, change)
 
 
 def record_bid(
@@ -597,7 +690,8 @@ def record_bid(
 ) -> GameSnapshot:
     """Record (``None``: take back) one player's bid in round ``number``, keeping the others,
     while the round is not yet scored (a scored round is corrected as a whole)."""
-    with _round_editing(game_id, token, number, if_match) as edit:
+
+    def change(edit: _RoundEdit) -> None:
         view = edit.view
         rules.verify_not_scored(view, number)
         _verify_seat(view.table, seat)
@@ -607,7 +701,8 @@ def record_bid(
         edit.round = edit.round.with_entry(edit.seats, seat, bid=bid)
         edit.mark_if_correction()
         edit.audit("bids")
-    return edit.result()
+
+    return _edit_round(game_id, token, number, if_match, change)
 
 
 def _verify_seat(table: rules.Table, seat: int) -> None:
@@ -626,12 +721,14 @@ def record_tricks(
     if_match: Collection[int] | None = None,
 ) -> GameSnapshot:
     """Record (or correct) the tricks won in round ``number``, which scores it."""
-    with _round_editing(game_id, token, number, if_match) as edit:
+
+    def change(edit: _RoundEdit) -> None:
         rules.verify_tricks_turn(edit.view, number, tricks)
         _write_tricks(edit, tricks)
         edit.mark_if_correction()
         edit.audit("tricks")
-    return edit.result()
+
+    return _edit_round(game_id, token, number, if_match, change)
 
 
 def _write_tricks(edit: _RoundEdit, tricks: Sequence[int]) -> None:
@@ -655,7 +752,8 @@ def correct_round(
     ``turned`` is ``None`` for the round that deals every card (it has no trump to give).
     Later rounds stay as recorded; every total is derived anew.
     """
-    with _round_editing(game_id, token, number, if_match) as edit:
+
+    def change(edit: _RoundEdit) -> None:
         view = edit.view
         if not edit.scored:
             raise rules.OutOfTurnError(
@@ -670,7 +768,8 @@ def correct_round(
         edit.round = edit.round.with_entries(edit.seats, bid=bids, tricks=tricks)
         edit.mark_if_correction()
         edit.audit("correction")
-    return edit.result()
+
+    return _edit_round(game_id, token, number, if_match, change)
 
 
 def delete_game(
@@ -693,14 +792,16 @@ def save_trick_draft(
 ) -> GameSnapshot:
     """Keep the tricks one player won, tapped in while round ``number`` is played (``None``
     clears them). Drafts are never scored: :func:`record_tricks` saves the round."""
-    with _round_editing(game_id, token, number, if_match) as edit:
+
+    def change(edit: _RoundEdit) -> None:
         view = edit.view
         rules.verify_trick_draft_turn(view, number)
         _verify_seat(view.table, seat)
         if count is not None:
             rules.verify_trick_count(view.table, number, seat, count)
         edit.round = edit.round.with_entry(edit.seats, seat, draft=count)
-    return edit.result()
+
+    return _edit_round(game_id, token, number, if_match, change)
 
 
 def score_round(
@@ -713,7 +814,8 @@ def score_round(
 ) -> GameSnapshot:
     """Score round ``number`` from the tricks tapped in (the one missing count filled in from
     the sum), or, with ``all_made``, with every player having made their bid."""
-    with _round_editing(game_id, token, number, if_match) as edit:
+
+    def change(edit: _RoundEdit) -> None:
         view = edit.view
         rules.verify_trick_draft_turn(view, number)
         round_view = view.round(number)
@@ -724,7 +826,8 @@ def score_round(
         rules.verify_tricks_turn(view, number, tricks)
         _write_tricks(edit, tricks)
         edit.audit("score")
-    return edit.result()
+
+    return _edit_round(game_id, token, number, if_match, change)
 
 
 # -- A browser's games ---------------------------------------------------------------------

@@ -262,9 +262,16 @@ class Change:
     new: dict[str, object]
 
 
-# A round's write, the same statements on both backends (SQLite and PostgreSQL share the
-# upsert's syntax): the version bump, the round's row, its entries, the audit row.
-_BUMP = "UPDATE games SET version = :v, updated_at = :now WHERE id = :g"
+# A round's write: the version bump, the round's row, its entries, the audit row. The bump
+# is guarded: it changes the row only while the game is still at the version the write was
+# decided on, undeleted, with the edit token it was checked against. Under the game's lock
+# that always holds; a write decided on the version this process knew, without reading or
+# locking the game, learns so whether it still does (and is then made again under the lock).
+_BUMP = (
+    "UPDATE games SET version = :v, updated_at = :now WHERE id = :g AND version = :was"
+    " AND deleted_at IS NULL AND edit_token_hash = :h"
+)
+# SQLite runs the statements one by one and goes on only after the bump changed the row.
 _ROUND = (
     "INSERT INTO rounds (game_id, number, trump_turned, trump_suit, corrected_at)"
     " VALUES (:g, :n, :turned, :suit, :corrected) ON CONFLICT (game_id, number)"
@@ -276,10 +283,37 @@ _ENTRIES = (
     " VALUES {values} ON CONFLICT (game_id, round_number, seat) DO UPDATE SET"
     " bid = excluded.bid, tricks = excluded.tricks, draft_tricks = excluded.draft_tricks"
 )
+_ENTRY = "(:g, :n, {0}, :b{0}, :t{0}, :d{0})"
 _AUDIT = (
     "INSERT INTO round_changes (game_id, round_number, kind, changed_at, old, new)"
     " VALUES (:g, :n, :kind, :now, :old, :new)"
 )
+# PostgreSQL runs them as one statement of data-modifying CTEs (one round trip, atomic by
+# itself), each of the others taking its rows from the bump's: none when the guard failed.
+_PG_BUMP = f"{_BUMP} RETURNING id"
+_PG_ROUND = (
+    "INSERT INTO rounds (game_id, number, trump_turned, trump_suit, corrected_at)"
+    " SELECT bump.id, CAST(:n AS INTEGER), CAST(:turned AS VARCHAR), CAST(:suit AS VARCHAR),"
+    " CAST(:corrected AS TIMESTAMPTZ) FROM bump ON CONFLICT (game_id, number)"
+    " DO UPDATE SET trump_turned = excluded.trump_turned, trump_suit = excluded.trump_suit,"
+    " corrected_at = excluded.corrected_at"
+)
+_PG_ENTRIES = (
+    "INSERT INTO entries (game_id, round_number, seat, bid, tricks, draft_tricks)"
+    " SELECT bump.id, CAST(:n AS INTEGER), e.seat, e.bid, e.tricks, e.draft FROM bump"
+    " CROSS JOIN (VALUES {values}) AS e (seat, bid, tricks, draft)"
+    " ON CONFLICT (game_id, round_number, seat) DO UPDATE SET"
+    " bid = excluded.bid, tricks = excluded.tricks, draft_tricks = excluded.draft_tricks"
+)
+_PG_ENTRY = "({0}, CAST(:b{0} AS INTEGER), CAST(:t{0} AS INTEGER), CAST(:d{0} AS INTEGER))"
+_PG_AUDIT = (
+    "INSERT INTO round_changes (game_id, round_number, kind, changed_at, old, new)"
+    " SELECT bump.id, CAST(:n AS INTEGER), CAST(:kind AS VARCHAR), CAST(:now AS TIMESTAMPTZ),"
+    " CAST(:old AS JSON), CAST(:new AS JSON) FROM bump"
+)
+
+_TEXTS = (_BUMP, _ROUND, _ENTRIES, _ENTRY, _AUDIT)
+_PG_TEXTS = (_PG_BUMP, _PG_ROUND, _PG_ENTRIES, _PG_ENTRY, _PG_AUDIT)
 
 
 def _typed(sql: str) -> TextClause:
@@ -296,26 +330,25 @@ def _typed(sql: str) -> TextClause:
 def _round_statements(
     dialect: str, round_row: bool, seats: int, audited: bool
 ) -> tuple[TextClause, ...]:
-    """The statements of a round's write: the version bump, then the round's row if it
-    changed, its ``seats`` entries if they changed (0: not), the audit row if ``audited``.
+    """The statements of a round's write: the guarded version bump, then the round's row if
+    it changed, its ``seats`` entries if they changed (0: not), the audit row if ``audited``.
 
-    On PostgreSQL they are one statement of data-modifying CTEs: one round trip, not four.
-    SQLite runs them one by one, which costs no round trip.
+    On PostgreSQL they are one statement, which answers how many games it bumped (1 or 0).
     """
-    parts = [("bump", _BUMP)]
+    postgresql = dialect == "postgresql"
+    bump, round_sql, entries_sql, entry, audit = _PG_TEXTS if postgresql else _TEXTS
+    parts = [("bump", bump)]
     if round_row:
-        parts.append(("round_row", _ROUND))
+        parts.append(("round_row", round_sql))
     if seats:
-        row = "(:g, :n, {0}, :b{0}, :t{0}, :d{0})"
-        values = ", ".join(row.format(seat) for seat in range(seats))
-        parts.append(("entry_rows", _ENTRIES.format(values=values)))
+        values = ", ".join(entry.format(seat) for seat in range(seats))
+        parts.append(("entry_rows", entries_sql.format(values=values)))
     if audited:
-        parts.append(("audit", _AUDIT))
-    if dialect != "postgresql":
+        parts.append(("audit", audit))
+    if not postgresql:
         return tuple(_typed(sql) for _name, sql in parts)
-    *ctes, (_name, last) = parts if audited else [*parts, ("", "SELECT 1")]
-    with_clause = ", ".join(f"{name} AS ({sql})" for name, sql in ctes)
-    return (_typed(f"WITH {with_clause} {last}"),)
+    with_clause = ", ".join(f"{name} AS ({sql})" for name, sql in parts)
+    return (_typed(f"WITH {with_clause} SELECT count(*) FROM bump"),)
 
 
 def write_round(
@@ -326,10 +359,13 @@ def write_round(
     *,
     now: datetime,
     change: Change | None,
-) -> None:
+) -> bool:
     """Write round ``after`` (``before``: the round as stored, ``None`` without a row), bump
     the game's version and keep ``change`` in the audit trail, all in the caller's
-    transaction, under the game's lock. Only what changed is written (inserted or replaced).
+    transaction. Only what changed is written (inserted or replaced).
+
+    Nothing is written, and the answer is ``False``, unless the game is still as ``game``
+    says: at its version, not deleted, with its edit token (always so under the game's lock).
     """
     round_changed = before is None or (
         before.trump_turned,
@@ -339,6 +375,8 @@ def write_round(
     entries_changed = after.entries != (before.entries if before is not None else ())
     params: dict[str, object] = {
         "g": game.id,
+        "was": game.version,
+        "h": game.edit_token_hash,
         "v": game.version + 1,
         "now": now,
         "n": after.number,
@@ -354,14 +392,20 @@ def write_round(
             "old": json.dumps(change.old),
             "new": json.dumps(change.new),
         }
-    statements = _round_statements(
+    bump, *rest = _round_statements(
         connection.dialect.name,
         round_changed,
         len(after.entries) if entries_changed else 0,
         change is not None,
     )
-    for statement in statements:
+    result = connection.execute(bump, params)
+    if not rest:  # PostgreSQL: the one statement counted the games it bumped
+        return bool(result.scalar_one())
+    if result.rowcount != 1:
+        return False
+    for statement in rest:
         connection.execute(statement, params)
+    return True
 
 
 def mark_deleted(connection: Connection, game: StoredGame, now: datetime) -> None:

@@ -29,13 +29,13 @@ from flask import (
 from flask.sessions import SessionMixin
 from flask_babel import get_locale, ngettext
 from flask_wtf.csrf import CSRFError
-from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import DBAPIError
 from werkzeug.exceptions import BadRequest, HTTPException
 from werkzeug.wrappers import Response
 from wtforms.fields.choices import SelectChoice
 
 from . import history, i18n, qr, rules, screens, security, service
-from .database import is_lock_timeout
+from .database import is_connection_lost, is_lock_timeout
 from .following import followed_ids, remember_followed
 from .forms import (
     FULL_GAME,
@@ -804,9 +804,12 @@ def error_page(error: Exception) -> Response:
     elif isinstance(error, rules.RuleError):
         status = 422
         message = rule_message(error)
-    elif isinstance(error, OperationalError) and is_lock_timeout(error):
+    elif isinstance(error, DBAPIError) and is_lock_timeout(error):
         status = 503
         message = gettext("The database is busy: try again in a moment.")
+    elif isinstance(error, DBAPIError) and is_connection_lost(error):
+        status = 503
+        message = gettext("The database could not be reached: try again in a moment.")
     elif isinstance(error, HTTPException) and (error.code or 500) < 500:
         status = error.code or 500
         message = {

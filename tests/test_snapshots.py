@@ -76,3 +76,80 @@ def test_written_answers_match_what_a_new_process_reads(
     answers.append(api.bids(game_id, 4, [None, None, 1, None]))  # seat 2 bids first
     stranger = other_process.test_client()
     assert stranger.get(f"/api/v1/games/{game_id}").get_json() == answers[-1]
+
+
+# A write with the edit token is decided on the version this process knows and written only
+# if the game is still at it; otherwise it is made again on the game as stored.
+
+
+@pytest.fixture
+def two_phones(app: Flask, other_process: Flask) -> tuple[ApiClient, ApiClient, str]:
+    """Two API clients of one game, each on its own process; this one knows version 4."""
+    here = ApiClient(app.test_client())
+    game_id = here.create(["Ann", "Bob", "Cy"], first_dealer=0)["id"]
+    here.play_round(game_id, 1, [1, 0, 0], [1, 0, 0], turned="red")
+    elsewhere = ApiClient(other_process.test_client())
+    elsewhere.tokens = here.tokens
+    return here, elsewhere, game_id
+
+
+def test_a_write_on_a_version_another_process_replaced_is_made_on_the_stored_one(
+    two_phones: tuple[ApiClient, ApiClient, str],
+) -> None:
+    here, elsewhere, game_id = two_phones
+    elsewhere.trump(game_id, 2, "blue")  # version 5, unknown here
+
+    changed = here.trump(game_id, 2, "green")  # no If-Match: the latest version is changed
+
+    assert changed["version"] == 6
+    assert changed["rounds"][1]["trump"] == {"turned": "green", "suit": "green"}
+    assert elsewhere.get(game_id) == changed
+    audit = here.client.get(f"/api/v1/games/{game_id}/export").get_json()["audit"]
+    kept = [(change["round"], change["kind"], change["new"]["trump"]) for change in audit]
+    assert kept[3:] == [
+        (2, "trump", {"turned": "blue", "suit": "blue"}),
+        (2, "trump", {"turned": "green", "suit": "green"}),
+    ]  # both writes kept, the second made on the first
+
+
+def test_a_write_refused_on_an_old_version_is_made_on_the_stored_one(
+    two_phones: tuple[ApiClient, ApiClient, str],
+) -> None:
+    here, elsewhere, game_id = two_phones
+    elsewhere.trump(game_id, 2, "blue")
+    elsewhere.bids(game_id, 2, [1, 1, 1])  # version 6: round 2 is being played
+
+    # Version 4, known here, has no trump nor bids in round 2: tricks would be out of turn.
+    scored = here.tricks(game_id, 2, [1, 1, 0])
+
+    assert scored["version"] == 7
+    assert scored["rounds"][1]["scores"] == [30, 30, -10]
+    assert scored["totals"] == [60, 50, 10]
+
+
+def test_an_if_match_of_a_version_another_process_replaced_is_refused(
+    two_phones: tuple[ApiClient, ApiClient, str],
+) -> None:
+    here, elsewhere, game_id = two_phones
+    elsewhere.trump(game_id, 2, "blue")
+
+    response = here.put(game_id, 2, "trump", {"turned": "green"}, **{"If-Match": '"4"'})
+
+    assert response.status_code == 412
+    assert "version 5" in response.get_json()["detail"]
+    assert here.get(game_id)["rounds"][1]["trump"] == {"turned": "blue", "suit": "blue"}
+
+
+def test_a_game_deleted_by_another_process_is_not_written(
+    two_phones: tuple[ApiClient, ApiClient, str],
+) -> None:
+    here, elsewhere, game_id = two_phones
+    deleted = elsewhere.client.delete(
+        f"/api/v1/games/{game_id}", headers=elsewhere.headers(game_id)
+    )
+    assert deleted.status_code == 204
+
+    response = here.put(game_id, 2, "trump", {"turned": "green"})
+
+    assert response.status_code == 404
+    assert here.client.get(f"/api/v1/games/{game_id}").status_code == 404

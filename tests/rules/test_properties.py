@@ -28,6 +28,7 @@ from .helpers import (
     make_table,
     played_games,
     record,
+    round_facts,
     seatings,
 )
 
@@ -54,6 +55,34 @@ def test_totals_equal_the_sum_of_round_scores(game_facts: tuple[Table, Records])
     assert game.totals == [sum(row[seat] for row in scored) for seat in range(table.seats)]
     for view, after in zip(game.rounds[1:], running_totals(scored, table.seats), strict=False):
         assert view.totals_before == after
+
+
+@settings(max_examples=200, deadline=None)
+@given(played_games(), st.data())
+def test_a_change_to_one_round_evaluates_from_that_round_as_from_the_start(
+    game_facts: tuple[Table, Records], data: st.DataObject
+) -> None:
+    """A write evaluates only the rounds from the one it changed: the game must read the
+    same as one evaluated from scratch, whatever the change (scored, taken back to a bare
+    trump or half bid, or removed) and wherever it falls (before, in or after the played
+    rounds, which may then wait)."""
+    table, before = game_facts
+    since = data.draw(st.integers(1, table.rules.rounds), label="since")
+    seats = table.seats
+    partial = record([since % 2, *[None] * (seats - 1)])
+    changed = data.draw(st.sampled_from(["scored", "trump", "partial", "removed"]), label="change")
+    after = dict(before)
+    if changed == "scored":
+        after[since] = data.draw(round_facts(seats, since), label="round")
+    elif changed == "trump":
+        after[since] = record()
+    elif changed == "partial":
+        after[since] = partial
+    else:
+        after.pop(since, None)
+    prior = evaluate(table, before)
+    later = {number: facts for number, facts in after.items() if number >= since}
+    assert evaluate(table, later, prior=prior, since=since) == evaluate(table, after)
 
 
 @settings(max_examples=200, deadline=None)

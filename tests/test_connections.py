@@ -1,0 +1,91 @@
+"""PostgreSQL connections that the server closed: one idle in the pool is replaced before
+it is used; one lost in the middle of a request is answered 503 (try again), never a 500,
+and the next request is served on a new connection."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+import sqlalchemy as sa
+from flask import Flask
+
+from scorekeeper import database
+from scorekeeper.extensions import db
+
+from .api_client import ApiClient
+from .conftest import app_on
+
+
+@pytest.fixture
+def pg_app(postgres_url: str) -> Iterator[Flask]:
+    """The app on PostgreSQL (SQLite has no connection to lose)."""
+    with app_on(postgres_url) as app:
+        yield app
+
+
+def pooled_backends(app: Flask) -> set[int]:
+    """The server processes of the connections idle in the app's pool."""
+    with app.app_context():
+        pool = db.engine.pool
+        connections = [pool.connect() for _ in range(pool.checkedin())]
+        try:
+            return {
+                connection.driver_connection.info.backend_pid  # type: ignore[union-attr]
+                for connection in connections
+            }
+        finally:
+            for connection in connections:
+                connection.close()
+
+
+def close_on_server(url: str, backends: set[int]) -> None:
+    """Close these connections from the server's side, as a restart would."""
+    engine = sa.create_engine(url)
+    try:
+        with engine.begin() as connection:
+            for pid in backends:
+                connection.execute(sa.text("SELECT pg_terminate_backend(:pid)"), {"pid": pid})
+    finally:
+        engine.dispose()
+
+
+def test_a_connection_closed_while_idle_is_replaced_before_it_is_used(
+    pg_app: Flask, postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    api = ApiClient(pg_app.test_client())
+    game_id = api.create(["Ann", "Bob", "Cy"])["id"]
+    backends = pooled_backends(pg_app)
+    assert backends
+    close_on_server(postgres_url, backends)
+    monkeypatch.setattr(database, "PING_AFTER_IDLE", 0.0)  # as after a second in the pool
+
+    assert api.trump(game_id, 1, "red")["version"] == 2
+    assert pooled_backends(pg_app).isdisjoint(backends)
+
+
+def test_a_connection_lost_moments_after_its_last_use_is_a_503_then_replaced(
+    pg_app: Flask, postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    api = ApiClient(pg_app.test_client())
+    game_id = api.create(["Ann", "Bob", "Cy"])["id"]
+    page = pg_app.test_client().get(f"/games/{game_id}/view")
+    assert page.status_code == 200
+    monkeypatch.setattr(database, "PING_AFTER_IDLE", 3600.0)  # not pinged: used moments ago
+
+    close_on_server(postgres_url, pooled_backends(pg_app))
+    response = api.put(game_id, 1, "trump", {"turned": "red"})
+    assert response.status_code == 503
+    assert response.headers["Retry-After"] == "1"
+    assert response.get_json()["detail"] == (
+        "The database could not be reached: try again in a moment."
+    )
+
+    close_on_server(postgres_url, pooled_backends(pg_app))
+    page = pg_app.test_client().get(f"/games/{game_id}/view")
+    assert page.status_code == 503
+    assert "The database could not be reached: try again in a moment." in page.text
+
+    # Nothing was written, and the next tries are served on new connections.
+    assert api.get(game_id)["version"] == 1
+    assert api.trump(game_id, 1, "red")["version"] == 2
