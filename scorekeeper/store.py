@@ -409,13 +409,23 @@ def write_round(
     params["corrected"] = stored_time(after.corrected_at)
     cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
     try:
-        if cursor.execute(bump.text, params).rowcount != 1:
+        if _execute(connection, cursor, bump.text, params).rowcount != 1:
             return False
         for statement in rest:
-            cursor.execute(statement.text, params)
+            _execute(connection, cursor, statement.text, params)
     finally:
         cursor.close()
     return True
+
+
+def _execute(connection: Connection, cursor: Any, sql: str, params: dict[str, object]) -> Any:
+    """Run ``sql`` on the driver's cursor, telling the engine's listeners as SQLAlchemy would
+    (the statement counts of the tests and ``bench/`` see it)."""
+    events = connection.dispatch
+    events.before_cursor_execute(connection, cursor, sql, params, None, False)
+    result = cursor.execute(sql, params)
+    events.after_cursor_execute(connection, cursor, sql, params, None, False)
+    return result
 
 
 @functools.cache
