@@ -20,8 +20,7 @@ from werkzeug.routing import BaseConverter
 from werkzeug.wrappers import Response as BaseResponse
 
 from . import export, history, rules, security, service
-from .database import is_connection_lost, is_lock_timeout
-from .i18n import rule_message, service_message
+from .i18n import rule_message, service_message, unavailable_message
 from .openapi import openapi_document
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
@@ -171,17 +170,13 @@ def register_errorhandlers(app: Flask, pages: Callable[[Exception], BaseResponse
     def handle_database_error(error: DBAPIError) -> BaseResponse:
         if not is_api_request():
             return pages(error)
-        if is_lock_timeout(error):
-            app.logger.warning("database busy: %s", error)
-            detail = gettext("The database is busy: try again in a moment.")
-        elif is_connection_lost(error):
-            app.logger.warning("database connection lost: %s", error)
-            detail = gettext("The database could not be reached: try again in a moment.")
-        else:
+        detail = unavailable_message(error)
+        if detail is None:
             # Not a busy or unreachable database: a real fault, logged in full, a 500.
             app.logger.exception("database error", exc_info=error)
             detail = gettext("Something went wrong on the server, and nothing was changed.")
             return problem_response(Problem(500, "server-error", detail))
+        app.logger.warning("database unavailable: %s", error)
         return problem_response(Problem(503, "unavailable", detail, headers={"Retry-After": "1"}))
 
 

@@ -50,7 +50,8 @@ def engine_options(url: str) -> dict[str, Any]:
 
 
 def init_engine(app: Flask) -> None:
-    """Install the SQLite connection settings on the app's engine."""
+    """Install the backend's connection settings on the app's engine (SQLite: pragmas and
+    IMMEDIATE writes; PostgreSQL: COMMIT ending read-only requests, pings of idle connections)."""
     with app.app_context():
         engine = db.engine
     # Registered after Flask-SQLAlchemy's teardown, so it runs before it.

@@ -11,6 +11,7 @@ from flask import Flask, Response, current_app
 from flask_babel import get_locale, get_translations
 
 from . import rules, service
+from .database import is_connection_lost, is_lock_timeout
 
 MINUS = "\N{MINUS SIGN}"
 
@@ -47,6 +48,17 @@ def service_message(error: service.ServiceError) -> str:
         for key, value in error.params.items()
     }
     return gettext(error.message, **params)
+
+
+def unavailable_message(error: Exception) -> str | None:
+    """The sentence for a database error that a retry in a moment may cure (answered 503):
+    another writer held the lock too long, or the connection to the server was lost. ``None``
+    for any other error (a fault: 500)."""
+    if is_lock_timeout(error):
+        return gettext("The database is busy: try again in a moment.")
+    if is_connection_lost(error):
+        return gettext("The database could not be reached: try again in a moment.")
+    return None
 
 
 def number(value: int) -> str:

@@ -382,14 +382,23 @@ def _editing(
         raise TokenMissing()
     with _write_transaction():
         stored, snapshot = _read(game_id, lock=True)
-        _verify_token(stored.id, stored.edit_token_hash, token)
-        if number is not None:  # a round the game does not have is 404 before a stale 412
-            _check_round_number(stored.table.rules.rounds, number)
-        if if_match is not None and stored.version not in if_match:
-            raise StaleVersion(version=stored.version)
+        _check_edit(stored, token, number, if_match)
         yield db.session.connection(), stored, snapshot
         # Objects the session loaded before this write would now be out of date.
         db.session.expire_all()
+
+
+def _check_edit(
+    stored: StoredGame, token: str | Device, number: int | None, if_match: Collection[int] | None
+) -> None:
+    """Raise unless ``token`` may edit the game, it has round ``number`` (if one is given)
+    and is at a version ``if_match`` names, in that order: a round the game does not have
+    is 404 before a stale 412."""
+    _verify_token(stored.id, stored.edit_token_hash, token)
+    if number is not None:
+        _check_round_number(stored.table.rules.rounds, number)
+    if if_match is not None and stored.version not in if_match:
+        raise StaleVersion(version=stored.version)
 
 
 class _RoundEdit:
@@ -480,8 +489,8 @@ def _unlocked_edit(
     change: Callable[[_RoundEdit], None],
 ) -> _RoundEdit | None:
     """The edit made and written on the version of the game this process knows, or ``None``
-    when it cannot be: the game is not known here, the credential is not its edit token,
-    the round or version asked for is not the known one's, ``change`` refuses, or the
+    when it cannot be: the game is not known here, the checks or ``change`` refuse on that
+    version (the refusal is then given from the game as stored, under its lock), or the
     game moved on (nothing is then written)."""
     if not isinstance(token, str) or not token:
         return None  # a browser's right is asked of the database under the lock
@@ -489,14 +498,9 @@ def _unlocked_edit(
     if known is None:
         return None
     stored, snapshot = known
-    if (
-        not hmac.compare_digest(hash_token(token), stored.edit_token_hash)
-        or not 1 <= number <= stored.table.rules.rounds
-        or (if_match is not None and stored.version not in if_match)
-    ):
-        return None
     edit = _RoundEdit(stored, snapshot, number)
     try:
+        _check_edit(stored, token, number, if_match)
         change(edit)
     except (rules.RuleError, ServiceError):
         return None

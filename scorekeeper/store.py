@@ -28,6 +28,7 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy.exc import DBAPIError
 
 from . import rules
 from .models import Entry, Game, Grant, Player, Round, RoundChange
@@ -317,20 +318,8 @@ _TEXTS = (_BUMP, _ROUND, _ENTRIES, _ENTRY, _AUDIT)
 _PG_TEXTS = (_PG_BUMP, _PG_ROUND, _PG_ENTRIES, _PG_ENTRY, _PG_AUDIT)
 
 
-def _typed(sql: str) -> TextClause:
-    """The statement with its times typed, so SQLite stores them as SQLAlchemy reads them."""
-    moments = [
-        bindparam(name, type_=DateTime(timezone=True))
-        for name in ("now", "corrected")
-        if f":{name}" in sql
-    ]
-    return text(sql).bindparams(*moments)
-
-
 @functools.cache
-def _round_statements(
-    dialect: str, round_row: bool, seats: int, audited: bool
-) -> tuple[TextClause, ...]:
+def _round_statements(dialect: str, round_row: bool, seats: int, audited: bool) -> tuple[str, ...]:
     """The statements of a round's write: the guarded version bump, then the round's row if
     it changed, its ``seats`` entries if they changed (0: not), the audit row if ``audited``.
 
@@ -347,9 +336,15 @@ def _round_statements(
     if audited:
         parts.append(("audit", audit))
     if not postgresql:
-        return tuple(_typed(sql) for _name, sql in parts)
+        return tuple(sql for _name, sql in parts)
     with_clause = ", ".join(f"{name} AS ({sql})" for name, sql in parts)
-    return (_typed(f"WITH {with_clause} SELECT count(*) FROM bump"),)
+    return (f"WITH {with_clause} SELECT count(*) FROM bump",)
+
+
+@functools.cache
+def _statement(sql: str) -> TextClause:
+    """One statement object per text: SQLAlchemy caches its compiled form by the object."""
+    return text(sql)
 
 
 def write_round(
@@ -393,14 +388,12 @@ def write_round(
             "old": json.dumps(change.old),
             "new": json.dumps(change.new),
         }
+    dialect = connection.dialect.name
     bump, *rest = _round_statements(
-        connection.dialect.name,
-        round_changed,
-        len(after.entries) if entries_changed else 0,
-        change is not None,
+        dialect, round_changed, len(after.entries) if entries_changed else 0, change is not None
     )
-    if not rest:  # PostgreSQL: the one statement counted the games it bumped
-        return bool(connection.execute(bump, params).scalar_one())
+    if dialect == "postgresql":  # the one statement counts the games it bumped
+        return bool(connection.execute(_statement(bump), params).scalar_one())
     # SQLite: through the driver's own cursor (it takes the same named parameters), so the
     # write lock is held for the statements and little else: 12 % less time per write.
     # Times are turned into text by SQLAlchemy's own DateTime, as every other write does.
@@ -409,21 +402,26 @@ def write_round(
     params["corrected"] = stored_time(after.corrected_at)
     cursor = connection.connection.driver_connection.cursor()  # type: ignore[union-attr]
     try:
-        if _execute(connection, cursor, bump.text, params).rowcount != 1:
+        if _execute(connection, cursor, bump, params).rowcount != 1:
             return False
-        for statement in rest:
-            _execute(connection, cursor, statement.text, params)
+        for sql in rest:
+            _execute(connection, cursor, sql, params)
     finally:
         cursor.close()
     return True
 
 
 def _execute(connection: Connection, cursor: Any, sql: str, params: dict[str, object]) -> Any:
-    """Run ``sql`` on the driver's cursor, telling the engine's listeners as SQLAlchemy would
-    (the statement counts of the tests and ``bench/`` see it)."""
+    """Run ``sql`` on the driver's cursor as SQLAlchemy would: the engine's listeners are told
+    (the statement counts of the tests and ``bench/`` see it), and a driver's error is raised
+    as SQLAlchemy's (a busy database is still answered 503)."""
     events = connection.dispatch
     events.before_cursor_execute(connection, cursor, sql, params, None, False)
-    result = cursor.execute(sql, params)
+    dbapi_error = connection.dialect.loaded_dbapi.Error
+    try:
+        result = cursor.execute(sql, params)
+    except dbapi_error as error:
+        raise DBAPIError.instance(sql, params, error, dbapi_error) from error
     events.after_cursor_execute(connection, cursor, sql, params, None, False)
     return result
 

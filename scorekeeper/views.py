@@ -35,7 +35,6 @@ from werkzeug.wrappers import Response
 from wtforms.fields.choices import SelectChoice
 
 from . import history, i18n, qr, rules, screens, security, service
-from .database import is_connection_lost, is_lock_timeout
 from .following import followed_ids, remember_followed
 from .forms import (
     FULL_GAME,
@@ -804,12 +803,9 @@ def error_page(error: Exception) -> Response:
     elif isinstance(error, rules.RuleError):
         status = 422
         message = rule_message(error)
-    elif isinstance(error, DBAPIError) and is_lock_timeout(error):
+    elif isinstance(error, DBAPIError) and (unavailable := i18n.unavailable_message(error)):
         status = 503
-        message = gettext("The database is busy: try again in a moment.")
-    elif isinstance(error, DBAPIError) and is_connection_lost(error):
-        status = 503
-        message = gettext("The database could not be reached: try again in a moment.")
+        message = unavailable
     elif isinstance(error, HTTPException) and (error.code or 500) < 500:
         status = error.code or 500
         message = {
