@@ -6,12 +6,15 @@ Errors are RFC 9457 problem details; the API knows bearer tokens only, no cookie
 
 from __future__ import annotations
 
+import functools
 import json
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from flask import Blueprint, Flask, Response, jsonify, request, url_for
+from flask import Blueprint, Flask, Response, current_app, jsonify, request, url_for
 from flask_babel import LazyString, gettext
 from flask_babel import lazy_gettext as _l
 from sqlalchemy.exc import DBAPIError
@@ -340,8 +343,56 @@ def round_json(view: rules.RoundView) -> dict[str, Any]:
     }
 
 
+class _RoundTexts:
+    """The JSON text of round views lately answered, by the view itself.
+
+    A write changes one round's view; the game it leaves shares every other view with the
+    game before it (the rules evaluate only what changed), so its answer serializes that
+    one round alone. Views are immutable: a text stays right for as long as its view lives
+    (the entry holds the view, so its ``id`` is not reused meanwhile).
+    """
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._texts: OrderedDict[int, tuple[rules.RoundView, str]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def text(self, view: rules.RoundView, dumps: Callable[[Any], str]) -> str:
+        key = id(view)
+        with self._lock:
+            found = self._texts.get(key)
+            if found is not None and found[0] is view:
+                self._texts.move_to_end(key)
+                return found[1]
+        text = dumps(round_json(view))
+        with self._lock:
+            self._texts[key] = (view, text)
+            while len(self._texts) > self.size:
+                self._texts.popitem(last=False)
+        return text
+
+
+# Every round of the games the process keeps (``service.SNAPSHOT_CACHE_SIZE``), at twenty each.
+_ROUND_TEXTS = _RoundTexts(20 * service.SNAPSHOT_CACHE_SIZE)
+
+
 def game_json(game: service.GameSnapshot) -> dict[str, Any]:
     """The game object of API.md."""
+    rounds = [round_json(round_view) for round_view in game.view.rounds]
+    return {**_game_head(game), "rounds": rounds, **_game_tail(game)}
+
+
+def _game_text(game: service.GameSnapshot) -> str:
+    """``game_json`` as the JSON text ``jsonify`` would give, each round's text taken from
+    the views answered before when it is there."""
+    dumps = functools.partial(current_app.json.dumps, separators=(",", ":"))
+    rounds = ",".join(_ROUND_TEXTS.text(view, dumps) for view in game.view.rounds)
+    head, tail = dumps(_game_head(game)), dumps(_game_tail(game))
+    return f'{head[:-1]},"rounds":[{rounds}],{tail[1:]}\n'  # ends as jsonify's does
+
+
+def _game_head(game: service.GameSnapshot) -> dict[str, Any]:
+    """The game object's members before ``rounds``."""
     view = game.view
     table = game.table
     return {
@@ -361,7 +412,13 @@ def game_json(game: service.GameSnapshot) -> dict[str, Any]:
         },
         "status": view.status.value,
         "current_round": view.current_round,
-        "rounds": [round_json(round_view) for round_view in view.rounds],
+    }
+
+
+def _game_tail(game: service.GameSnapshot) -> dict[str, Any]:
+    """The game object's members after ``rounds``."""
+    view = game.view
+    return {
         "totals": view.totals,
         "standings": [
             {"seat": s.seat, "name": s.name, "total": s.total, "rank": s.rank}
@@ -389,7 +446,9 @@ def _versioned(response: Response, version: int, cache_control: str = "no-cache"
 
 def game_response(game: service.GameSnapshot, body: dict[str, Any] | None = None) -> Response:
     """The game (or ``body``, the game with extras) with its version as ETag."""
-    return _versioned(jsonify(body or game_json(game)), game.version)
+    if body is not None or current_app.debug:  # debug: jsonify's indented text
+        return _versioned(jsonify(body or game_json(game)), game.version)
+    return _versioned(Response(_game_text(game), mimetype="application/json"), game.version)
 
 
 # -- Endpoints -----------------------------------------------------------------------------

@@ -942,9 +942,11 @@ def evaluate(
 ) -> GameView:
     """Everything the recorded facts give, derived anew: nothing derived is ever stored.
 
-    ``prior`` is this table's game as evaluated before a change to round ``since``: each
-    round's view follows from the facts up to it alone, so the rounds before ``since`` are
-    taken from it as they are (``records`` needs only round ``since`` and those after it).
+    ``prior`` is this table's game as evaluated before a change to round ``since`` (the
+    other rounds' facts as in ``records``): each round's view follows from the rounds before
+    it and its own facts alone, so the rounds before ``since`` are taken from it as they are
+    (``records`` needs only round ``since`` and those after it), and so are the rounds after
+    it when round ``since`` leaves the game as it did before (scored or not, same totals).
     """
     if prior is None or since <= 1:
         since = 1
@@ -956,6 +958,16 @@ def evaluate(
     # Every round after one not scored waits for it.
     blocked = bool(views) and views[-1].state is not RoundState.SCORED
     for number in range(since, table.rules.rounds + 1):
+        if prior is not None and number == since + 1:
+            # The rounds after the one changed follow from its outcome and their own facts
+            # alone: when the outcome is as before, so is every one of them.
+            following = prior.rounds[number - 1]
+            if (following.state is RoundState.WAITING) == blocked and (
+                following.totals_before == totals
+            ):
+                views.extend(prior.rounds[number - 1 :])
+                totals = list(prior.totals)
+                break
         record = records.get(number, RoundRecord())
         trump = record.trump
         if trump is None and table.deals_every_card(number):

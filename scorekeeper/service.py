@@ -337,13 +337,8 @@ def _snapshot_of(
 
 
 @contextmanager
-def _write_transaction(*, one_statement: bool = False) -> Iterator[None]:
-    """One write transaction: commit on success, roll back on any error.
-
-    A write of ``one_statement`` on PostgreSQL, when no read went before it, runs in
-    autocommit: the statement is a transaction by itself, and BEGIN and COMMIT cost no round
-    trips of their own.
-    """
+def _write_transaction() -> Iterator[None]:
+    """One write transaction: commit on success, roll back on any error."""
     session = db.session()
     current = session.get_transaction()
     if current is not None and (not current.is_active or _needs_write_begin(session)):
@@ -353,10 +348,7 @@ def _write_transaction(*, one_statement: bool = False) -> Iterator[None]:
         # it see the latest commit), which spares a ROLLBACK and a BEGIN.
         session.rollback()
     if not session.in_transaction():
-        options: dict[str, object] = {WRITE_OPTION: True}
-        if one_statement and session.get_bind().dialect.name == "postgresql":
-            options["isolation_level"] = "AUTOCOMMIT"
-        session.connection(execution_options=options)
+        session.connection(execution_options={WRITE_OPTION: True})
     try:
         yield
         session.commit()
@@ -477,10 +469,6 @@ def _edit_round(
     return edit.result()
 
 
-class _Moved(Exception):
-    """The game is no longer at the version a write was decided on."""
-
-
 def _unlocked_edit(
     game_id: str,
     token: Credential,
@@ -504,14 +492,29 @@ def _unlocked_edit(
         change(edit)
     except (rules.RuleError, ServiceError):
         return None
-    try:
-        with _write_transaction(one_statement=True):
-            if not _write(db.session.connection(), edit):
-                raise _Moved()
-            db.session.expire_all()
-    except _Moved:
-        return None
-    return edit
+    return edit if _write_alone(edit) else None
+
+
+def _write_alone(edit: _RoundEdit) -> bool:
+    """Write ``edit`` in a transaction of its own, on a connection of its own (the ORM's
+    session has nothing to do here); whether the game was still at the version the edit was
+    made on (when not, nothing is written).
+
+    Its one statement on PostgreSQL runs in autocommit: it is a transaction by itself, and
+    BEGIN and COMMIT cost no round trips of their own.
+    """
+    engine = db.engine
+    options: dict[str, object] = {WRITE_OPTION: True}
+    if engine.dialect.name == "postgresql":
+        options["isolation_level"] = "AUTOCOMMIT"
+    with (
+        engine.connect().execution_options(**options) as connection,
+        connection.begin() as transaction,
+    ):
+        if _write(connection, edit):
+            return True
+        transaction.rollback()
+        return False
 
 
 def _write(connection: Connection, edit: _RoundEdit) -> bool:

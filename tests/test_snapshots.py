@@ -153,3 +153,33 @@ def test_a_game_deleted_by_another_process_is_not_written(
 
     assert response.status_code == 404
     assert here.client.get(f"/api/v1/games/{game_id}").status_code == 404
+
+
+def test_every_answer_of_a_game_corrected_back_and_forth_is_what_a_new_process_reads(
+    api: ApiClient, other_process: Flask
+) -> None:
+    """A write answers the game from the rounds it did not change as they were answered
+    before: after corrections, take-backs and a round scored again (which move the totals
+    and, under the Canadian rule, the forbidden bids of the rounds after them), each answer
+    must still be the game as read from scratch."""
+    game_id = api.create(["Ann", "Bob", "Cy"], first_dealer=0, rules={"bid_rule": "canadian"})["id"]
+    stranger = other_process.test_client()
+    writes = [
+        lambda: api.play_round(game_id, 1, [1, 0, 0], [1, 0, 0], turned="red"),
+        lambda: api.play_round(game_id, 2, [0, 1, 0], [1, 1, 0], turned="blue"),
+        lambda: api.trump(game_id, 3, "green"),
+        lambda: api.bids(game_id, 3, [1, None, None]),
+        lambda: api.tricks(game_id, 1, [0, 1, 0]),  # a correction: every total moves
+        lambda: api.bids(game_id, 3, [1, 2, None]),
+        lambda: api.bids(game_id, 2, [0, 1, 1]),  # a correction of round 2's bids
+        lambda: api.tricks(game_id, 1, [1, 0, 0]),  # and round 1 back as it was
+        lambda: api.bids(game_id, 3, [1, 2, 0]),
+        lambda: api.tricks(game_id, 3, [1, 2, 0]),
+    ]
+    totals = set()
+    for write in writes:
+        answer = write()
+        assert stranger.get(f"/api/v1/games/{game_id}").get_json() == answer
+        totals.add(tuple(answer["totals"]))
+    assert len(totals) >= 4  # the corrections did move the totals
+    assert answer["current_round"] == 4
