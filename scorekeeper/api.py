@@ -577,7 +577,7 @@ def import_games() -> Response:
     """New games from an export (one game or many), each round checked by the rules; all or
     nothing. Each game gets a new id and a new edit token, shown once."""
     request.max_content_length = IMPORT_MAX_BYTES
-    created = history.import_games(json_body())
+    created = history.import_games(json_body()).created
     body = {
         "games": [
             {

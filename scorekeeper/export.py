@@ -13,7 +13,9 @@ from collections.abc import Iterable, Mapping
 from datetime import datetime
 from typing import Any
 
+from babel.numbers import get_decimal_symbol
 from flask import Response
+from flask_babel import get_locale
 
 from . import api, history, rules, screens, service
 from .i18n import gettext
@@ -72,19 +74,18 @@ def guarded(text: str) -> str:
     return "'" + text if text.startswith(_FORMULA_START) else text
 
 
-def _trump_text(trump: rules.Trump | None) -> str:
-    if trump is None:
-        return ""
-    if trump.turned is rules.Turned.WIZARD and trump.suit is not None:
-        return f"wizard: {trump.suit.value}"
-    return trump.turned.value
+def csv_delimiter() -> str:
+    """The request's language's list separator, as spreadsheets expect it: a semicolon where
+    the decimal mark is a comma (German Excel reads a comma-separated file as one column)."""
+    return ";" if get_decimal_symbol(get_locale()) == "," else ","
 
 
 def game_csv(game: service.GameSnapshot) -> str:
     """One row per player per round begun: round, cards, dealer, trump, player, bid, tricks,
-    score, running total (bids the reveal mode still hides stay empty)."""
+    score, running total (bids the reveal mode still hides stay empty), in the request's
+    language: its words, and its list separator."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
+    writer = csv.writer(out, delimiter=csv_delimiter(), lineterminator="\r\n")
     writer.writerow(
         [
             gettext("round"),
@@ -109,7 +110,7 @@ def game_csv(game: service.GameSnapshot) -> str:
                     view.number,
                     view.cards,
                     guarded(players[view.dealer]),
-                    _trump_text(view.trump),
+                    screens.trump_label(view.trump) if view.trump else "",
                     guarded(players[seat]),
                     "" if cell.bid is None else cell.bid,
                     "" if cell.tricks is None else cell.tricks,

@@ -599,10 +599,42 @@ def _games_of(document: Any) -> list[Any]:
     return games
 
 
-def import_games(document: Any, device: Device | None = None) -> list[NewGame]:
+@dataclass(frozen=True)
+class Imported:
+    """What an import did: the games it started, and how many of the file's it left out as
+    the browser already keeps them."""
+
+    created: list[NewGame]
+    already_kept: int = 0
+
+
+def _identity(created_at: datetime, table: rules.Table) -> tuple[datetime, rules.Table]:
+    """What makes two copies the same game: started at the same second (an export gives
+    seconds) by the same table (the players in their seats, the first dealer, the rules)."""
+    return created_at.astimezone(UTC).replace(microsecond=0), table
+
+
+def _kept_identities(device: Device | None) -> set[tuple[datetime, rules.Table]]:
+    if device is None:
+        return set()
+    statement = (
+        select(Game)
+        .join(Grant, Grant.game_id == Game.id)
+        .where(Grant.device_hash == device.hash, Game.deleted_at.is_(None))
+        .options(selectinload(Game.players))
+    )
+    return {
+        _identity(store.aware(game.created_at), service._table(game))
+        for game in db.session.scalars(statement)
+    }
+
+
+def import_games(document: Any, device: Device | None = None) -> Imported:
     """Every game of an export (one game or many) as a new game with a new id and token,
     each round checked by the rules. A game or round the rules refuse refuses the whole
-    file: nothing is imported. ``device`` gets the edit right to every imported game."""
+    file: nothing is imported. ``device`` gets the edit right to every imported game; a game
+    it already keeps (the original, or a copy imported before, whatever was played in it
+    since) is left out, so importing a file twice starts no game twice."""
     now = utcnow()
     parsed: list[_Parsed] = []
     for index, item in enumerate(_games_of(document), start=1):
@@ -615,15 +647,26 @@ def import_games(document: Any, device: Device | None = None) -> list[NewGame]:
                 ) from None
             raise GameImportRefused(game=_label(index, item), reason=refusal.reason) from None
     created = []
+    already_kept = 0
     with service._write_transaction():
+        kept = _kept_identities(device)
         for game in parsed:
+            identity = _identity(game.created_at, game.table)
+            if identity in kept:
+                already_kept += 1
+                continue
+            if device is not None:
+                kept.add(identity)  # the same game twice in one file: once
             token = secrets.token_urlsafe(service.EDIT_TOKEN_BYTES)
             row = _game_row(game, token)
             db.session.add(row)
             if device is not None:
                 db.session.add(Grant(device_hash=device.hash, game_id=row.id, created_at=now))
             created.append((row, token))
-    return [NewGame(game=service._snapshot(row), edit_token=token) for row, token in created]
+    return Imported(
+        created=[NewGame(game=service._snapshot(row), edit_token=token) for row, token in created],
+        already_kept=already_kept,
+    )
 
 
 def _game_row(game: _Parsed, token: str) -> Game:

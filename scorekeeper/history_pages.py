@@ -128,16 +128,28 @@ def import_games() -> Page:
                 error = gettext("Choose a JSON file exported from the Tablet of Truth.")
                 status = 400
             else:
-                flash(
-                    flask_babel.ngettext(
-                        "Imported: %(num)d game, with a new address.",
-                        "Imported: %(num)d games, each with a new address.",
-                        len(created),
-                    )
-                )
+                flash(_imported_message(created))
                 return redirect(url_for(".home"), 303)
     body = render_template("import.html", error=error)
     return make_response(body, status)
+
+
+def _imported_message(imported: history.Imported) -> str:
+    """What an import did, in a sentence or two."""
+    if not imported.created:
+        return gettext("Nothing was imported: every game of the file is already here.")
+    said: str = flask_babel.ngettext(
+        "Imported: %(num)d game, with a new address.",
+        "Imported: %(num)d games, each with a new address.",
+        len(imported.created),
+    )
+    if imported.already_kept:
+        said += " " + flask_babel.ngettext(
+            "%(num)d game of the file is already here and was left as it is.",
+            "%(num)d games of the file are already here and were left as they are.",
+            imported.already_kept,
+        )
+    return said
 
 
 # The CSRF token is checked in the view, once the larger limit for the file is set.

@@ -157,10 +157,24 @@ def test_csv_has_one_row_per_player_per_round_and_guards_names_not_numbers(
         "running total",
     ]
     assert rows[1:] == [
-        ["1", "1", "'=SUM(A1)", "green", "'=SUM(A1)", "0", "0", "20", "20"],
-        ["1", "1", "'=SUM(A1)", "green", "Ute", "1", "0", "-10", "-10"],
-        ["1", "1", "'=SUM(A1)", "green", "'@Kevin", "1", "1", "30", "30"],
+        ["1", "1", "'=SUM(A1)", "green Elves", "'=SUM(A1)", "0", "0", "20", "20"],
+        ["1", "1", "'=SUM(A1)", "green Elves", "Ute", "1", "0", "-10", "-10"],
+        ["1", "1", "'=SUM(A1)", "green Elves", "'@Kevin", "1", "1", "30", "30"],
     ]
+
+
+def test_csv_in_german_has_german_words_and_semicolons_for_german_spreadsheets(
+    phone: Confidant,
+) -> None:
+    started(phone, ["Thomas", "Ute", "Kevin"], first_dealer="0")
+    phone.play(1, [0, 1, 1], [0, 0, 1])
+    phone.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "de-DE,de;q=0.9"
+    body = phone.get(f"/games/{phone.game_id}/export.csv").get_data().decode("utf-8-sig")
+    assert body.splitlines()[0] == (
+        "Runde;Karten;Geber;Trumpf;Spieler;Ansage;Stiche;Punkte;Punktestand"
+    )
+    rows = list(csv.reader(io.StringIO(body), delimiter=";"))
+    assert rows[1] == ["1", "1", "Thomas", "grüne Elfen", "Thomas", "0", "0", "20", "20"]
 
 
 def test_json_export_is_the_api_game_object_plus_the_audit_trail(phone: Confidant) -> None:
@@ -214,20 +228,59 @@ def test_export_then_import_gives_the_same_sheet_and_totals(app: Flask, phone: C
     phone.trump(3, "yellow")
     phone.bid(3, 1, 2)
     exported = json.loads(phone.get(f"/games/{original}/export.json").get_data())
-    response = upload(phone, exported)
+    other = Confidant(app.test_client())  # the game moves to another phone
+    response = upload(other, exported)
     assert response.status_code == 303, text(response)
-    assert "Imported: 1 game, with a new address." in text(phone.get("/"))
+    assert "Imported: 1 game, with a new address." in text(other.get("/"))
     with app.app_context():
         ids = set(db.session.scalars(select(Game.id)))
     (copy,) = ids - {original}
-    assert sheet_text(phone, copy) == sheet_text(phone, original)
-    assert "✎" in sheet_text(phone, copy)  # the correction came along with the audit trail
+    assert sheet_text(other, copy) == sheet_text(phone, original)
+    assert "✎" in sheet_text(other, copy)  # the correction came along with the audit trail
     before = phone.get(f"/api/v1/games/{original}").get_json()
-    after = phone.get(f"/api/v1/games/{copy}").get_json()
+    after = other.get(f"/api/v1/games/{copy}").get_json()
     for key in ("players", "first_dealer", "rules", "rounds", "totals", "standings", "status"):
         assert after[key] == before[key], key
     # The importing phone keeps the copy: it can play on.
-    assert phone.bid(3, 2, 0).status_code == 303
+    other.game_id = copy
+    assert other.bid(3, 2, 0).status_code == 303
+
+
+def test_a_file_imported_again_starts_no_game_twice(app: Flask, phone: Confidant) -> None:
+    first = started(phone, ["Thomas", "Ute", "Kevin"], first_dealer="0")
+    phone.play(1, [0, 1, 1], [0, 0, 1])
+    started(phone, ["Dora", "Eve", "Finn"])
+    backup = json.loads(phone.get("/export.json").get_data())
+    # The phone that keeps both games: nothing to import.
+    count = game_count(app)
+    assert upload(phone, backup).status_code == 303
+    assert "Nothing was imported: every game of the file is already here." in text(phone.get("/"))
+    assert game_count(app) == count
+    # Another phone takes the file twice: the games once, though one was played on between.
+    other = Confidant(app.test_client())
+    assert upload(other, backup).status_code == 303
+    assert "Imported: 2 games, each with a new address." in text(other.get("/"))
+    assert game_count(app) == count + 2
+    copy = next(
+        game["game"]["id"]
+        for game in other.get("/export.json").get_json()["games"]
+        if game["game"]["players"][0]["name"] == "Thomas"
+    )
+    other.game_id = copy
+    other.trump(2, "red")
+    document = phone.get(f"/games/{first}/export.json").get_json()
+    document["games"] = [{"game": document.pop("game"), "audit": document.pop("audit")}]
+    document["games"].append(backup["games"][1])
+    fresh = started(phone, ["Gus", "Hal", "Ida"])
+    document["games"].append(phone.get(f"/games/{fresh}/export.json").get_json())
+    count = game_count(app)
+    assert upload(other, document).status_code == 303
+    assert (
+        "Imported: 1 game, with a new address. 2 games of the file are already here and were "
+        "left as they are."
+    ) in text(other.get("/"))
+    assert game_count(app) == count + 1
+    assert other.get(f"/api/v1/games/{copy}").get_json()["rounds"][1]["trump"] is not None
 
 
 def test_a_tampered_score_refuses_the_whole_file_naming_game_and_round(
