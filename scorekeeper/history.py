@@ -364,13 +364,14 @@ def _ints(
 
 
 def _time(value: Any, default: datetime) -> datetime:
+    """A time of the file in UTC (as every time is stored), or ``default`` without one."""
     if not isinstance(value, str):
         return default
     try:
         moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
         return default
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+    return moment.astimezone(UTC) if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 @dataclass
@@ -380,6 +381,9 @@ class _Parsed:
     created_at: datetime
     updated_at: datetime
     audit: list[RoundChange]
+    #: Whether the file gives the game's start (without it, the game has no identity to
+    #: find it by among the kept ones).
+    dated: bool = True
 
 
 def _table(game: dict[str, Any]) -> rules.Table:
@@ -551,13 +555,15 @@ def _parse_game(item: Any, now: datetime) -> _Parsed:
     except rules.RuleError as error:
         raise _Refusal(error) from None
     records = _replay(table, game.get("rounds"))
+    created_at = _time(game.get("created_at"), now)
     totals = game.get("totals")
     if totals is not None and totals != rules.evaluate(table, records).totals:
         raise _bad(_("the totals in the file do not follow from its rounds."))
     return _Parsed(
         table=table,
         records=records,
-        created_at=_time(game.get("created_at"), now),
+        created_at=created_at,
+        dated=created_at is not now,  # ``_time`` gives ``now`` itself when the file has none
         updated_at=_time(game.get("updated_at"), now),
         audit=_audit_rows(wrapper.get("audit"), table, records, now),
     )
@@ -652,7 +658,7 @@ def import_games(document: Any, device: Device | None = None) -> Imported:
         kept = _kept_identities(device)
         for game in parsed:
             identity = _identity(game.created_at, game.table)
-            if identity in kept:
+            if game.dated and identity in kept:
                 already_kept += 1
                 continue
             if device is not None:

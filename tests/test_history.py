@@ -9,7 +9,7 @@ import itertools
 import json
 import random
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 from typing import Any
 
 import pytest
@@ -281,6 +281,36 @@ def test_a_file_imported_again_starts_no_game_twice(app: Flask, phone: Confidant
     ) in text(other.get("/"))
     assert game_count(app) == count + 1
     assert other.get(f"/api/v1/games/{copy}").get_json()["rounds"][1]["trump"] is not None
+
+
+def test_a_start_time_with_an_offset_is_the_same_moment_and_the_same_game(
+    app: Flask, phone: Confidant
+) -> None:
+    started(phone, ["Thomas", "Ute", "Kevin"], first_dealer="0")
+    document = phone.get(f"/games/{phone.game_id}/export.json").get_json()
+    moment = datetime.fromisoformat(document["game"]["created_at"].replace("Z", "+00:00"))
+    shifted = moment.astimezone(timezone(timedelta(hours=2))).isoformat()  # 2 h later, +02:00
+    document["game"]["created_at"] = shifted
+    other = Confidant(app.test_client())
+    assert upload(other, document).status_code == 303
+    (copy,) = [game["game"] for game in other.get("/export.json").get_json()["games"]]
+    assert copy["created_at"] == moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+    count = game_count(app)
+    assert upload(other, document).status_code == 303
+    assert "Nothing was imported: every game of the file is already here." in text(other.get("/"))
+    assert game_count(app) == count
+
+
+def test_games_without_a_start_time_are_all_imported(app: Flask, phone: Confidant) -> None:
+    started(phone, ["Thomas", "Ute", "Kevin"], first_dealer="0")
+    item = phone.get(f"/games/{phone.game_id}/export.json").get_json()
+    del item["game"]["created_at"]
+    document = {"schema_version": 1, "games": [item, item]}
+    other = Confidant(app.test_client())
+    count = game_count(app)
+    assert upload(other, document).status_code == 303
+    assert "Imported: 2 games, each with a new address." in text(other.get("/"))
+    assert game_count(app) == count + 2
 
 
 def test_a_tampered_score_refuses_the_whole_file_naming_game_and_round(
