@@ -363,15 +363,20 @@ def _ints(
     return tuple(value)
 
 
-def _time(value: Any, default: datetime) -> datetime:
-    """A time of the file in UTC (as every time is stored), or ``default`` without one."""
+def _moment(value: Any) -> datetime | None:
+    """A time of the file in UTC (as every time is stored), or ``None`` without one."""
     if not isinstance(value, str):
-        return default
+        return None
     try:
         moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
     except ValueError:
-        return default
+        return None
     return moment.astimezone(UTC) if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def _time(value: Any, default: datetime) -> datetime:
+    """A time of the file, or ``default`` without one."""
+    return _moment(value) or default
 
 
 @dataclass
@@ -555,15 +560,15 @@ def _parse_game(item: Any, now: datetime) -> _Parsed:
     except rules.RuleError as error:
         raise _Refusal(error) from None
     records = _replay(table, game.get("rounds"))
-    created_at = _time(game.get("created_at"), now)
+    started = _moment(game.get("created_at"))
     totals = game.get("totals")
     if totals is not None and totals != rules.evaluate(table, records).totals:
         raise _bad(_("the totals in the file do not follow from its rounds."))
     return _Parsed(
         table=table,
         records=records,
-        created_at=created_at,
-        dated=created_at is not now,  # ``_time`` gives ``now`` itself when the file has none
+        created_at=started or now,
+        dated=started is not None,
         updated_at=_time(game.get("updated_at"), now),
         audit=_audit_rows(wrapper.get("audit"), table, records, now),
     )
@@ -625,8 +630,7 @@ def _kept_identities(device: Device | None) -> set[tuple[datetime, rules.Table]]
         return set()
     statement = (
         select(Game)
-        .join(Grant, Grant.game_id == Game.id)
-        .where(Grant.device_hash == device.hash, Game.deleted_at.is_(None))
+        .where(_kept_by(device), Game.deleted_at.is_(None))
         .options(selectinload(Game.players))
     )
     return {

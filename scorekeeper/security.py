@@ -85,7 +85,7 @@ def add_headers(response: Response) -> Response:
     if request.is_secure and "Strict-Transport-Security" not in headers:
         headers["Strict-Transport-Security"] = STRICT_TRANSPORT_SECURITY
     if response.status_code == 429:
-        response.headers["Retry-After"] = str(retry_after())
+        headers["Retry-After"] = str(retry_after())
     return response
 
 

@@ -325,11 +325,11 @@ def _snapshot_of(
             stored.table, records, prior=prior.view if prior else None, since=since
         ),
         drafts={
-            stored.number: tuple(entry.draft for entry in stored.entries)
-            for stored in rounds
-            if any(entry.draft is not None for entry in stored.entries)
+            kept.number: tuple(entry.draft for entry in kept.entries)
+            for kept in rounds
+            if any(entry.draft is not None for entry in kept.entries)
         },
-        corrected=frozenset(stored.number for stored in rounds if stored.corrected_at),
+        corrected=frozenset(kept.number for kept in rounds if kept.corrected_at),
     )
 
 
@@ -783,9 +783,8 @@ def delete_game(
     game_id: str, token: Credential, *, if_match: Collection[int] | None = None
 ) -> None:
     """Delete a game: it reads as unknown from now on (its facts are kept, marked deleted)."""
-    with _editing(game_id, token, if_match) as (connection, stored, _snapshot):
-        now = utcnow()
-        store.mark_deleted(connection, stored, now)
+    with _editing(game_id, token, if_match) as (connection, stored, _):
+        store.mark_deleted(connection, stored, utcnow())
 
 
 def save_trick_draft(

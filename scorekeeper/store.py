@@ -273,45 +273,40 @@ _BUMP = (
     "UPDATE games SET version = :v, updated_at = :now WHERE id = :g AND version = :was"
     " AND deleted_at IS NULL AND edit_token_hash = :h"
 )
-# SQLite runs the statements one by one and goes on only after the bump changed the row.
-_ROUND = (
-    "INSERT INTO rounds (game_id, number, trump_turned, trump_suit, corrected_at)"
-    " VALUES (:g, :n, :turned, :suit, :corrected) ON CONFLICT (game_id, number)"
-    " DO UPDATE SET trump_turned = excluded.trump_turned, trump_suit = excluded.trump_suit,"
-    " corrected_at = excluded.corrected_at"
+# A round's row and its entries are inserted, or replaced where they are already stored.
+_INSERT_ROUND = "INSERT INTO rounds (game_id, number, trump_turned, trump_suit, corrected_at)"
+_REPLACE_ROUND = (
+    " ON CONFLICT (game_id, number) DO UPDATE SET trump_turned = excluded.trump_turned,"
+    " trump_suit = excluded.trump_suit, corrected_at = excluded.corrected_at"
 )
-_ENTRIES = (
-    "INSERT INTO entries (game_id, round_number, seat, bid, tricks, draft_tricks)"
-    " VALUES {values} ON CONFLICT (game_id, round_number, seat) DO UPDATE SET"
+_INSERT_ENTRIES = "INSERT INTO entries (game_id, round_number, seat, bid, tricks, draft_tricks)"
+_REPLACE_ENTRIES = (
+    " ON CONFLICT (game_id, round_number, seat) DO UPDATE SET"
     " bid = excluded.bid, tricks = excluded.tricks, draft_tricks = excluded.draft_tricks"
 )
+_INSERT_AUDIT = "INSERT INTO round_changes (game_id, round_number, kind, changed_at, old, new)"
+# SQLite runs the statements one by one and goes on only after the bump changed the row.
+_ROUND = f"{_INSERT_ROUND} VALUES (:g, :n, :turned, :suit, :corrected){_REPLACE_ROUND}"
+_ENTRIES = f"{_INSERT_ENTRIES} VALUES {{values}}{_REPLACE_ENTRIES}"
 _ENTRY = "(:g, :n, {0}, :b{0}, :t{0}, :d{0})"
-_AUDIT = (
-    "INSERT INTO round_changes (game_id, round_number, kind, changed_at, old, new)"
-    " VALUES (:g, :n, :kind, :now, :old, :new)"
-)
+_AUDIT = f"{_INSERT_AUDIT} VALUES (:g, :n, :kind, :now, :old, :new)"
 # PostgreSQL runs them as one statement of data-modifying CTEs (one round trip, atomic by
 # itself), each of the others taking its rows from the bump's: none when the guard failed.
 _PG_BUMP = f"{_BUMP} RETURNING id"
 _PG_ROUND = (
-    "INSERT INTO rounds (game_id, number, trump_turned, trump_suit, corrected_at)"
-    " SELECT bump.id, CAST(:n AS INTEGER), CAST(:turned AS VARCHAR), CAST(:suit AS VARCHAR),"
-    " CAST(:corrected AS TIMESTAMPTZ) FROM bump ON CONFLICT (game_id, number)"
-    " DO UPDATE SET trump_turned = excluded.trump_turned, trump_suit = excluded.trump_suit,"
-    " corrected_at = excluded.corrected_at"
+    f"{_INSERT_ROUND} SELECT bump.id, CAST(:n AS INTEGER), CAST(:turned AS VARCHAR),"
+    " CAST(:suit AS VARCHAR), CAST(:corrected AS TIMESTAMPTZ) FROM bump"
+    f"{_REPLACE_ROUND}"
 )
 _PG_ENTRIES = (
-    "INSERT INTO entries (game_id, round_number, seat, bid, tricks, draft_tricks)"
-    " SELECT bump.id, CAST(:n AS INTEGER), e.seat, e.bid, e.tricks, e.draft FROM bump"
-    " CROSS JOIN (VALUES {values}) AS e (seat, bid, tricks, draft)"
-    " ON CONFLICT (game_id, round_number, seat) DO UPDATE SET"
-    " bid = excluded.bid, tricks = excluded.tricks, draft_tricks = excluded.draft_tricks"
+    f"{_INSERT_ENTRIES} SELECT bump.id, CAST(:n AS INTEGER), e.seat, e.bid, e.tricks, e.draft"
+    " FROM bump CROSS JOIN (VALUES {values}) AS e (seat, bid, tricks, draft)"
+    f"{_REPLACE_ENTRIES}"
 )
 _PG_ENTRY = "({0}, CAST(:b{0} AS INTEGER), CAST(:t{0} AS INTEGER), CAST(:d{0} AS INTEGER))"
 _PG_AUDIT = (
-    "INSERT INTO round_changes (game_id, round_number, kind, changed_at, old, new)"
-    " SELECT bump.id, CAST(:n AS INTEGER), CAST(:kind AS VARCHAR), CAST(:now AS TIMESTAMPTZ),"
-    " CAST(:old AS JSON), CAST(:new AS JSON) FROM bump"
+    f"{_INSERT_AUDIT} SELECT bump.id, CAST(:n AS INTEGER), CAST(:kind AS VARCHAR),"
+    " CAST(:now AS TIMESTAMPTZ), CAST(:old AS JSON), CAST(:new AS JSON) FROM bump"
 )
 
 _TEXTS = (_BUMP, _ROUND, _ENTRIES, _ENTRY, _AUDIT)
