@@ -639,6 +639,16 @@ def _kept_identities(device: Device | None) -> set[tuple[datetime, rules.Table]]
     }
 
 
+def _one_import_at_a_time(device: Device) -> None:
+    """Make an import by ``device`` wait for another one of its imports in progress (a form
+    sent twice), so that the second finds the games the first started. SQLite's write
+    transaction runs alone already; PostgreSQL's takes a lock named after the browser,
+    released when the transaction ends."""
+    if db.session.get_bind().dialect.name == "postgresql":
+        key = int(device.hash[:15], 16)  # 60 bits of the hash: within a bigint
+        db.session.execute(select(func.pg_advisory_xact_lock(key)))
+
+
 def import_games(document: Any, device: Device | None = None) -> Imported:
     """Every game of an export (one game or many) as a new game with a new id and token,
     each round checked by the rules. A game or round the rules refuse refuses the whole
@@ -659,6 +669,8 @@ def import_games(document: Any, device: Device | None = None) -> Imported:
     created = []
     already_kept = 0
     with service._write_transaction():
+        if device is not None:
+            _one_import_at_a_time(device)
         kept = _kept_identities(device)
         for game in parsed:
             identity = _identity(game.created_at, game.table)

@@ -3,12 +3,14 @@ restoring, the purge command, and the players' statistics (through the pages).""
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import itertools
 import json
 import random
 import re
+import threading
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -281,6 +283,46 @@ def test_a_file_imported_again_starts_no_game_twice(app: Flask, phone: Confidant
     ) in text(other.get("/"))
     assert game_count(app) == count + 1
     assert other.get(f"/api/v1/games/{copy}").get_json()["rounds"][1]["trump"] is not None
+
+
+def test_a_file_sent_twice_at_once_starts_its_games_once(
+    app: Flask, phone: Confidant, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A double tap on Import sends the form twice; both requests reach the server. Each
+    # import waits, after reading what the phone keeps, for the other to have read too (or
+    # for half a second): without one import waiting for the other, both would find the
+    # games new.
+    started(phone, ["Thomas", "Ute", "Kevin"], first_dealer="0")
+    started(phone, ["Dora", "Eve", "Finn"])
+    backup = json.loads(phone.get("/export.json").get_data())
+    device = service.Device("another phone")
+    both_read = threading.Barrier(2)
+    kept_identities = history._kept_identities
+
+    def read_then_wait(device: service.Device | None) -> Any:
+        kept = kept_identities(device)
+        with contextlib.suppress(threading.BrokenBarrierError):
+            both_read.wait(timeout=0.5)
+        return kept
+
+    monkeypatch.setattr(history, "_kept_identities", read_then_wait)
+    results: list[history.Imported] = []
+
+    def send() -> None:
+        with app.app_context():
+            results.append(history.import_games(backup, device))
+
+    threads = [threading.Thread(target=send) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert sorted((len(result.created), result.already_kept) for result in results) == [
+        (0, 2),
+        (2, 0),
+    ]
+    with app.app_context():
+        assert len(history._kept_identities(device)) == 2
 
 
 def test_a_start_time_with_an_offset_is_the_same_moment_and_the_same_game(
