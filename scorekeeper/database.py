@@ -125,6 +125,14 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
         cursor.execute("PRAGMA synchronous = NORMAL")
     finally:
         cursor.close()
+    # SQLite's own lower() folds A to Z only: "Özil" would stay "Özil", and a search for
+    # "özil" (or the statistics' "ÖZIL") would miss it. Python's folds every alphabet, as
+    # PostgreSQL's does. (No index is built on lower(): none depends on which one it is.)
+    dbapi_connection.create_function("lower", 1, _lower, deterministic=True)
+
+
+def _lower(value: object) -> object:
+    return value.lower() if isinstance(value, str) else value
 
 
 def _sqlite_begin(connection: Connection) -> None:

@@ -450,6 +450,24 @@ def test_the_list_filters_by_status_and_searches_player_names(phone: Confidant) 
     assert "No game matches." in text(phone.get("/?q=%25"))
 
 
+def test_names_are_found_and_counted_together_in_any_case_of_any_alphabet(
+    app: Flask, phone: Confidant
+) -> None:
+    # German names: the search and the statistics fold Ä, Ö, Ü as they fold A to Z.
+    play_short_game(phone, ["Özil", "Jürgen", "Åsa"], [([0, 1, 1], [0, 0, 1])])
+    play_short_game(phone, ["ÖZIL", "JÜRGEN", "Bo"], [([0, 0, 1], [0, 0, 1])])
+    started(phone, ["Dora", "Eve", "Finn"])
+    for needle in ("Özil", "özil", "ÖZ", "jür", "ÅSA"):
+        found = text(phone.get("/", query_string={"q": needle}))
+        assert "Dora, Eve, Finn" not in found, needle
+        assert "Özil, Jürgen, Åsa" in found, needle
+        assert ("ÖZIL, JÜRGEN, Bo" in found) == (needle.lower() != "åsa"), needle
+    with app.test_request_context():
+        stats = history.statistics(device_of(phone))
+    games = {player.name.lower(): player.games for player in stats.players}
+    assert (games["özil"], games["jürgen"], games["åsa"]) == (2, 2, 1)
+
+
 def test_the_list_shows_newest_activity_first_and_more_on_request(
     app: Flask, phone: Confidant
 ) -> None:
