@@ -532,6 +532,22 @@ def test_the_trump_can_be_changed_while_bidding(phone: Confidant) -> None:
     assert _pressed(phone.round_page(1).get_data(as_text=True), "Ute bids 1")
 
 
+def test_changing_the_trump_shows_the_one_recorded(phone: Confidant) -> None:
+    def pressed(query: str) -> list[str]:
+        """The value (or, for a link, the address) of each choice shown as pressed."""
+        page = phone.round_page(1, query).get_data(as_text=True)
+        tags = re.findall(r'<(?:button|a) [^>]*aria-pressed="true"[^>]*>', page)
+        return [re.findall(r'(?:value|href)="([^"]*)"', tag)[0] for tag in tags]
+
+    started(phone)
+    phone.trump(1, "wizard", "yellow")
+    assert pressed("?change=trump") == [phone.round_path(1) + "?turned=wizard"]
+    assert pressed("?change=trump&turned=wizard") == ["yellow"]
+    phone.trump(1, "green")
+    assert pressed("?change=trump") == ["green"]
+    assert pressed("?change=trump&turned=wizard") == []
+
+
 def test_the_round_that_deals_every_card_skips_the_trump_step(app: Flask, phone: Confidant) -> None:
     started(phone, ["Ann", "Bob", "Cy", "Dan", "Eve", "Fay"])
     with app.app_context():
