@@ -613,10 +613,11 @@ def _games_of(document: Any) -> list[Any]:
 @dataclass(frozen=True)
 class Imported:
     """What an import did: the games it started, and how many of the file's it left out as
-    the browser already keeps them."""
+    the browser already keeps them, in its list or deleted and still restorable."""
 
     created: list[NewGame]
     already_kept: int = 0
+    restorable: int = 0
 
 
 def _identity(created_at: datetime, table: rules.Table) -> tuple[datetime, rules.Table]:
@@ -625,16 +626,18 @@ def _identity(created_at: datetime, table: rules.Table) -> tuple[datetime, rules
     return created_at.astimezone(UTC).replace(microsecond=0), table
 
 
-def _kept_identities(device: Device | None) -> set[tuple[datetime, rules.Table]]:
+def _kept_identities(device: Device | None) -> dict[tuple[datetime, rules.Table], bool]:
+    """The games ``device`` keeps, each with whether it is deleted (and still restorable)."""
     if device is None:
-        return set()
+        return {}
+    cutoff = utcnow() - timedelta(days=RESTORE_DAYS)
     statement = (
         select(Game)
-        .where(_kept_by(device), Game.deleted_at.is_(None))
+        .where(_kept_by(device), or_(Game.deleted_at.is_(None), Game.deleted_at >= cutoff))
         .options(selectinload(Game.players))
     )
     return {
-        _identity(store.aware(game.created_at), service._table(game))
+        _identity(store.aware(game.created_at), service._table(game)): game.deleted_at is not None
         for game in db.session.scalars(statement)
     }
 
@@ -654,7 +657,8 @@ def import_games(document: Any, device: Device | None = None) -> Imported:
     each round checked by the rules. A game or round the rules refuse refuses the whole
     file: nothing is imported. ``device`` gets the edit right to every imported game; a game
     it already keeps (the original, or a copy imported before, whatever was played in it
-    since) is left out, so importing a file twice starts no game twice."""
+    since) is left out, so importing a file twice starts no game twice; so is one it deleted
+    and can still restore (restoring it gives it back, with its address)."""
     now = utcnow()
     parsed: list[_Parsed] = []
     for index, item in enumerate(_games_of(document), start=1):
@@ -667,7 +671,7 @@ def import_games(document: Any, device: Device | None = None) -> Imported:
                 ) from None
             raise GameImportRefused(game=_label(index, item), reason=refusal.reason) from None
     created = []
-    already_kept = 0
+    already_kept = restorable = 0
     with service._write_transaction():
         if device is not None:
             _one_import_at_a_time(device)
@@ -675,10 +679,13 @@ def import_games(document: Any, device: Device | None = None) -> Imported:
         for game in parsed:
             identity = _identity(game.created_at, game.table)
             if game.dated and identity in kept:
-                already_kept += 1
+                if kept[identity]:
+                    restorable += 1
+                else:
+                    already_kept += 1
                 continue
             if device is not None:
-                kept.add(identity)  # the same game twice in one file: once
+                kept[identity] = False  # the same game twice in one file: once
             token = secrets.token_urlsafe(service.EDIT_TOKEN_BYTES)
             row = _game_row(game, token)
             db.session.add(row)
@@ -688,6 +695,7 @@ def import_games(document: Any, device: Device | None = None) -> Imported:
     return Imported(
         created=[NewGame(game=service._snapshot(row), edit_token=token) for row, token in created],
         already_kept=already_kept,
+        restorable=restorable,
     )
 
 

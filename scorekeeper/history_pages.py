@@ -136,18 +136,30 @@ def import_games() -> Page:
 
 def _imported_message(imported: history.Imported) -> str:
     """What an import did, in a sentence or two."""
-    if not imported.created:
+    if not imported.created and not imported.restorable:
         return gettext("Nothing was imported: every game of the file is already here.")
-    said: str = flask_babel.ngettext(
-        "Imported: %(num)d game, with a new address.",
-        "Imported: %(num)d games, each with a new address.",
-        len(imported.created),
+    said: str = (
+        flask_babel.ngettext(
+            "Imported: %(num)d game, with a new address.",
+            "Imported: %(num)d games, each with a new address.",
+            len(imported.created),
+        )
+        if imported.created
+        else gettext("Nothing was imported.")
     )
     if imported.already_kept:
         said += " " + flask_babel.ngettext(
             "%(num)d game of the file is already here and was left as it is.",
             "%(num)d games of the file are already here and were left as they are.",
             imported.already_kept,
+        )
+    if imported.restorable:
+        said += " " + flask_babel.ngettext(
+            "%(num)d game of the file was deleted on this phone: restore it from "
+            "“Recently deleted” below.",
+            "%(num)d games of the file were deleted on this phone: restore them from "
+            "“Recently deleted” below.",
+            imported.restorable,
         )
     return said
 

@@ -285,6 +285,29 @@ def test_a_file_imported_again_starts_no_game_twice(app: Flask, phone: Confidant
     assert other.get(f"/api/v1/games/{copy}").get_json()["rounds"][1]["trump"] is not None
 
 
+def test_a_game_deleted_here_is_not_imported_again_but_pointed_to(
+    app: Flask, phone: Confidant
+) -> None:
+    deleted = started(phone, ["Thomas", "Ute", "Kevin"], first_dealer="0")
+    phone.play(1, [0, 1, 1], [0, 0, 1])
+    started(phone, ["Dora", "Eve", "Finn"])
+    backup = json.loads(phone.get("/export.json").get_data())
+    assert post(phone, f"/games/{deleted}/delete").status_code == 303
+    count = game_count(app)
+    assert upload(phone, backup).status_code == 303
+    assert (
+        "Nothing was imported. 1 game of the file is already here and was left as it is. "
+        "1 game of the file was deleted on this phone: restore it from “Recently deleted” "
+        "below."
+    ) in text(phone.get("/"))
+    assert game_count(app) == count
+    # Restored, it is the one game with these players, at its own address.
+    assert post(phone, f"/games/{deleted}/restore").status_code == 303
+    games = phone.get("/export.json").get_json()["games"]
+    assert [game["game"]["id"] for game in games].count(deleted) == 1
+    assert len(games) == 2
+
+
 def test_a_file_sent_twice_at_once_starts_its_games_once(
     app: Flask, phone: Confidant, monkeypatch: pytest.MonkeyPatch
 ) -> None:
