@@ -101,6 +101,9 @@ def export_all() -> Page:
 @security.limited("RATELIMIT_CREATE_GAME", scope=security.CREATE_GAME, methods=["POST"])
 def import_games() -> Page:
     """Bring games back from a JSON export: all of them, each round checked, or none."""
+    # The browser's key is given with the form (in its cookie), so that a form sent twice
+    # is sent by one browser, whose imports wait for each other.
+    device = current_device(create=True)
     error = None
     status = 200
     if request.method == "POST":
@@ -120,7 +123,7 @@ def import_games() -> Page:
             status = 400
         else:
             try:
-                created = history.import_games(document, current_device(create=True))
+                created = history.import_games(document, device)
             except service.ServiceError as refusal:
                 error = service_message(refusal)
                 status = 422

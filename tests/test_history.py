@@ -308,6 +308,28 @@ def test_a_game_deleted_here_is_not_imported_again_but_pointed_to(
     assert len(games) == 2
 
 
+def test_a_new_phone_sending_its_first_import_twice_starts_the_games_once(
+    app: Flask, phone: Confidant
+) -> None:
+    # A phone that never kept a game opens the import page, then a double tap sends the form
+    # twice with the cookie that page gave: both requests are the same phone's.
+    started(phone, ["Thomas", "Ute", "Kevin"])
+    backup = json.loads(phone.get("/export.json").get_data())
+    new = Confidant(app.test_client())
+    token = new.csrf("/import")
+    name = app.config["SESSION_COOKIE_NAME"]
+    cookie = new.client.get_cookie(name)
+    assert cookie is not None
+    twin = app.test_client()
+    twin.set_cookie(name, cookie.value)
+    count = game_count(app)
+    for client in (new.client, twin):
+        data = {"csrf_token": token, "file": (io.BytesIO(json.dumps(backup).encode()), "b.json")}
+        assert client.post("/import", data=data).status_code == 303
+    assert game_count(app) == count + 1
+    assert "Nothing was imported: every game of the file is already here." in text(twin.get("/"))
+
+
 def test_a_file_sent_twice_at_once_starts_its_games_once(
     app: Flask, phone: Confidant, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -14,6 +14,7 @@ from alembic.script import ScriptDirectory
 from flask import Flask
 from flask.testing import FlaskCliRunner
 from flask_migrate import downgrade, upgrade
+from sqlalchemy.dialects import sqlite
 
 from scorekeeper import service
 from scorekeeper.extensions import db, migrate
@@ -169,3 +170,19 @@ def test_flask_db_upgrade_leaves_the_schema_at_the_newest_migration(
     with app.app_context():
         version = db.session.execute(sa.text("SELECT version_num FROM alembic_version")).scalar()
     assert version == head_revision(app)
+
+
+def test_no_index_or_check_is_built_on_lower() -> None:
+    # On SQLite the app's lower() is Python's (database.py: it folds every alphabet). An index
+    # or a CHECK built on lower() would be read another way by any other SQLite client.
+    built = [
+        str(sa.schema.CreateTable(table).compile(dialect=sqlite.dialect()))
+        for table in db.metadata.tables.values()
+    ]
+    built += [
+        str(sa.schema.CreateIndex(index).compile(dialect=sqlite.dialect()))
+        for table in db.metadata.tables.values()
+        for index in table.indexes
+    ]
+    assert len(built) > len(db.metadata.tables)  # the indexes are there
+    assert [statement for statement in built if "lower(" in statement.lower()] == []
