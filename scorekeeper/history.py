@@ -85,6 +85,11 @@ def _kept_by(device: Device | None) -> ColumnElement[bool]:
     return exists().where(Grant.game_id == Game.id, Grant.device_hash == device.hash)
 
 
+def _restorable(now: datetime | None = None) -> ColumnElement[bool]:
+    """Deleted within the last :data:`RESTORE_DAYS` days: the game can still be restored."""
+    return Game.deleted_at >= (now or utcnow()) - timedelta(days=RESTORE_DAYS)
+
+
 def _finished() -> ColumnElement[bool]:
     """Every round scored: the rounds with tricks (written for every seat at once) number
     the rounds of the game."""
@@ -147,11 +152,10 @@ def deleted_games(device: Device | None, now: datetime | None = None) -> list[De
     """The games this browser deleted that can still be restored, the latest first."""
     if device is None:
         return []
-    cutoff = (now or utcnow()) - timedelta(days=RESTORE_DAYS)
     statement = (
         select(Game)
         .join(Grant, Grant.game_id == Game.id)
-        .where(Grant.device_hash == device.hash, Game.deleted_at >= cutoff)
+        .where(Grant.device_hash == device.hash, _restorable(now))
         .order_by(Game.deleted_at.desc())
         .limit(GAMES_PAGE)
         .options(selectinload(Game.players))
@@ -176,11 +180,10 @@ def restore_game(game_id: str, device: Device | None) -> GameSnapshot:
         raise service.TokenMissing()
     if not service._valid_id(game_id):
         raise service.GameNotFound()
-    cutoff = utcnow() - timedelta(days=RESTORE_DAYS)
     with service._write_transaction():
         game = db.session.scalars(
             select(Game)
-            .where(Game.id == game_id, Game.deleted_at >= cutoff)
+            .where(Game.id == game_id, _restorable())
             .with_for_update()
             .execution_options(populate_existing=True)
         ).one_or_none()
@@ -630,10 +633,9 @@ def _kept_identities(device: Device | None) -> dict[tuple[datetime, rules.Table]
     """The games ``device`` keeps, each with whether it is deleted (and still restorable)."""
     if device is None:
         return {}
-    cutoff = utcnow() - timedelta(days=RESTORE_DAYS)
     statement = (
         select(Game)
-        .where(_kept_by(device), or_(Game.deleted_at.is_(None), Game.deleted_at >= cutoff))
+        .where(_kept_by(device), or_(Game.deleted_at.is_(None), _restorable()))
         .options(selectinload(Game.players))
     )
     return {
