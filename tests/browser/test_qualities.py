@@ -178,3 +178,29 @@ def test_game_over_fits_a_narrow_phone(browser: Browser, base_url: str) -> None:
     finally:
         context.close()
     assert found == []
+
+
+LINES_OF_THE_NAME = """() => {
+  const range = document.createRange();
+  range.selectNodeContents(document.querySelector("header .brand"));
+  return new Set([...range.getClientRects()].map((box) => Math.round(box.top))).size;
+}"""
+
+
+def test_a_round_screen_keeps_the_apps_name_on_one_line_on_a_narrow_phone(
+    browser: Browser, base_url: str
+) -> None:
+    context = browser.new_context(**NARROW)  # type: ignore[arg-type]
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    try:
+        new_game(page, base_url, ["Ann", "Bob", "Cy"], dealer="Ann")
+        expect(page.get_by_role("link", name="Sheet")).to_be_visible()
+        # The language switch shows its code, and is still called by the language's name.
+        german = page.get_by_role("button", name="Deutsch")
+        expect(german).to_have_text("DE", use_inner_text=True)
+        assert page.evaluate(LINES_OF_THE_NAME) == 1
+        page.set_viewport_size({"width": 1024, "height": 740})
+        expect(german).to_have_text("Deutsch", use_inner_text=True)
+    finally:
+        context.close()
