@@ -7,9 +7,10 @@ import time
 from typing import Any
 
 from flask import Flask
-from sqlalchemy import event, make_url
+from sqlalchemy import ColumnElement, event, func, make_url
 from sqlalchemy.engine import Connection, Dialect
 from sqlalchemy.exc import DisconnectionError, SQLAlchemyError
+from sqlalchemy.orm import QueryableAttribute
 
 from .extensions import db
 
@@ -132,7 +133,21 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
 
 
 def _lower(value: object) -> object:
-    return value.lower() if isinstance(value, str) else value
+    return fold_case(value) if isinstance(value, str) else value
+
+
+def fold_case(value: str) -> str:
+    """``value`` in lower case as :func:`folded` gives a name in the database, on SQLite
+    and on PostgreSQL alike: letter by letter, so the Turkish "İ" is "i" (not Python's
+    "i" with a combining dot), and a Greek sigma is "σ" wherever it stands (Python and a
+    phone's keyboard write "ς" at a word's end)."""
+    return value.replace("İ", "i").lower().replace("ς", "σ")
+
+
+def folded(column: ColumnElement[str] | QueryableAttribute[str]) -> ColumnElement[str]:
+    """A text column in lower case, to find and to count names in any case: the same
+    letters as :func:`fold_case` makes of what is searched for."""
+    return func.replace(func.lower(column), "ς", "σ")
 
 
 def _sqlite_begin(connection: Connection) -> None:

@@ -34,6 +34,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import selectinload
 
 from . import rules, service, store
+from .database import fold_case, folded
 from .extensions import db
 from .models import Entry, Game, Grant, Player, Round, RoundChange, utcnow
 from .rules import _
@@ -127,12 +128,12 @@ def game_list(
         statement = statement.where(_finished())
     elif status == rules.GameStatus.IN_PROGRESS:
         statement = statement.where(~_finished())
-    needle = search.strip()[: rules.NAME_MAX_LENGTH].lower()
+    needle = fold_case(search.strip()[: rules.NAME_MAX_LENGTH])
     if needle:
         statement = statement.where(
             exists().where(
                 Player.game_id == Game.id,
-                func.lower(Player.name).like(f"%{_like_escaped(needle)}%", escape="\\"),
+                folded(Player.name).like(f"%{_like_escaped(needle)}%", escape="\\"),
             )
         )
     statement = (
@@ -914,7 +915,7 @@ def _per_game(device: Device) -> Any:
         select(
             *[column for column in sums.c if column.name != "pattern"],
             Player.name,
-            func.lower(Player.name).label("key"),
+            folded(Player.name).label("key"),
             Game.created_at,
             (sums.c.rounds == Game.round_count).label("finished"),
             (sums.c.rounds - sums.c.exact - sums.c.over).label("under"),

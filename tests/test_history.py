@@ -513,6 +513,25 @@ def test_names_are_found_and_counted_together_in_any_case_of_any_alphabet(
     assert (games["özil"], games["jürgen"], games["åsa"]) == (2, 2, 1)
 
 
+def test_turkish_and_greek_names_are_found_and_counted_alike_on_every_database(
+    app: Flask, phone: Confidant
+) -> None:
+    # Python lowers "İ" to "i" and a combining dot, and a final "Σ" to "ς"; PostgreSQL to
+    # "i" and "σ". A phone's keyboard writes "ς" at a word's end.
+    play_short_game(phone, ["İlker", "ΟΔΟΣ", "Cem"], [([0, 1, 1], [0, 0, 1])])
+    play_short_game(phone, ["ILKER", "Οδος", "Bo"], [([0, 0, 1], [0, 0, 1])])
+    started(phone, ["Dora", "Eve", "Finn"])
+    for needle in ("ilker", "İlker", "İLKER", "οδος", "ΟΔΟΣ", "οδοσ"):
+        found = text(phone.get("/", query_string={"q": needle}))
+        assert "Dora, Eve, Finn" not in found, needle
+        assert "İlker, ΟΔΟΣ, Cem" in found, needle
+        assert "ILKER, Οδος, Bo" in found, needle
+    with app.test_request_context():
+        stats = history.statistics(device_of(phone))
+    games = {player.name.upper(): player.games for player in stats.players}
+    assert games == {"İLKER": 2, "ΟΔΟΣ": 2, "CEM": 1, "BO": 1}
+
+
 def test_the_list_shows_newest_activity_first_and_more_on_request(
     app: Flask, phone: Confidant
 ) -> None:
