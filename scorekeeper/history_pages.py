@@ -7,6 +7,7 @@ Routes on the pages blueprint (endpoints ``pages.*``); forms → history/service
 from __future__ import annotations
 
 import json
+from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
 import flask_babel
@@ -222,12 +223,22 @@ def statistics() -> Page:
 
 def percent(value: float | None) -> str:
     """A share as a whole percentage ("67 %"), or a dash when there is nothing to share."""
-    return "–" if value is None else str(flask_babel.format_percent(value))
+    if value is None:
+        return "–"
+    return str(flask_babel.format_percent(_half_up(Decimal(repr(value)).scaleb(2), 0).scaleb(-2)))
 
 
 def decimal(value: float | None) -> str:
     """An average to one decimal, or a dash."""
     if value is None:
         return "–"
-    digits = str(flask_babel.format_decimal(abs(value), format="#,##0.0"))
-    return f"{i18n.MINUS}{digits}" if value < 0 else digits
+    rounded = _half_up(Decimal(repr(value)), 1)
+    digits = str(flask_babel.format_decimal(abs(rounded), format="#,##0.0"))
+    return f"{i18n.MINUS}{digits}" if rounded < 0 else digits
+
+
+def _half_up(value: Decimal, places: int) -> Decimal:
+    """``value`` to ``places`` decimals, a half away from zero as people round (12.5 is 13,
+    −6.25 is −6.3); Babel would round it to the even digit (12, −6.2). The value is taken
+    as written (``repr``), so 0.145 is 14.5 %, not the float's 14.4999…"""
+    return value.quantize(Decimal(1).scaleb(-places), rounding=ROUND_HALF_UP)

@@ -655,6 +655,16 @@ def test_statistics_count_games_wins_scores_and_bids_by_name_in_any_case(
     assert re.search(r"\bann Games 3 \(2 finished\) Wins 2 Win rate 100", page, re.IGNORECASE)
 
 
+def test_statistics_round_a_half_away_from_zero_as_people_do(app: Flask, phone: Confidant) -> None:
+    # Ann makes her bid in 1 round of 8: 12.5 %, shown as 13 % (as a calculator shows it);
+    # her average score, (20 − 7 × 10) / 8 = −6.25, as −6.3.
+    play_short_game(phone, ["Ann", "Bob", "Cy"], [([0, 0, 0], [0, 0, 1])])
+    for _ in range(7):
+        play_short_game(phone, ["Ann", "Bob", "Cy"], [([1, 0, 0], [0, 0, 1])])
+    page = text(phone.get("/statistics"))
+    assert re.search(r"\bAnn Games 8 .* Average score −6.3 .* Bid accuracy 13% \(1/8\)", page)
+
+
 def test_statistics_cost_the_same_statements_for_2_and_20_games(
     app: Flask, phone: Confidant
 ) -> None:
