@@ -8,6 +8,7 @@ Statistics are SQL aggregates whose number of statements does not grow with the 
 from __future__ import annotations
 
 import secrets
+import unicodedata
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -591,9 +592,8 @@ def _games_of(document: Any) -> list[Any]:
     if not isinstance(document, dict):
         raise ImportRefused(reason=rules.RuleError(_("it is not a JSON object.")))
     if document.get("schema_version") != 1:
-        raise ImportRefused(
-            reason=rules.RuleError(_("it is not a Tablet of Truth export (schema_version 1)."))
-        )
+        refusal = _("it is not a file this version of the Tablet of Truth exported.")
+        raise ImportRefused(reason=rules.RuleError(refusal))
     if "games" in document:
         games = document["games"]
         if not isinstance(games, list):
@@ -1097,6 +1097,16 @@ _PLAYER_COUNTS = (
 )
 
 
+def _alphabetical(key: str) -> tuple[str, str]:
+    """A name's place in an alphabetical list, as a German or English reader looks for it:
+    a letter with an accent or umlaut beside the plain one (Ännchen among the A's, not after
+    Uwe), then the name as it is, so the order is always the same."""
+    plain = "".join(
+        char for char in unicodedata.normalize("NFKD", key) if not unicodedata.combining(char)
+    )
+    return plain, key
+
+
 def _folded(rows: Sequence[Any]) -> Statistics:
     """The UNION's rows as statistics: players most games first, sparklines oldest first,
     pairs most games together first (each a handful of rows: the sorting is by key)."""
@@ -1120,7 +1130,7 @@ def _folded(rows: Sequence[Any]) -> Statistics:
                 (key, str(name), _as_int(numbers[0]), _as_int(numbers[1]), _as_int(numbers[2]))
             )
     players = []
-    for key in sorted(counts, key=lambda key: (-_as_int(counts[key][0]), key)):
+    for key in sorted(counts, key=lambda key: (-_as_int(counts[key][0]), *_alphabetical(key))):
         games, finished, wins, best, *rest = counts[key]
         rounds_played, exact, over, over_sum, under, under_sum, zero_bids, zero_made = (
             _as_int(value) for value in rest
@@ -1146,7 +1156,9 @@ def _folded(rows: Sequence[Any]) -> Statistics:
                 history=[total for _latest, total in sorted(finals.get(key, []), reverse=True)],
             )
         )
-    pairs.sort(key=lambda pair: (-pair[2], pair[0], pair[1]))
+    pairs.sort(
+        key=lambda pair: (-pair[2], *_alphabetical(pair[0]), *_alphabetical(fold_case(pair[1])))
+    )
     return Statistics(
         players=players,
         pairs=[

@@ -445,7 +445,10 @@ def test_a_bid_the_rules_forbid_refuses_the_file_with_the_rules_reason(
     ("document", "message"),
     [
         (b"{not json", "Choose a JSON file exported from the Tablet of Truth."),
-        ({"schema_version": 2, "games": []}, "it is not a Tablet of Truth export"),
+        (
+            {"schema_version": 2, "games": []},
+            "it is not a file this version of the Tablet of Truth exported.",
+        ),
         ({"schema_version": 1}, "it holds no game."),
         (
             {"schema_version": 1, "game": []},
@@ -570,6 +573,9 @@ def test_a_deleted_game_leaves_the_list_and_can_be_restored(phone: Confidant) ->
     page = text(phone.get("/"))
     assert "You can restore it from this list for 30 days." in page
     assert "Recently deleted" in page
+    # The last day, written as the page's other dates are ("Dec 22, 2026").
+    last_day = utcnow() + timedelta(days=30)
+    assert f"Can be restored until {last_day:%b} {last_day.day}, {last_day.year}" in page
     assert phone.get(f"/games/{game_id}/sheet").status_code == 404
     assert post(phone, f"/games/{game_id}/restore").status_code == 303
     assert "Recently deleted" not in text(phone.get("/"))
@@ -663,6 +669,17 @@ def test_statistics_round_a_half_away_from_zero_as_people_do(app: Flask, phone: 
         play_short_game(phone, ["Ann", "Bob", "Cy"], [([1, 0, 0], [0, 0, 1])])
     page = text(phone.get("/statistics"))
     assert re.search(r"\bAnn Games 8 .* Average score −6.3 .* Bid accuracy 13% \(1/8\)", page)
+
+
+def test_statistics_list_names_with_umlauts_among_their_plain_letters(
+    app: Flask, phone: Confidant
+) -> None:
+    play_short_game(phone, ["Uwe", "Özil", "Ännchen"], [([0, 1, 1], [0, 0, 1])])
+    play_short_game(phone, ["Otto", "Anton", "Zoe"], [([0, 1, 1], [0, 0, 1])])
+    with app.test_request_context():
+        stats = history.statistics(device_of(phone))
+    names = [player.name for player in stats.players]
+    assert names == ["Ännchen", "Anton", "Otto", "Özil", "Uwe", "Zoe"]
 
 
 def test_statistics_cost_the_same_statements_for_2_and_20_games(

@@ -317,12 +317,13 @@ def test_covered_bids_are_hidden_until_all_are_in_then_revealed_at_once(
     phone.trump(1, "green")
     phone.bid(1, 1, 1)
     page = phone.round_page(1).get_data(as_text=True)
-    assert "1 of 3 have bid" in text(phone.round_page(1))
+    assert "1 of 3 has bid." in text(phone.round_page(1))
     assert "✓ has bid" in page
     assert 'aria-pressed="true"' not in page
     phone.bid(1, 2, 0)
     # The forbidden bid would give the hidden bids away: nothing is struck out.
     assert "may not bid" not in phone.round_page(1).get_data(as_text=True)
+    assert "2 of 3 have bid." in text(phone.round_page(1))
     phone.bid(1, 0, 1)
     tricks = text(phone.round_page(1))
     assert "Reveal the bids" in tricks

@@ -230,7 +230,7 @@ def test_covered_bids_stay_hidden_until_all_are_in(page: Page, base_url: str) ->
     expect(ute.locator("legend")).to_contain_text("✓ has bid")
     expect(ute).not_to_have_text(re.compile(r"\d"))
     expect(page.locator("#bids [aria-pressed=true]")).to_have_count(0)
-    expect(page.get_by_role("status").first).to_contain_text("1 of 3 have bid.")
+    expect(page.get_by_role("status").first).to_contain_text("1 of 3 has bid.")
     bid(page, "Kevin", 0)
     expect(page.locator("#seat-2 legend")).to_contain_text("✓ has bid")
     expect(page.locator("#bids [aria-pressed=true]")).to_have_count(0)
