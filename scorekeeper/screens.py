@@ -276,22 +276,22 @@ SPARK_MARGIN = 2
 
 
 def sparkline(values: Sequence[int]) -> Sparkline | None:
-    """The line through ``values`` (oldest first) scaled into the box; ``None`` for none."""
-    if not values:
+    """The line through ``values`` (oldest first) scaled into the box; ``None`` for fewer
+    than two (one game has no course to show: its total is among the figures). Totals all
+    alike run level through the middle."""
+    if len(values) < 2:
         return None
     low, high = min(values), max(values)
-    span = (high - low) or 1
     inner = SPARK_HEIGHT - 2 * SPARK_MARGIN
-    step = (SPARK_WIDTH - 2 * SPARK_MARGIN) / max(len(values) - 1, 1)
+    step = (SPARK_WIDTH - 2 * SPARK_MARGIN) / (len(values) - 1)
 
     def y(value: int) -> float:
-        return round(SPARK_MARGIN + inner - (value - low) / span * inner, 1)
+        share = (value - low) / (high - low) if high > low else 0.5
+        return round(SPARK_MARGIN + inner - share * inner, 1)
 
     points = " ".join(
         f"{round(SPARK_MARGIN + index * step, 1)},{y(value)}" for index, value in enumerate(values)
     )
-    if len(values) == 1:
-        points += f" {SPARK_WIDTH - SPARK_MARGIN},{y(values[0])}"
     return Sparkline(
         points=points,
         width=SPARK_WIDTH,

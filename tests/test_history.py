@@ -699,9 +699,15 @@ def test_statistics_cost_the_same_statements_for_2_and_20_games(
 
 def test_the_sparkline_is_an_svg_with_an_accessible_name(phone: Confidant) -> None:
     play_short_game(phone, ["Ann", "Bob", "Cy"], [([0, 0, 1], [0, 0, 1])])
+    # One game has no course to draw (a lone level line looked like a rule).
+    assert '<svg class="sparkline"' not in phone.get("/statistics").get_data(as_text=True)
+    play_short_game(phone, ["Ann", "Bob", "Cy"], [([1, 0, 0], [0, 0, 1])])
     body = phone.get("/statistics").get_data(as_text=True)
     assert '<svg class="sparkline"' in body
-    assert 'role="img" aria-label="Final total of Ann\'s last game: 20"' in body
+    label = "Final totals of Ann's last 2 games, oldest first: from 20 to −10, lowest −10"
+    assert f'role="img" aria-label="{label}, highest 20"' in body
+    # Bob scored 20 in both: level, through the middle of the box.
+    assert 'points="2.0,16.0 118.0,16.0"' in body
 
 
 @pytest.mark.parametrize(

@@ -70,3 +70,24 @@ def test_an_exported_game_is_imported_from_the_import_page(
     page.get_by_role("link", name=re.compile("^Ann, Bob, Cy, Dan, Eve, Fay")).click()
     expect(page.get_by_role("heading", name="Game over")).to_be_visible()
     expect(page.locator("table.sheet tfoot")).to_contain_text("Total")
+
+
+def test_the_head_to_head_table_fits_a_narrow_phone_in_german(
+    page: Page, base_url: str, tmp_path: Path
+) -> None:
+    names = ["Charlotte-Marie", "Bartholomäus", "Cy", "Dan"]
+    game_id = played_through_the_api(page, base_url, names)
+    file = tmp_path / "export.json"
+    file.write_bytes(page.request.get(f"{base_url}/games/{game_id}/export.json").body())
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(base_url + "/import")
+    page.get_by_label("Exported file").set_input_files(str(file))
+    page.get_by_role("button", name="Import", exact=True).click()
+    expect(page.get_by_text("Imported: 1 game, with a new address.")).to_be_visible()
+    page.get_by_role("button", name="Deutsch").click()
+    page.goto(base_url + "/statistics")
+    table = page.locator("table.h2h")
+    expect(table).to_contain_text("Bartholomäus – Charlotte-Marie")
+    # Every column in sight, "Vorn" (who ended ahead) too: nothing to scroll sideways for.
+    region = page.locator("div[role=region]", has=table)
+    assert table.evaluate("t => t.scrollWidth") <= region.evaluate("r => r.clientWidth")
