@@ -348,7 +348,11 @@ def _helpers() -> dict[str, Any]:
 
 # -- Following a game ----------------------------------------------------------------------
 
+# How often the spectator page asks whether the game changed: while it is played, and once
+# it is over (a scored round may still be corrected, and the table should see the new totals;
+# nothing else changes then, so a slower pace does).
 POLL_SECONDS = 3
+POLL_SECONDS_OVER = 10
 
 
 @bp.get("/games/<game_id>/view")
@@ -385,14 +389,13 @@ def _live_etag(version: int) -> str:
 
 def _live_context(snapshot: service.GameSnapshot) -> dict[str, Any]:
     etag = _live_etag(snapshot.version)
+    number = snapshot.view.current_round
     return {
         "etag": etag,
         # The page sends the validator itself: a 304 then reaches htmx, which swaps nothing.
         "poll_headers": {"If-None-Match": f'W/"{etag}"'},
-        "poll_seconds": POLL_SECONDS,
-        "current": snapshot.view.round(snapshot.view.current_round)
-        if snapshot.view.current_round
-        else None,
+        "poll_seconds": POLL_SECONDS if number else POLL_SECONDS_OVER,
+        "current": snapshot.view.round(number) if number else None,
         **_helpers(),
     }
 

@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import json
 import re
+from html import unescape
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 
 from scorekeeper import following
 from scorekeeper.history import FOLLOWED_MAX
+from scorekeeper.views import POLL_SECONDS, POLL_SECONDS_OVER
 
 from .confidant import Confidant, text, without_language_switch
+from .test_history import correct
 from .test_queries import count_statements
 
 
@@ -115,7 +120,7 @@ def test_a_change_gives_the_poll_a_new_body_and_tag(
     assert "Trump: green Elves" in text(changed)
     # The fragment carries its own tag, which the page sends on its next poll.
     assert changed.headers["ETag"].removeprefix("W/").strip('"') in changed.get_data(as_text=True)
-    assert 'hx-trigger="every 3s"' in changed.get_data(as_text=True)
+    assert f'hx-trigger="every {POLL_SECONDS}s"' in changed.get_data(as_text=True)
 
 
 def test_the_tag_differs_by_language(app: Flask, phone: Confidant) -> None:
@@ -132,13 +137,53 @@ def test_the_tag_differs_by_language(app: Flask, phone: Confidant) -> None:
     assert stale.status_code == 200
 
 
-def test_a_finished_game_stops_polling(phone: Confidant, spectator: FlaskClient) -> None:
+def poll_of(page: TestResponse) -> tuple[str, dict[str, str]]:
+    """The live block's poll as the page would send it: its address and its headers."""
+    body = page.get_data(as_text=True)
+    address = re.search(r'<div id="live"[^>]* hx-get="([^"]+)"', body)
+    headers = re.search(r"hx-headers='([^']+)'", body)
+    assert address, "the live block does not poll"
+    assert headers, "the live block's poll sends no validator"
+    return unescape(address.group(1)), json.loads(unescape(headers.group(1)))
+
+
+def test_a_finished_game_still_polls_at_the_slower_pace(
+    phone: Confidant, spectator: FlaskClient
+) -> None:
     game_id = started(phone, rounds="1")
     phone.play(1, [0, 0, 1], [0, 0, 1])
-    body = spectator.get(f"/games/{game_id}/view").get_data(as_text=True)
-    assert "hx-trigger" not in body
-    assert "Kevin wins with 30 points!" in text(spectator.get(f"/games/{game_id}/view"))
+    page = spectator.get(f"/games/{game_id}/view")
+    body = page.get_data(as_text=True)
+    assert f'hx-trigger="every {POLL_SECONDS_OVER}s"' in body
+    assert poll_of(page)[0] == live_path(game_id)
+    assert "Kevin wins with 30 points!" in text(page)
     assert body.count('class="player-line') == 3
+
+
+def test_a_correction_after_the_game_reaches_the_spectator(
+    phone: Confidant, spectator: FlaskClient
+) -> None:
+    game_id = started(phone, rounds="1")
+    phone.play(1, [0, 0, 1], [0, 0, 1])
+    page = spectator.get(f"/games/{game_id}/view")
+    address, headers = poll_of(page)
+    unchanged = spectator.get(address, headers=headers)
+    assert unchanged.status_code == 304
+    assert unchanged.data == b""
+
+    # "Ute bid 1 and took the trick, not Kevin": Thomas 20, Ute 30, Kevin −10.
+    correct(phone, 1, bids=[0, 1, 1], tricks=[0, 1, 0])
+    fresh = spectator.get(address, headers=headers)
+    assert fresh.status_code == 200
+    assert "Game over: Ute wins with 30 points!" in text(fresh)
+    assert "Kevin wins" not in text(fresh)
+    assert "Total 20 30 −10" in text(fresh)
+    assert "✎ corrected" in text(fresh)
+    # The new block polls on, at the same pace, with the new version's tag.
+    address, headers = poll_of(fresh)
+    assert f'hx-trigger="every {POLL_SECONDS_OVER}s"' in fresh.get_data(as_text=True)
+    assert headers["If-None-Match"] == fresh.headers["ETag"]
+    assert spectator.get(address, headers=headers).status_code == 304
 
 
 @pytest.mark.parametrize("game_id", ["nope", "x" * 40, "bad%00id", "%E2%82%AC"])
