@@ -645,8 +645,14 @@ def verify_bids(
     round_number: int,
     bids: Sequence[int | None],
     totals_before: Sequence[int],
+    *,
+    hidden: bool = False,
 ) -> None:
-    """Raise unless every bid given is allowed; the bid rule is checked once all are in."""
+    """Raise unless every bid given is allowed; the bid rule is checked once all are in.
+
+    ``hidden``: the table cannot see the bids now (covered bids before they are all in,
+    secret bids before the round is scored), so a refusal must not name the dealer's bid.
+    """
     _verify_one_per_seat(table, bids)
     for seat, bid in enumerate(bids):
         if bid is not None:
@@ -657,8 +663,10 @@ def verify_bids(
         return
     if dealer_bid == forbidden_bid(table, round_number, bids, totals_before):
         cards = cards_in_round(round_number)
-        if table.rules.bid_reveal is not BidReveal.OPEN:
-            # The bids are hidden: say what the rule forbids without naming the dealer's bid.
+        if hidden:
+            # Say what the rule forbids without naming the dealer's bid. Once the bids are
+            # shown (covered ones in play, any on the correction of a scored round), the
+            # dealer's bid is named: the sentence is then about the bid the table sees.
             raise BidError(
                 _n(
                     "These bids would add up to the %(num)d trick of this round, which the "
@@ -682,6 +690,83 @@ def verify_bids(
             name=table.players[dealer_seat],
             bid=dealer_bid,
         )
+
+
+@dataclass(frozen=True)
+class BidChange:
+    """The bids once one player's bid is changed, and why the dealer's bid was taken back
+    when the change left it forbidden (``None``: it was not)."""
+
+    bids: tuple[int | None, ...]
+    #: The dealer's bid refused beside the new one, told at the seat that changed.
+    dealer_bids_again: BidError | None = None
+
+
+def change_bid(game: GameView, round_number: int, seat: int, bid: int | None) -> BidChange:
+    """The bids of a round not yet scored once ``seat`` bids ``bid`` (``None``: takes it back),
+    or the refusal.
+
+    The restriction falls on the dealer: when another player's new bid leaves the dealer's
+    bid forbidden (the bids would add up to the cards), the new bid stands and the dealer's
+    bid is taken back, for the dealer to bid again, as the table does when bids are revealed
+    together. Refusing the new bid instead would leave the Confidant no way to record it
+    before the dealer's (which the bids as they stand may forbid in turn).
+    """
+    view = game.round(round_number)
+    table = game.table
+    bids = list(view.bids or (None,) * table.seats)
+    bids[seat] = bid
+    dealer_seat = view.dealer
+    dealer_bid = bids[dealer_seat]
+    again = None
+    if (
+        seat != dealer_seat
+        and bid is not None
+        and dealer_bid is not None
+        and dealer_bid == forbidden_bid(table, round_number, bids, view.totals_before)
+    ):
+        again = _dealer_bids_again(
+            table, round_number, seat, bid, dealer_bid, hidden=not view.bids_visible
+        )
+        bids[dealer_seat] = None
+    verify_bids_turn(game, round_number, bids)
+    return BidChange(tuple(bids), again)
+
+
+def _dealer_bids_again(
+    table: Table, round_number: int, seat: int, bid: int, dealer_bid: int, *, hidden: bool
+) -> BidError:
+    dealer_seat = table.dealer(round_number)
+    cards = cards_in_round(round_number)
+    if hidden:
+        return BidError(
+            _n(
+                "%(name)s's bid is saved, but with it the bids would add up to the %(num)d "
+                "trick of this round, which the bid rule forbids: %(dealer)s, who deals, "
+                "must bid again.",
+                "%(name)s's bid is saved, but with it the bids would add up to the %(num)d "
+                "tricks of this round, which the bid rule forbids: %(dealer)s, who deals, "
+                "must bid again.",
+            ),
+            num=cards,
+            field=f"bids[{seat}]",
+            name=table.players[seat],
+            dealer=table.players[dealer_seat],
+        )
+    return BidError(
+        _n(
+            "%(name)s now bids %(bid)d, so %(dealer)s, who deals, may not keep %(old)d (the "
+            "bids would add up to the %(num)d trick of this round) and must bid again.",
+            "%(name)s now bids %(bid)d, so %(dealer)s, who deals, may not keep %(old)d (the "
+            "bids would add up to the %(num)d tricks of this round) and must bid again.",
+        ),
+        num=cards,
+        field=f"bids[{seat}]",
+        name=table.players[seat],
+        bid=bid,
+        dealer=table.players[dealer_seat],
+        old=dealer_bid,
+    )
 
 
 def can_bid(
@@ -1048,7 +1133,7 @@ def verify_bids_turn(game: GameView, round_number: int, bids: Sequence[int | Non
             round=round_number,
             name=game.table.players[seat],
         )
-    verify_bids(game.table, round_number, bids, view.totals_before)
+    verify_bids(game.table, round_number, bids, view.totals_before, hidden=not view.bids_visible)
 
 
 def verify_tricks_turn(game: GameView, round_number: int, tricks: Sequence[int]) -> None:

@@ -236,12 +236,17 @@ def forbidden_in_correction(
 def _refusal(
     game: service.GameSnapshot, number: int, bids: Sequence[int | None], dealer_bid: int
 ) -> str | None:
-    """Why the rules refuse the dealer ``dealer_bid`` beside the others' ``bids``, if they do."""
+    """Why the rules refuse the dealer ``dealer_bid`` beside the others' ``bids``, if they do.
+
+    Asked only while the bids are shown (a struck-out bid would give hidden ones away), so
+    the sentence names the struck-out bid: it is about that bid, not the bids as chosen."""
     view = game.view.round(number)
     trial = list(bids)
     trial[view.dealer] = dealer_bid
     try:
-        rules.verify_bids(game.table, number, trial, view.totals_before)
+        rules.verify_bids(
+            game.table, number, trial, view.totals_before, hidden=not view.bids_visible
+        )
     except rules.BidError as error:
         return rule_message(error)
     return None

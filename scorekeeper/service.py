@@ -686,6 +686,15 @@ def record_bids(
     return _edit_round(game_id, token, number, if_match, change)
 
 
+@dataclass(frozen=True)
+class BidRecorded:
+    """One bid recorded: the game as it left it, and why the dealer's bid was taken back when
+    the new bid left it forbidden (``None``: it was not)."""
+
+    game: GameSnapshot
+    dealer_bids_again: rules.BidError | None = None
+
+
 def record_bid(
     game_id: str,
     token: Credential,
@@ -694,22 +703,25 @@ def record_bid(
     bid: int | None,
     *,
     if_match: Collection[int] | None = None,
-) -> GameSnapshot:
+) -> BidRecorded:
     """Record (``None``: take back) one player's bid in round ``number``, keeping the others,
-    while the round is not yet scored (a scored round is corrected as a whole)."""
+    while the round is not yet scored (a scored round is corrected as a whole). A dealer's
+    bid that the new bid leaves forbidden is taken back, for the dealer to bid again."""
+    again: rules.BidError | None = None
 
     def change(edit: _RoundEdit) -> None:
+        nonlocal again
         view = edit.view
         rules.verify_not_scored(view, number)
         _verify_seat(view.table, seat)
-        bids = list(view.round(number).bids or (None,) * view.table.seats)
-        bids[seat] = bid
-        rules.verify_bids_turn(view, number, bids)
-        edit.round = edit.round.with_entry(edit.seats, seat, bid=bid)
+        changed = rules.change_bid(view, number, seat, bid)
+        edit.round = edit.round.with_entries(edit.seats, bid=changed.bids)
+        again = changed.dealer_bids_again
         edit.mark_if_correction()
         edit.audit("bids")
 
-    return _edit_round(game_id, token, number, if_match, change)
+    game = _edit_round(game_id, token, number, if_match, change)
+    return BidRecorded(game, again)
 
 
 def _verify_seat(table: rules.Table, seat: int) -> None:

@@ -510,7 +510,7 @@ def round_screen(game_id: str, number: int) -> Page:
     if not _editable(game_id):
         flash(gettext("This phone follows the game: only the scorekeeper's phone changes it."))
         return redirect(url_for(".spectate", game_id=game_id), 303)
-    return _render_round(snapshot, number)
+    return _render_round(snapshot, number, notice=_notice(game_id, number))
 
 
 def _render_round(
@@ -519,8 +519,10 @@ def _render_round(
     *,
     status: int = 200,
     error: rules.RuleError | None = None,
+    notice: tuple[str, str] | None = None,
 ) -> Response:
-    """The round screen (or, for a round still waiting, a redirect to the current one)."""
+    """The round screen (or, for a round still waiting, a redirect to the current one);
+    ``notice`` is a sentence to show at one row, with that row's field."""
     view = snapshot.round(number)
     if view.state is rules.RoundState.WAITING:
         if error is not None:
@@ -550,6 +552,8 @@ def _render_round(
         suits=list(rules.Suit),
         error=rule_message(error) if error is not None else None,
         error_field=field,
+        notice_field=notice[0] if notice else None,
+        notice=notice[1] if notice else None,
         **_helpers(),
     )
     response = make_response(body, status)
@@ -646,9 +650,27 @@ def _trump(game_id: str, number: int, device: service.Device) -> None:
 
 def _bid(game_id: str, number: int, device: service.Device) -> None:
     form = _form(SeatForm)
-    service.record_bid(
+    recorded = service.record_bid(
         game_id, device, number, form.seat.data, form.value.data, if_match=_if_match(form)
     )
+    again = recorded.dealer_bids_again
+    if again is not None:
+        # Said once, on the screen the tap leads to, at the seat tapped (its field).
+        session[_NOTICE] = [game_id, number, again.field, rule_message(again)]
+
+
+#: The session's key for a sentence the next round screen shows at one row.
+_NOTICE = "round_notice"
+
+
+def _notice(game_id: str, number: int) -> tuple[str, str] | None:
+    """The sentence left for this round's screen (taken from the session), with its field."""
+    if _NOTICE not in session:
+        return None  # no write of the session cookie on every screen
+    saved = session.pop(_NOTICE)
+    if isinstance(saved, list) and saved[:2] == [game_id, number] and len(saved) == 4:
+        return str(saved[2]), str(saved[3])
+    return None
 
 
 def _tricks(game_id: str, number: int, device: service.Device) -> None:

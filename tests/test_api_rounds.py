@@ -224,6 +224,64 @@ def test_forbidden_dealer_bid_is_named_in_a_sentence(api: ApiClient) -> None:
         assert api.bids(game_id, 5, [2, allowed, 1])["rounds"][4]["state"] == "playing"
 
 
+FOUR = ["Alice", "Bob", "Charlotte", "Dave"]
+
+
+def _bob_deals_round_two(api: ApiClient, reveal: str) -> str:
+    """Plus/Minus One, Bob deals round 2 (2 tricks): Alice 1, Charlotte 0, Dave 0, Bob 0."""
+    rules = {"bid_rule": "plus_minus_one", "bid_reveal": reveal}
+    game_id = api.create(FOUR, first_dealer=0, rules=rules)["id"]
+    api.play_round(game_id, 1, bids=[0, 0, 0, 0], tricks=[1, 0, 0, 0])
+    api.trump(game_id, 2, "red")
+    assert api.bids(game_id, 2, [1, 0, 0, 0])["rounds"][1]["state"] == "playing"
+    return game_id
+
+
+def test_a_changed_bid_that_leaves_the_dealers_bid_forbidden_is_refused_against_the_dealer(
+    api: ApiClient,
+) -> None:
+    """A PUT replaces the round's bids as a whole: Dave 1 beside Bob's 0 adds up to the 2
+    tricks, refused against the dealer's seat as the contract says; with Bob's bid left out,
+    Dave's 1 stands and Bob may bid anything but 0."""
+    game_id = _bob_deals_round_two(api, "open")
+    before = api.get(game_id)
+    problem = _refused(api.put(game_id, 2, "bids", {"bids": [1, 0, 0, 1]}), 422)
+    assert problem["errors"][0]["field"] == "bids[1]"
+    assert problem["detail"] == (
+        "Bob deals and may not bid 0: the bids would add up to the 2 tricks of this round."
+    )
+    _unchanged(api, game_id, before)
+    shown = api.bids(game_id, 2, [1, None, 0, 1])["rounds"][1]
+    assert shown["state"] == "bidding"
+    assert shown["forbidden_bid"] == 0
+    assert api.bids(game_id, 2, [1, 1, 0, 1])["rounds"][1]["state"] == "playing"
+
+
+@pytest.mark.parametrize(
+    ("reveal", "detail"),
+    [
+        (
+            "covered",
+            "Bob deals and may not bid 0: the bids would add up to the 2 tricks of this round.",
+        ),
+        (
+            "secret",
+            "These bids would add up to the 2 tricks of this round, which the bid rule "
+            "forbids: Bob, who deals, must bid something else.",
+        ),
+    ],
+)
+def test_a_refusal_names_the_dealers_bid_once_the_bids_are_revealed(
+    api: ApiClient, reveal: str, detail: str
+) -> None:
+    """Covered bids are revealed before play, so the refusal of a change names the dealer's
+    bid; secret bids stay hidden in play, and the refusal still does not give it away."""
+    game_id = _bob_deals_round_two(api, reveal)
+    problem = _refused(api.put(game_id, 2, "bids", {"bids": [1, 0, 0, 1]}), 422)
+    assert problem["errors"][0]["field"] == "bids[1]"
+    assert problem["detail"] == detail
+
+
 @pytest.mark.parametrize("zero_allowed", [False, True])
 def test_last_bidder_may_bid_zero(api: ApiClient, zero_allowed: bool) -> None:
     """Plus/Minus One, others' bids add up to the cards: 0 is forbidden unless the option."""

@@ -195,6 +195,45 @@ def test_every_page_in_german_shows_no_english_message(sqlite_app: Flask) -> Non
         assert word in walk.seen, word
 
 
+def test_a_dealer_asked_to_bid_again_is_told_in_german(sqlite_app: Flask) -> None:
+    phone = phone_in(sqlite_app, GERMAN)
+    walk = Walk(phone)
+    assert phone.start(["Ann", "Bob", "Cy"], bid_rule="plus_minus_one")
+    phone.trump(1, "red")
+    for seat in (1, 2, 0):
+        phone.bid(1, seat, 0)
+    tapped = phone.tap(1, action="bid", seat=1, value=1, change="bids", anchor="seat-1")
+    assert tapped.status_code == 303
+    page = walk.check(
+        "a bid that makes the dealer bid again", phone.get(tapped.headers["Location"])
+    )
+    assert (
+        "Bob sagt jetzt 1 an; Ann gibt und darf daher nicht bei 0 bleiben (die Ansagen "
+        "ergäben zusammen 1 Stich, so viele, wie diese Runde hat), sondern muss neu ansagen."
+    ) in page
+    assert phone.start(["Dora", "Eve", "Finn"], bid_rule="plus_minus_one", bid_reveal="covered")
+    phone.trump(1, "red")
+    for seat in (0, 1):
+        phone.bid(1, seat, 0)
+    assert phone.bid(1, 2, 1).status_code == 303
+    page = walk.get("covered bids, the dealer to bid again", phone.round_path(1))
+    assert (
+        "Die Ansage von Finn ist gespeichert, doch damit ergäben die Ansagen zusammen 1 Stich, "
+        "so viele, wie diese Runde hat, und das verbietet die Ansageregel: Dora gibt und muss "
+        "neu ansagen."
+    ) in page
+    assert phone.bid(1, 0, 1).status_code == 303
+    phone.tricks(1, 0, 1)
+    assert phone.score(1).status_code == 303
+    # The correction of a covered round: the hint is about the struck-out bid, named.
+    page = walk.get("covered bids corrected", f"/games/{phone.game_id}/rounds/1/correct")
+    assert (
+        "Dora gibt und darf nicht 0 ansagen: Die Ansagen ergäben zusammen 1 Stich, so viele, "
+        "wie diese Runde hat."
+    ) in page
+    assert walk.english == []
+
+
 def test_the_walk_finds_english_left_on_a_page(sqlite_app: Flask) -> None:
     """The check itself: the English pages are full of what it looks for."""
     phone = phone_in(sqlite_app, ENGLISH)

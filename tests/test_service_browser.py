@@ -105,9 +105,9 @@ def test_a_bid_is_recorded_keeping_the_others(app: Flask) -> None:
     game_id = bidding(app)
     with app.app_context():
         service.record_bid(game_id, PHONE, 1, 1, 1)
-        game = service.record_bid(game_id, PHONE, 1, 2, 0)
+        game = service.record_bid(game_id, PHONE, 1, 2, 0).game
         assert game.view.round(1).bids == (None, 1, 0)
-        game = service.record_bid(game_id, PHONE, 1, 1, None)
+        game = service.record_bid(game_id, PHONE, 1, 1, None).game
         assert game.view.round(1).bids == (None, None, 0)
 
 
@@ -119,6 +119,21 @@ def test_a_bid_the_rules_forbid_is_refused_for_the_dealer(app: Flask) -> None:
         with pytest.raises(rules.BidError, match="Ann deals and may not bid 1") as refused:
             service.record_bid(game_id, PHONE, 1, 0, 1)
         assert refused.value.field == "bids[0]"
+        assert service.get_game(game_id).view.round(1).bids == (None, 0, 0)
+
+
+def test_a_bid_that_leaves_the_dealers_bid_forbidden_takes_the_dealers_bid_back(
+    app: Flask,
+) -> None:
+    game_id = bidding(app, bid_rule="plus_minus_one")
+    with app.app_context():
+        for seat, bid in ((1, 0), (2, 1), (0, 1)):
+            assert service.record_bid(game_id, PHONE, 1, seat, bid).dealer_bids_again is None
+        recorded = service.record_bid(game_id, PHONE, 1, 2, 0)
+        assert recorded.game.view.round(1).bids == (None, 0, 0)
+        assert recorded.dealer_bids_again is not None
+        assert recorded.dealer_bids_again.field == "bids[2]"
+        assert "Ann, who deals, may not keep 1" in str(recorded.dealer_bids_again)
         assert service.get_game(game_id).view.round(1).bids == (None, 0, 0)
 
 

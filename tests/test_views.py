@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from html import unescape
 
 import pytest
 from flask import Flask
@@ -788,16 +789,60 @@ def test_a_refused_change_of_the_bids_stays_on_the_bids_with_the_reason(
         assert phone.bid(1, seat, bid).status_code == 303
     assert "Tricks won" in text(phone.round_page(1))
     assert "Bids" in text(phone.round_page(1, "?change=bids"))
-    response = phone.tap(1, action="bid", seat=2, value=0, change="bids")
+    response = phone.tap(1, action="bid", seat=0, value=0, change="bids")
     assert response.status_code == 422
     page = text(response)
-    assert "Thomas deals and may not bid 1" in page
+    assert "Thomas deals and may not bid 0" in page
     assert "Tricks won" not in page
     accepted = phone.tap(1, action="bid", seat=1, value=1, change="bids")
     assert accepted.headers["Location"].endswith("/rounds/1?change=bids")
 
 
-def test_a_refusal_in_covered_mode_does_not_give_the_dealers_bid_away(
+def _row(body: str, seat: int) -> str:
+    """One player's row of the round screen."""
+    row = body[body.index(f'id="seat-{seat}"') :]
+    return row[: row.index("</form>")]
+
+
+def _words(html: str) -> str:
+    """The text of a piece of a page, whitespace collapsed."""
+    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html))).strip()
+
+
+FOUR = ["Alice", "Bob", "Charlotte", "Dave"]
+
+
+def test_a_changed_bid_that_leaves_the_dealers_bid_forbidden_stands_and_the_dealer_bids_again(
+    phone: Confidant,
+) -> None:
+    # Bob deals round 2 (2 tricks) and bid 0 after Alice 1, Charlotte 0 and Dave 0. Dave's
+    # bid becomes 1: the restriction falls on the dealer, so Dave's 1 stands and Bob, whose 0
+    # would now make the bids add up to 2, bids again.
+    started(phone, FOUR, first_dealer="0", bid_rule="plus_minus_one")
+    phone.play(1, [0, 0, 0, 0], [1, 0, 0, 0])
+    phone.trump(2, "red")
+    for seat, bid in ((2, 0), (3, 0), (0, 1), (1, 0)):
+        assert phone.bid(2, seat, bid).status_code == 303
+    response = phone.tap(2, action="bid", seat=3, value=1, change="bids", anchor="seat-3")
+    assert response.status_code == 303, text(response)
+    assert response.headers["Location"].endswith("/rounds/2?change=bids#seat-3")
+    body = phone.get(response.headers["Location"]).get_data(as_text=True)
+    dave, bob = _row(body, 3), _row(body, 1)
+    assert _pressed(dave, "Dave bids 1")
+    assert _words(dave).endswith(
+        "Dave now bids 1, so Bob, who deals, may not keep 0 (the bids would add up to the "
+        "2 tricks of this round) and must bid again."
+    )
+    assert 'aria-pressed="true"' not in bob  # Bob's bid is taken back
+    assert 'aria-label="Bob may not bid 0"' in bob
+    assert "Bob deals and may not bid 0: the bids would add up to the 2 tricks" in bob
+    assert "refusal" not in body
+    assert "may not keep" not in phone.round_page(2).get_data(as_text=True)  # said once
+    assert phone.bid(2, 1, 1).status_code == 303
+    assert "Tricks won" in text(phone.round_page(2))
+
+
+def test_a_covered_bid_that_leaves_the_dealers_bid_forbidden_stands_without_giving_it_away(
     phone: Confidant,
 ) -> None:
     started(phone, bid_rule="plus_minus_one", bid_reveal="covered")
@@ -805,10 +850,34 @@ def test_a_refusal_in_covered_mode_does_not_give_the_dealers_bid_away(
     phone.bid(1, 0, 1)  # Thomas deals and bids 1, unseen
     phone.bid(1, 1, 0)
     response = phone.bid(1, 2, 0)
-    assert response.status_code == 422
-    page = text(response)
+    assert response.status_code == 303
+    body = phone.get(response.headers["Location"]).get_data(as_text=True)
+    assert _words(_row(body, 2)).endswith(
+        "Kevin's bid is saved, but with it the bids would add up to the 1 trick of this "
+        "round, which the bid rule forbids: Thomas, who deals, must bid again."
+    )
+    assert "2 of 3 have bid" in _words(body)
+    assert "may not" not in body
+    assert "keep 1" not in body
+    refused = phone.bid(1, 0, 1)
+    assert refused.status_code == 422
+    page = text(refused)
     assert "which the bid rule forbids: Thomas, who deals, must bid something else" in page
     assert "may not bid 1" not in page
+    assert phone.bid(1, 0, 0).status_code == 303
+    assert "Reveal the bids" in text(phone.round_page(1))
+
+
+def test_covered_bids_in_play_name_the_dealers_forbidden_bid(phone: Confidant) -> None:
+    # Revealed before play, the bids are open to all: the struck-out bid is named.
+    started(phone, bid_rule="plus_minus_one", bid_reveal="covered")
+    phone.trump(1, "green")
+    for seat in (1, 2, 0):
+        phone.bid(1, seat, 0)
+    thomas = _row(phone.round_page(1, "?change=bids&seat=0").get_data(as_text=True), 0)
+    assert "<s>1</s>" in thomas
+    assert "Thomas deals and may not bid 1: the bids would add up to the 1 trick" in thomas
+    assert "These bids" not in thomas
 
 
 def test_the_trick_hint_says_too_many_before_asking_for_more(phone: Confidant) -> None:
@@ -934,3 +1003,21 @@ def test_the_correction_form_strikes_out_the_dealers_forbidden_bid(
     assert "Thomas deals and may not bid 1" in body
     with app.app_context():
         assert service.get_game(phone.game_id).version == version  # a refresh saves nothing
+
+
+def test_the_correction_hint_in_a_covered_game_is_true_of_the_bids_shown(
+    phone: Confidant,
+) -> None:
+    # Jürgen deals round 2. The bids 1, 0, 0, 0, 0 are allowed (1, not 2); only the
+    # struck-out 1 would make them add up to the 2 tricks, and the hint says so.
+    names = ["Anna", "Bert", "Carla", "Dieter", "Jürgen"]
+    started(phone, names, first_dealer="3", bid_rule="plus_minus_one", bid_reveal="covered")
+    phone.play(1, [0, 0, 0, 0, 0], [1, 0, 0, 0, 0])
+    phone.play(2, [1, 0, 0, 0, 0], [2, 0, 0, 0, 0])
+    page = phone.get(f"/games/{phone.game_id}/rounds/2/correct")
+    body = page.get_data(as_text=True)
+    assert re.search(
+        r'<label class="chip refused"><input type="radio" name="bid-4" value="1"', body
+    )
+    assert "Jürgen deals and may not bid 1: the bids would add up to the 2 tricks" in text(page)
+    assert "These bids" not in body

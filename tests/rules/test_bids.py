@@ -6,12 +6,14 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper.rules import (
+    BidChange,
     BidError,
     BidReveal,
     BidRule,
     RoundState,
     allowed_bids,
     can_bid,
+    change_bid,
     evaluate,
     forbidden_bid,
     verify_bids,
@@ -196,6 +198,101 @@ def test_restriction_falls_on_the_dealer_whatever_the_reveal_mode(reveal: BidRev
     assert_refused(caught.value, BidError, message)
     assert caught.value.field == "bids[1]"
     verify_bids_turn(game, 1, [1, 1, 0])
+
+
+@pytest.mark.parametrize(
+    ("reveal", "bids", "message"),
+    [
+        (
+            BidReveal.COVERED,
+            (None, 1, 0),
+            "These bids would add up to the 1 trick of this round, which the bid rule "
+            "forbids: Thomas, who deals, must bid something else.",
+        ),
+        (
+            BidReveal.COVERED,
+            (0, 1, 0),
+            "Thomas deals and may not bid 0: the bids would add up to the 1 trick of this round.",
+        ),
+        (
+            BidReveal.SECRET,
+            (0, 1, 0),
+            "These bids would add up to the 1 trick of this round, which the bid rule "
+            "forbids: Thomas, who deals, must bid something else.",
+        ),
+    ],
+    ids=["covered-while-bidding", "covered-revealed-before-play", "secret-during-play"],
+)
+def test_a_refusal_names_the_dealers_bid_only_once_the_bids_are_shown(
+    reveal: BidReveal, bids: tuple[int | None, ...], message: str
+) -> None:
+    # Thomas deals round 1: with Ute 1 and Kevin 0 he may not bid 0.
+    table = make_table(3, first_dealer=0, bid_rule=BidRule.PLUS_MINUS_ONE, reveal=reveal)
+    game = evaluate(table, {1: record(bids)})
+    with pytest.raises(BidError) as caught:
+        verify_bids_turn(game, 1, [0, 1, 0])
+    assert_refused(caught.value, BidError, message)
+    assert caught.value.field == "bids[0]"
+
+
+# -- Changing a bid ------------------------------------------------------------------------
+
+
+def test_a_new_bid_that_leaves_the_dealers_bid_forbidden_stands_and_the_dealer_bids_again() -> None:
+    # The restriction falls on the dealer: Kevin's new 0 stands, and Thomas, who deals and
+    # bid 1, bids again (with Ute 0 and Kevin 0, 1 would make the bids add up to the trick).
+    table = make_table(3, first_dealer=0, bid_rule=BidRule.PLUS_MINUS_ONE)
+    game = evaluate(table, {1: record([1, 0, 1])})
+    change = change_bid(game, 1, 2, 0)
+    assert change.bids == (None, 0, 0)
+    assert change.dealer_bids_again is not None
+    assert_refused(
+        change.dealer_bids_again,
+        BidError,
+        "Kevin now bids 0, so Thomas, who deals, may not keep 1 (the bids would add up to "
+        "the 1 trick of this round) and must bid again.",
+    )
+    assert change.dealer_bids_again.field == "bids[2]"  # told where the tap was
+
+
+@pytest.mark.parametrize("reveal", [BidReveal.COVERED, BidReveal.SECRET])
+def test_a_dealer_asked_to_bid_again_is_not_given_away_while_the_bids_are_hidden(
+    reveal: BidReveal,
+) -> None:
+    table = make_table(3, first_dealer=0, bid_rule=BidRule.PLUS_MINUS_ONE, reveal=reveal)
+    game = evaluate(table, {1: record([1, 0, None])})
+    change = change_bid(game, 1, 2, 0)
+    assert change.bids == (None, 0, 0)
+    assert change.dealer_bids_again is not None
+    assert_refused(
+        change.dealer_bids_again,
+        BidError,
+        "Kevin's bid is saved, but with it the bids would add up to the 1 trick of this round, "
+        "which the bid rule forbids: Thomas, who deals, must bid again.",
+    )
+
+
+@pytest.mark.parametrize(
+    ("seat", "bid", "bids"),
+    [(1, 1, (1, 1, 1)), (2, None, (1, 0, None))],
+    ids=["allowed-beside-it", "a-bid-taken-back"],
+)
+def test_a_new_bid_that_leaves_the_dealers_bid_allowed_keeps_it(
+    seat: int, bid: int | None, bids: tuple[int | None, ...]
+) -> None:
+    table = make_table(3, first_dealer=0, bid_rule=BidRule.PLUS_MINUS_ONE)
+    game = evaluate(table, {1: record([1, 0, 1])})
+    assert change_bid(game, 1, seat, bid) == BidChange(bids)
+
+
+def test_the_dealers_own_forbidden_bid_is_refused_at_the_dealer() -> None:
+    table = make_table(3, first_dealer=0, bid_rule=BidRule.PLUS_MINUS_ONE)
+    game = evaluate(table, {1: record([1, 0, 1])})
+    with pytest.raises(BidError) as caught:
+        change_bid(game, 1, 0, 0)
+    assert caught.value.field == "bids[0]"
+    with pytest.raises(BidError, match="Ute can bid 0 to 1, not 2"):
+        change_bid(game, 1, 1, 2)
 
 
 # -- Reveal modes --------------------------------------------------------------------------
