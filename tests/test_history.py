@@ -559,6 +559,8 @@ def test_a_followed_game_is_listed_read_only_and_can_be_forgotten(
     page = phone.get("/")
     assert "Following" in text(page)
     assert "Ann, Bob, Cy" in text(page)
+    # It opens on its live page (standings, the round, the sheet), which updates by itself.
+    assert f'href="/games/{game_id}/view"' in page.get_data(as_text=True)
     assert f"/games/{game_id}/delete" not in page.get_data(as_text=True)
     response = post(phone, f"/games/{game_id}/forget")
     assert response.status_code == 303
