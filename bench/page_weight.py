@@ -11,7 +11,7 @@ import gzip
 import re
 import sys
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from flask import Flask
@@ -94,9 +94,12 @@ def _play_until(app: Flask, client: FlaskClient, game_id: str, last: int, seats:
             service.record_tricks(game_id, device, number, [number] + [0] * (seats - 1))
 
 
-def measure(app: Flask) -> list[Weight]:
-    """Every screen of the Confidant at its heaviest."""
+def measure(app: Flask, language: str = "en") -> list[Weight]:
+    """Every screen of the Confidant at its heaviest, in ``language`` (German words are
+    longer); the bids screen with only the dealer left to bid, the forbidden bid struck out
+    with its reason."""
     client = app.test_client()
+    client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
     weights = [weigh(client, "home (empty)", "/"), weigh(client, "new game", "/games/new")]
     for names, last in (
         (["Ann", "Bob", "Cy"], 20),
@@ -114,7 +117,10 @@ def measure(app: Flask) -> list[Weight]:
             if not service.get_game(game_id).table.deals_every_card(last):
                 weights.append(weigh(client, f"round: trump ({label})", round_path))
                 service.record_trump(game_id, device, last, "wizard", "red")
-            service.record_bids(game_id, device, last, [None, *[0] * (seats - 1)])
+            dealer = service.get_game(game_id).view.round(last).dealer
+            bids: list[int | None] = [0] * seats
+            bids[dealer] = None
+            service.record_bids(game_id, device, last, bids)
         weights.append(weigh(client, f"round: bids ({label})", round_path))
         with app.test_request_context():
             service.record_bids(game_id, device, last, [0] * seats)
@@ -141,7 +147,11 @@ def weights() -> list[Weight]:
         )
         with app.app_context():
             upgrade()
-        return measure(app)
+        return [
+            replace(weight, page=f"{weight.page}{suffix}")
+            for language, suffix in (("en", ""), ("de", ", German"))
+            for weight in measure(app, language)
+        ]
 
 
 def run() -> list[tuple[str, str]]:
@@ -153,7 +163,7 @@ def run() -> list[tuple[str, str]]:
 
 
 def main() -> int:
-    print(f"{'page':<40} {'HTML':>8} {'CSS+JS':>8} {'total':>8} {'budget':>7} {'requests':>9}")
+    print(f"{'page':<48} {'HTML':>8} {'CSS+JS':>8} {'total':>8} {'budget':>7} {'requests':>9}")
     over = False
     for weight in weights():
         share = weight.total / BUDGET_BYTES
@@ -163,7 +173,7 @@ def main() -> int:
             flag = "  OVER BUDGET"
             over = True
         print(
-            f"{weight.page:<40} {weight.html:>8} {weight.assets:>8} {weight.total:>8} "
+            f"{weight.page:<48} {weight.html:>8} {weight.assets:>8} {weight.total:>8} "
             f"{share:>6.0%} {weight.requests:>9}{flag}"
         )
     print(

@@ -13,6 +13,7 @@ from sqlalchemy.exc import DisconnectionError, SQLAlchemyError
 from sqlalchemy.orm import QueryableAttribute
 
 from .extensions import db
+from .rules import fold_case
 
 #: Execution option that makes a SQLite transaction begin IMMEDIATE: the service's writes.
 WRITE_OPTION = "scorekeeper_write"
@@ -134,14 +135,6 @@ def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
 
 def _lower(value: object) -> object:
     return fold_case(value) if isinstance(value, str) else value
-
-
-def fold_case(value: str) -> str:
-    """``value`` in lower case as :func:`folded` gives a name in the database, on SQLite
-    and on PostgreSQL alike: letter by letter, so the Turkish "İ" is "i" (not Python's
-    "i" with a combining dot), and a Greek sigma is "σ" wherever it stands (Python and a
-    phone's keyboard write "ς" at a word's end)."""
-    return value.replace("İ", "i").lower().replace("ς", "σ")
 
 
 def folded(column: ColumnElement[str] | QueryableAttribute[str]) -> ColumnElement[str]:

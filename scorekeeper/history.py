@@ -35,7 +35,7 @@ from sqlalchemy import (
 from sqlalchemy.orm import selectinload
 
 from . import rules, service, store
-from .database import fold_case, folded
+from .database import folded
 from .extensions import db
 from .models import Entry, Game, Grant, Player, Round, RoundChange, utcnow
 from .rules import _
@@ -129,7 +129,7 @@ def game_list(
         statement = statement.where(_finished())
     elif status == rules.GameStatus.IN_PROGRESS:
         statement = statement.where(~_finished())
-    needle = fold_case(search.strip()[: rules.NAME_MAX_LENGTH])
+    needle = rules.fold_case(search.strip()[: rules.NAME_MAX_LENGTH])
     if needle:
         statement = statement.where(
             exists().where(
@@ -1097,14 +1097,15 @@ _PLAYER_COUNTS = (
 )
 
 
-def _alphabetical(key: str) -> tuple[str, str]:
+def _alphabetical(name: str) -> tuple[str, str]:
     """A name's place in an alphabetical list, as a German or English reader looks for it:
-    a letter with an accent or umlaut beside the plain one (Ännchen among the A's, not after
-    Uwe), then the name as it is, so the order is always the same."""
+    in any case, a letter with an accent or umlaut beside the plain one (Ännchen among the
+    A's, not after Uwe), then the name as it is, so the order is always the same."""
+    folded = rules.fold_case(name)
     plain = "".join(
-        char for char in unicodedata.normalize("NFKD", key) if not unicodedata.combining(char)
+        char for char in unicodedata.normalize("NFKD", folded) if not unicodedata.combining(char)
     )
-    return plain, key
+    return plain, name
 
 
 def _folded(rows: Sequence[Any]) -> Statistics:
@@ -1156,9 +1157,7 @@ def _folded(rows: Sequence[Any]) -> Statistics:
                 history=[total for _latest, total in sorted(finals.get(key, []), reverse=True)],
             )
         )
-    pairs.sort(
-        key=lambda pair: (-pair[2], *_alphabetical(pair[0]), *_alphabetical(fold_case(pair[1])))
-    )
+    pairs.sort(key=lambda pair: (-pair[2], *_alphabetical(pair[0]), *_alphabetical(pair[1])))
     return Statistics(
         players=players,
         pairs=[

@@ -334,6 +334,14 @@ def verify_player_count(players: int) -> None:
         )
 
 
+def fold_case(value: str) -> str:
+    """``value`` in lower case as ``database.folded`` gives a name in the database, on
+    SQLite and on PostgreSQL alike: letter by letter, so the Turkish "İ" is "i" (not
+    Python's "i" with a combining dot), and a Greek sigma is "σ" wherever it stands (Python
+    and a phone's keyboard write "ς" at a word's end)."""
+    return value.replace("İ", "i").lower().replace("ς", "σ")
+
+
 def clean_names(names: Sequence[str]) -> tuple[str, ...]:
     """The players' names trimmed, after checking count, length and uniqueness."""
     verify_player_count(len(names))
@@ -368,7 +376,8 @@ def clean_names(names: Sequence[str]) -> tuple[str, ...]:
                 name=name,
                 max=NAME_MAX_LENGTH,
             )
-        key = name.casefold()
+        # Names the statistics and the search take for one (fold_case) are one here too.
+        key = fold_case(name).casefold()
         if key in seen:
             raise SetupError(
                 _("Two players are called %(name)s: give every player a different name."),
@@ -725,9 +734,9 @@ def change_bid(game: GameView, round_number: int, seat: int, bid: int | None) ->
         and dealer_bid is not None
         and dealer_bid == forbidden_bid(table, round_number, bids, view.totals_before)
     ):
-        again = _dealer_bids_again(
-            table, round_number, seat, bid, dealer_bid, hidden=not view.bids_visible
-        )
+        # With the dealer's bid taken back, covered bids are not all in: hidden again.
+        hidden = table.rules.bid_reveal is not BidReveal.OPEN
+        again = _dealer_bids_again(table, round_number, seat, bid, dealer_bid, hidden=hidden)
         bids[dealer_seat] = None
     verify_bids_turn(game, round_number, bids)
     return BidChange(tuple(bids), again)

@@ -1,8 +1,4 @@
-// At the table (every page loads this; keep it small, it counts against the page budget):
-// - the service worker, for offline use (a secure context only);
-// - one sentence when a tap or a poll cannot reach the server (base.html #connection);
-// - times written in UTC (<time datetime data-local>) shown in the phone's zone and language;
-// - the screen kept on while a round is in progress ([data-wake-lock]), where offered.
+// What it does: see base.html (its comments are not sent; this file is, on every page).
 (() => {
   const on = (name, handler) => document.addEventListener(name, handler);
   if ("serviceWorker" in navigator && window.isSecureContext) {

@@ -87,6 +87,16 @@ def test_names_of_24_characters_are_allowed() -> None:
             "players[2]",
             "Two players are called UTE: give every player a different name.",
         ),
+        (  # one name for the search and the statistics: İ is i, Σ and ς are σ
+            ["İlker", "ilker", "Kevin"],
+            "players[1]",
+            "Two players are called ilker: give every player a different name.",
+        ),
+        (
+            ["ΟΔΟΣ", "Ute", "Οδοσ"],
+            "players[2]",
+            "Two players are called Οδοσ: give every player a different name.",
+        ),
         (
             ["Thomas", "Ute", "Ke\x00vin"],
             "players[2]",
@@ -100,7 +110,16 @@ def test_names_of_24_characters_are_allowed() -> None:
             "digits, spaces and punctuation.",
         ),
     ],
-    ids=["blank", "empty", "too-long", "same-name-other-case", "nul", "lone-surrogate"],
+    ids=[
+        "blank",
+        "empty",
+        "too-long",
+        "same-name-other-case",
+        "turkish-dotted-i",
+        "greek-final-sigma",
+        "nul",
+        "lone-surrogate",
+    ],
 )
 def test_names_have_1_to_24_characters_and_are_unique_ignoring_case(
     names: list[str], field: str, message: str
