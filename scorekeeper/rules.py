@@ -711,6 +711,18 @@ class BidChange:
     dealer_bids_again: BidError | None = None
 
 
+def bids_visible(reveal: BidReveal, state: RoundState) -> bool:
+    """Whether the table sees a round's bids in this state.
+
+    Open: always. Covered: once every bid is in. Secret: once the round is scored.
+    """
+    if reveal is BidReveal.OPEN:
+        return True
+    if reveal is BidReveal.COVERED:
+        return state in (RoundState.PLAYING, RoundState.SCORED)
+    return state is RoundState.SCORED
+
+
 def change_bid(game: GameView, round_number: int, seat: int, bid: int | None) -> BidChange:
     """The bids of a round not yet scored once ``seat`` bids ``bid`` (``None``: takes it back),
     or the refusal.
@@ -734,8 +746,8 @@ def change_bid(game: GameView, round_number: int, seat: int, bid: int | None) ->
         and dealer_bid is not None
         and dealer_bid == forbidden_bid(table, round_number, bids, view.totals_before)
     ):
-        # With the dealer's bid taken back, covered bids are not all in: hidden again.
-        hidden = table.rules.bid_reveal is not BidReveal.OPEN
+        # With the dealer's bid taken back the round is bidding again (covered bids hide).
+        hidden = not bids_visible(table.rules.bid_reveal, RoundState.BIDDING)
         again = _dealer_bids_again(table, round_number, seat, bid, dealer_bid, hidden=hidden)
         bids[dealer_seat] = None
     verify_bids_turn(game, round_number, bids)
@@ -960,15 +972,8 @@ class RoundView:
 
     @property
     def bids_visible(self) -> bool:
-        """Whether the reveal mode lets the table see the bids now.
-
-        Open: always. Covered: once every bid is in. Secret: once the round is scored.
-        """
-        if self.bid_reveal is BidReveal.OPEN:
-            return True
-        if self.bid_reveal is BidReveal.COVERED:
-            return self.state in (RoundState.PLAYING, RoundState.SCORED)
-        return self.state is RoundState.SCORED
+        """Whether the reveal mode lets the table see the bids now."""
+        return bids_visible(self.bid_reveal, self.state)
 
     @property
     def shown_bids(self) -> tuple[int | None, ...] | None:

@@ -238,47 +238,40 @@ def test_a_refusal_names_the_dealers_bid_only_once_the_bids_are_shown(
 # -- Changing a bid ------------------------------------------------------------------------
 
 
-def test_a_new_bid_that_leaves_the_dealers_bid_forbidden_stands_and_the_dealer_bids_again() -> None:
-    # The restriction falls on the dealer: Kevin's new 0 stands, and Thomas, who deals and
-    # bid 1, bids again (with Ute 0 and Kevin 0, 1 would make the bids add up to the trick).
-    table = make_table(3, first_dealer=0, bid_rule=BidRule.PLUS_MINUS_ONE)
-    game = evaluate(table, {1: record([1, 0, 1])})
-    change = change_bid(game, 1, 2, 0)
-    assert change.bids == (None, 0, 0)
-    assert change.dealer_bids_again is not None
-    assert_refused(
-        change.dealer_bids_again,
-        BidError,
-        "Kevin now bids 0, so Thomas, who deals, may not keep 1 (the bids would add up to "
-        "the 1 trick of this round) and must bid again.",
-    )
-    assert change.dealer_bids_again.field == "bids[2]"  # told where the tap was
+OPEN_AGAIN = (
+    "Kevin now bids 0, so Thomas, who deals, may not keep 1 (the bids would add up to the 1 "
+    "trick of this round) and must bid again."
+)
+HIDDEN_AGAIN = (
+    "Kevin's bid is saved, but with it the bids would add up to the 1 trick of this round, "
+    "which the bid rule forbids: Thomas, who deals, must bid again."
+)
 
 
 @pytest.mark.parametrize(
-    ("reveal", "bids"),
+    ("reveal", "bids", "message"),
     [
-        (BidReveal.COVERED, [1, 0, None]),
-        (BidReveal.SECRET, [1, 0, None]),
+        (BidReveal.OPEN, [1, 0, 1], OPEN_AGAIN),
+        # While the bids are hidden the sentence names none.
+        (BidReveal.COVERED, [1, 0, None], HIDDEN_AGAIN),
+        (BidReveal.SECRET, [1, 0, None], HIDDEN_AGAIN),
         # All covered bids were in and shown; taking Thomas's back covers them again.
-        (BidReveal.COVERED, [1, 0, 1]),
+        (BidReveal.COVERED, [1, 0, 1], HIDDEN_AGAIN),
     ],
-    ids=["covered", "secret", "covered-in-play"],
+    ids=["open", "covered", "secret", "covered-in-play"],
 )
-def test_a_dealer_asked_to_bid_again_is_not_given_away_while_the_bids_are_hidden(
-    reveal: BidReveal, bids: list[int | None]
+def test_a_new_bid_that_leaves_the_dealers_bid_forbidden_stands_and_the_dealer_bids_again(
+    reveal: BidReveal, bids: list[int | None], message: str
 ) -> None:
+    # The restriction falls on the dealer: Kevin's new 0 stands, and Thomas, who deals and
+    # bid 1, bids again (with Ute 0 and Kevin 0, 1 would make the bids add up to the trick).
     table = make_table(3, first_dealer=0, bid_rule=BidRule.PLUS_MINUS_ONE, reveal=reveal)
     game = evaluate(table, {1: record(bids)})
     change = change_bid(game, 1, 2, 0)
     assert change.bids == (None, 0, 0)
     assert change.dealer_bids_again is not None
-    assert_refused(
-        change.dealer_bids_again,
-        BidError,
-        "Kevin's bid is saved, but with it the bids would add up to the 1 trick of this round, "
-        "which the bid rule forbids: Thomas, who deals, must bid again.",
-    )
+    assert_refused(change.dealer_bids_again, BidError, message)
+    assert change.dealer_bids_again.field == "bids[2]"  # told where the tap was
 
 
 @pytest.mark.parametrize(
