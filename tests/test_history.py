@@ -101,15 +101,30 @@ def test_a_refused_write_leaves_no_trace_in_the_audit_trail(app: Flask, phone: C
     assert kinds == ["trump"]
 
 
-def test_the_sheet_links_a_corrected_round_to_its_history(phone: Confidant) -> None:
+def test_the_sheet_links_a_corrected_round_to_its_history(app: Flask, phone: Confidant) -> None:
+    """One target per round on the sheet: the Confidant's round number opens the correction,
+    which links the round's history; a spectator's opens the history of a corrected round."""
     started(phone, ["Thomas", "Ute", "Kevin"], first_dealer="0")
     phone.play(1, [0, 1, 1], [0, 0, 1])
     phone.play(2, [2, 0, 0], [1, 0, 1])
     correct(phone, 1, [0, 0, 1], [0, 0, 1])
-    sheet = phone.get(f"/games/{phone.game_id}/sheet").get_data(as_text=True)
-    link = f"/games/{phone.game_id}/rounds/1/history"
-    assert f'href="{link}"' in sheet
-    assert f"/games/{phone.game_id}/rounds/2/history" not in sheet  # round 2 never corrected
+    base = f"/games/{phone.game_id}"
+    link = f"{base}/rounds/1/history"
+
+    sheet = phone.get(f"{base}/sheet").get_data(as_text=True)
+    assert f'href="{base}/rounds/1/correct" aria-label="Correct round 1 (corrected)"' in sheet
+    assert f'href="{base}/rounds/2/correct" aria-label="Correct round 2"' in sheet
+    assert "/history" not in sheet  # no second target beside the number
+    correction = phone.get(f"{base}/rounds/1/correct").get_data(as_text=True)
+    assert f'href="{link}"' in correction
+    assert "✎ corrected" in text(phone.get(f"{base}/rounds/1/correct"))
+    assert "✎" not in text(phone.get(f"{base}/rounds/2/correct"))
+
+    spectator = app.test_client().get(f"{base}/view").get_data(as_text=True)
+    assert f'href="{link}" aria-label="History of round 1 (corrected)"' in spectator
+    assert f"{base}/rounds/2/history" not in spectator  # round 2 never corrected
+    assert "/correct" not in spectator
+
     page = text(phone.get(link))
     assert "History of round 1" in page
     assert "Corrected" in page

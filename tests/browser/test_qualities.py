@@ -108,7 +108,9 @@ def test_every_screen_fits_a_narrow_phone_with_named_thumb_sized_controls(
         correction = page.url
         tap(page, page.get_by_role("button", name="Save the correction"))
         expect(page.get_by_role("heading", name="The Tablet of Truth", level=1)).to_be_visible()
-        tap(page, page.get_by_role("link", name="History of round 1 (corrected)"))
+        tap(page, page.get_by_role("link", name="Correct round 1 (corrected)", exact=True))
+        expect(page.get_by_role("heading", name="Correct round 1")).to_be_visible()
+        tap(page, page.get_by_role("link", name="History of round 1", exact=True))
         expect(page.get_by_role("heading", name="History of round 1")).to_be_visible()
         found += audit(page, "round history")
         page.goto(base_url + "/")
@@ -199,5 +201,52 @@ def test_a_round_screen_keeps_the_apps_name_on_one_line_on_a_narrow_phone(
         # The language switch shows its code, and is named by it and the language's name.
         expect(page.get_by_role("button", name="DE Deutsch", exact=True)).to_be_visible()
         assert page.evaluate(LINES_OF_THE_NAME) == 1
+    finally:
+        context.close()
+
+
+COLUMNS_CUT_OFF = """() => {
+  const edge = document.querySelector(".sheet-wrap").getBoundingClientRect().right;
+  return [...document.querySelectorAll("table.sheet thead th")]
+    .filter((cell) => cell.getBoundingClientRect().right > edge + 0.5)
+    .map((cell) => cell.innerText.split("\\n")[0]);
+}"""
+
+
+def test_a_sheet_with_corrected_rounds_shows_five_players_on_a_phone(
+    browser: Browser, base_url: str
+) -> None:
+    """Correcting rounds does not widen the Round column (one target per round: the number,
+    marked ✎, with the trump under it), nor do co-leaders widen theirs (♛ under the name):
+    five players still fit a 390 px phone."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True
+    )
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    try:
+        new_game(page, base_url, ["Annika", "Bob", "Cyrus", "Dagmar", "Eve"], rounds="3")
+        for number in (1, 2):
+            set_trump(page, "red Dwarves")
+            names = [
+                text.split()[0] for text in page.locator("form.player legend").all_inner_texts()
+            ]
+            for name in names:
+                bid(page, name, 0)
+            tricks(page, names[0], number)
+            for name in names[1:-1]:
+                tricks(page, name, 0)
+            score(page, number)
+            if number == 1:
+                tap(page, page.get_by_role("button", name="On to round 2", exact=True))
+        sheet = open_sheet(page)
+        for number in (1, 2):
+            tap(page, page.get_by_role("link", name=f"Correct round {number}", exact=True))
+            tap(page, page.get_by_role("button", name="Save the correction"))
+            expect(
+                sheet.get_by_role("link", name=f"Correct round {number} (corrected)")
+            ).to_be_visible()
+        shot(page, "sheet-corrected-390")
+        assert page.evaluate(COLUMNS_CUT_OFF) == []
     finally:
         context.close()
