@@ -734,7 +734,11 @@ def correct(game_id: str, number: int) -> Page:
         values = _correction_values(snapshot, number)
     elif request.method == "POST":
         form = VersionedForm()
-        values = _correction_values(snapshot, number)
+        recorded, values = values, _correction_values(snapshot, number)
+        if form.validate() and _same_facts(snapshot, number, recorded, values):
+            # Saved as it was: no write, so no ✎ and no entry in the round's history.
+            flash(gettext("Nothing was changed in round %(round)d.", round=number))
+            return redirect(url_for(".sheet", game_id=game_id) + f"#round-{number}", 303)
         try:
             bids, tricks = values.bids, values.tricks
             if not form.validate() or None in bids or None in tricks:
@@ -787,6 +791,22 @@ class Correction:
     chosen: str
     bids: list[int | None]
     tricks: list[int | None]
+
+
+def _same_facts(
+    snapshot: service.GameSnapshot, number: int, recorded: Correction, sent: Correction
+) -> bool:
+    """Whether the correction form was sent with the round's facts as recorded."""
+
+    def facts(values: Correction) -> tuple[object, ...]:
+        if snapshot.table.deals_every_card(number):
+            trump: tuple[str, str] = ("", "")  # no trump to give: the form has no field
+        else:
+            wizard = values.turned == rules.Turned.WIZARD.value
+            trump = (values.turned, values.chosen if wizard else "")
+        return (*trump, values.bids, values.tricks)
+
+    return facts(recorded) == facts(sent)
 
 
 def _correction_values(snapshot: service.GameSnapshot, number: int) -> Correction:

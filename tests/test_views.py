@@ -9,7 +9,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper import rules, service
+from scorekeeper import history, rules, service
 
 from .confidant import Confidant, text
 from .test_queries import count_statements
@@ -633,6 +633,54 @@ def test_a_scored_round_is_corrected_and_every_total_recomputed(phone: Confidant
     assert "Round 1 is corrected; every total is recomputed." in text(sheet)
     assert "Total 10 40 20" in text(sheet)
     assert "✎ corrected" in text(sheet)
+
+
+@pytest.mark.parametrize(
+    ("players", "number", "trump"),
+    [(3, 1, ("green", None)), (3, 2, ("wizard", "yellow")), (6, 10, None)],
+    ids=["suit", "wizard", "every card dealt"],
+)
+def test_a_correction_saved_as_it_was_changes_nothing(
+    app: Flask, phone: Confidant, players: int, number: int, trump: tuple[str, str | None] | None
+) -> None:
+    """Opened and saved untouched: nothing is written, so no ✎, no history, same version."""
+    started(phone, ["Thomas", "Ute", "Kevin", "Ann", "Bob", "Cy"][:players], first_dealer="0")
+    device = service.Device(_device_key(phone))
+    with app.test_request_context():
+        for played in range(1, number + 1):
+            if played < number:
+                service.record_trump(phone.game_id, device, played, "blue")
+            elif trump is not None:
+                service.record_trump(phone.game_id, device, played, *trump)
+            service.record_bids(phone.game_id, device, played, [0] * players)
+            service.record_tricks(phone.game_id, device, played, [0, 0, played, 0, 0, 0][:players])
+        before = service.get_game(phone.game_id)
+        changes = len(history.audit_trail(before))
+    path = f"/games/{phone.game_id}/rounds/{number}/correct"
+    form = phone.get(path).get_data(as_text=True)
+    data = dict(re.findall(r'name="([\w-]+)" value="(\w+)" checked', form))
+    assert len(data) == 2 * players + (trump is not None) + (
+        trump is not None and trump[1] is not None
+    )
+    data["csrf_token"] = phone.csrf(path)
+    data["version"] = re.search(r'name="version" value="(\d+)"', form).group(1)
+    response = phone.client.post(path, data=data)
+    assert response.status_code == 303
+    sheet = phone.get(response.headers["Location"])
+    assert f"Nothing was changed in round {number}." in text(sheet)
+    assert "✎ corrected" not in text(sheet)
+    with app.app_context():
+        after = service.get_game(phone.game_id)
+        assert len(history.audit_trail(after)) == changes
+    assert after.version == before.version
+    assert after.corrected == frozenset()
+
+    data["tricks-2"], data["tricks-1"] = "0", str(number)  # Ute took them, after all
+    response = phone.client.post(path, data=data)
+    assert response.status_code == 303
+    assert "every total is recomputed" in text(phone.get(response.headers["Location"]))
+    with app.app_context():
+        assert service.get_game(phone.game_id).corrected == {number}
 
 
 def test_a_correction_the_rules_refuse_changes_nothing(phone: Confidant) -> None:
