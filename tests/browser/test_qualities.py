@@ -106,6 +106,7 @@ def test_every_screen_fits_a_narrow_phone_with_named_thumb_sized_controls(
         expect(page.get_by_role("heading", name="Correct round 1")).to_be_visible()
         found += audit(page, "correction")
         correction = page.url
+        page.get_by_role("radio", name="Jester: no trump").check()  # "it was a Jester"
         tap(page, page.get_by_role("button", name="Save the correction"))
         expect(page.get_by_role("heading", name="The Tablet of Truth", level=1)).to_be_visible()
         tap(page, page.get_by_role("link", name="Correct round 1 (corrected)", exact=True))
@@ -242,11 +243,34 @@ def test_a_sheet_with_corrected_rounds_shows_five_players_on_a_phone(
         sheet = open_sheet(page)
         for number in (1, 2):
             tap(page, page.get_by_role("link", name=f"Correct round {number}", exact=True))
+            page.get_by_role("radio", name="Jester: no trump").check()  # "it was a Jester"
             tap(page, page.get_by_role("button", name="Save the correction"))
             expect(
                 sheet.get_by_role("link", name=f"Correct round {number} (corrected)")
             ).to_be_visible()
         shot(page, "sheet-corrected-390")
         assert page.evaluate(COLUMNS_CUT_OFF) == []
+    finally:
+        context.close()
+
+
+def test_the_trump_line_wraps_as_text_does_with_its_change_link(
+    browser: Browser, base_url: str
+) -> None:
+    """A long trump (a Wizard's, chosen) puts "change" on a second line; the link keeps a
+    thumb-sized target without pushing that line a target's height down."""
+    context = browser.new_context(**NARROW)  # type: ignore[arg-type]
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    try:
+        new_game(page, base_url, ["Annika", "Bartholomew", "Cy"], dealer="Bartholomew")
+        set_trump(page, "Wizard", "yellow Giants")
+        line = page.locator(".trump-line")
+        lines = line.evaluate(
+            "(p) => Math.round(p.getBoundingClientRect().height"
+            " / parseFloat(getComputedStyle(p).lineHeight))"
+        )
+        assert lines == 2
+        assert audit(page, "bids, a Wizard's trump") == []
     finally:
         context.close()
