@@ -274,3 +274,45 @@ def test_the_trump_line_wraps_as_text_does_with_its_change_link(
         assert audit(page, "bids, a Wizard's trump") == []
     finally:
         context.close()
+
+
+TOTALS_IN_VIEW = """() => {
+  const wrap = document.querySelector(".sheet-wrap");
+  wrap.scrollTop = 0;
+  const box = wrap.getBoundingClientRect();
+  const totals = document.querySelector("table.sheet tfoot td").getBoundingClientRect();
+  return {
+    scrolls: wrap.scrollHeight > wrap.clientHeight,
+    inBox: totals.top >= box.top && totals.bottom <= box.bottom + 0.5,
+    onScreen: box.bottom <= window.innerHeight + 0.5,
+  };
+}"""
+
+
+def test_a_long_sheet_keeps_names_leader_and_totals_in_sight_on_a_phone(
+    browser: Browser, base_url: str
+) -> None:
+    """Twenty rounds and a long name on a 360 px phone: the long name wraps instead of
+    pushing a player off the screen, the line above says who is ahead, and the Total row
+    stays in sight at the bottom of the sheet while its rounds scroll."""
+    context = browser.new_context(**NARROW)  # type: ignore[arg-type]
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    try:
+        names = ["Annemarie-Louise-Sophie", "Bob", "Cy"]
+        new_game(page, base_url, names, dealer="Cy")
+        set_trump(page, "blue Humans")
+        for name in names:
+            bid(page, name, 1 if name == "Bob" else 0)
+        tricks(page, "Annemarie-Louise-Sophie", 0)
+        tricks(page, "Bob", 1)
+        score(page, 1)
+        sheet = open_sheet(page)
+        expect(page.get_by_text("Round 2 of 20 · Bob is ahead")).to_be_visible()
+        assert page.evaluate(COLUMNS_CUT_OFF) == []
+        sheet.scroll_into_view_if_needed()
+        page.evaluate("window.scrollTo(0, document.body.scrollHeight)")
+        shot(page, "sheet-long-360")
+        assert page.evaluate(TOTALS_IN_VIEW) == {"scrolls": True, "inBox": True, "onScreen": True}
+    finally:
+        context.close()
