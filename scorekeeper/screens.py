@@ -126,6 +126,11 @@ def trick_rows(game: service.GameSnapshot, number: int) -> list[Row]:
     return rows
 
 
+def tricks_so_far(game: service.GameSnapshot, number: int) -> int:
+    """The tricks the round screen shows so far, the one filled in from the sum included."""
+    return sum(count or 0 for count in rules.fill_tricks(number, game.draft(number)))
+
+
 def trick_hint(game: service.GameSnapshot, number: int) -> str | None:
     """What keeps the round from being scored now, in one sentence (``None``: nothing)."""
     table = game.table

@@ -548,6 +548,7 @@ def _render_round(
         bid_rows=screens.bid_rows(snapshot, number),
         trick_rows=screens.trick_rows(snapshot, number),
         trick_hint=screens.trick_hint(snapshot, number),
+        tricks_so_far=screens.tricks_so_far(snapshot, number),
         can_all_make=screens.can_all_make(snapshot, number),
         suits=list(rules.Suit),
         error=rule_message(error) if error is not None else None,

@@ -162,8 +162,9 @@ def test_draw_at_random_picks_a_seat_of_the_table(app: Flask, phone: Confidant) 
 @pytest.mark.parametrize(
     ("names", "choices", "message"),
     [
-        (["Ann", "ann", "Cy"], {}, "Two players are called ann: give every player a different"),
-        (["Ann", "", "Cy"], {}, "Player 2 has no name"),
+        (["Ann", "ann", "Cy"], {}, "Ann and ann count as one name: give every player a different"),
+        (["Ann", "Bob", "Ann"], {}, "Two players are called Ann: give every player a different"),
+        (["Ann", "", "Cy"], {}, "Seat 2 has no name"),
         (["Ann", "B" * 25, "Cy"], {}, "is too long: a name has at most 24 characters"),
         (["Ann", "Bob", "Cy"], {"rounds": "21"}, "A game of 3 players has 1 to 20 rounds, not 21"),
         (["Ann", "Bob", "Cy"], {"bid_rule": "chaos"}, "Some of the choices were not understood"),
@@ -361,10 +362,13 @@ def test_the_last_players_tricks_are_filled_in_from_the_sum(phone: Confidant) ->
     phone.trump(2, "red")
     for seat, bid in enumerate([1, 1, 1]):
         phone.bid(2, seat, bid)
+    assert "Tricks so far: 0 of 2." in text(phone.round_page(2))
     phone.tricks(2, 2, 1)  # Ute deals round 2: Kevin and Thomas are tapped, Ute is filled in
+    assert "Tricks so far: 1 of 2." in text(phone.round_page(2))
     phone.tricks(2, 0, 0)
     body = phone.round_page(2).get_data(as_text=True)
     assert "filled in from the sum" in body
+    assert "Tricks so far: 2 of 2." in text(phone.round_page(2))  # Ute's 1 counts
     assert _pressed(body, "Ute won 1 trick")
     assert phone.score(2).status_code == 303
     assert "Ute 1 1 +30" in text(phone.round_page(2))
