@@ -986,6 +986,14 @@ def other_keepers(game_id: str, device: Device | None) -> int:
     return db.session.scalar(statement) or 0
 
 
+def open_handovers(game_id: str) -> int:
+    """How many hand-over links of the game still work (not used, not expired)."""
+    statement = select(func.count()).where(
+        Handover.game_id == game_id, Handover.used_at.is_(None), Handover.expires_at > utcnow()
+    )
+    return db.session.scalar(statement) or 0
+
+
 def revoke_other_keepers(game_id: str, device: Device | None) -> int:
     """Take the right to keep score from every other browser, and void the hand-over links
     not yet used; the number of browsers that lost it. The API's edit token stays valid."""

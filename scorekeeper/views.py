@@ -447,6 +447,7 @@ def _render_share(snapshot: service.GameSnapshot, handover_link: str | None = No
         else None,
         minutes=service.HANDOVER_MINUTES,
         others=service.other_keepers(snapshot.id, device) if editable else 0,
+        open_links=service.open_handovers(snapshot.id) if editable else 0,
         **_helpers(),
     )
 

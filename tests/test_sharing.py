@@ -78,7 +78,27 @@ def test_the_invite_page_shows_the_view_link_and_its_qr_code(phone: Confidant) -
     assert "style=" not in svg.group(0)
     assert 'fill="#fff"' in svg.group(0)  # the light quiet zone, even in dark mode
     assert "Make a hand-over link" in body
-    assert "Only this phone keeps score" in body
+    assert "Follow the game: read only" in text(page)  # the code says what it is for
+
+
+def test_taking_the_right_back_is_offered_only_when_there_is_something_to_take(
+    phone: Confidant, app: Flask
+) -> None:
+    game_id = started(phone)
+    page = text(phone.get(f"/games/{game_id}/share"))
+    assert "No other phone can keep the score of this game." in page
+    assert "Only this phone keeps score" not in page
+
+    link = handover_link(phone)
+    page = text(phone.get(f"/games/{game_id}/share"))
+    assert "No other phone can keep the score of this game. 1 hand-over link still works." in page
+    assert "Only this phone keeps score" in page
+
+    assert take_over(other(app), link) == (303, f"/games/{game_id}")
+    page = text(phone.get(f"/games/{game_id}/share"))
+    assert "1 other phone can keep the score of this game." in page
+    assert "hand-over link still" not in page  # used up
+    assert "Only this phone keeps score" in page
 
 
 def test_a_spectator_sees_the_invite_but_no_hand_over(phone: Confidant, app: Flask) -> None:
