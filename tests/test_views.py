@@ -39,6 +39,12 @@ def test_home_invites_to_start_a_game_when_this_phone_keeps_none(phone: Confidan
     assert page.status_code == 200
     assert "Start a new game" in text(page)
     assert "No games yet on this phone" in text(page)
+    assert 'role="search"' not in page.get_data(as_text=True)  # nothing to find yet
+    started(phone)
+    assert 'role="search"' in phone.get("/").get_data(as_text=True)
+    nothing = phone.get("/?q=Zoe")
+    assert "No game matches." in text(nothing)
+    assert 'role="search"' in nothing.get_data(as_text=True)  # to search again
 
 
 def test_home_lists_the_kept_games_in_progress_first_with_round_and_leader(
