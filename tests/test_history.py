@@ -670,12 +670,26 @@ def test_statistics_count_games_wins_scores_and_bids_by_name_in_any_case(
     assert (pair.games, pair.first_ahead, pair.second_ahead) == (2, 1, 0)
     page = text(phone.get("/statistics"))
     assert "Head to head" in page
+    assert re.search(r"\bAnn – Bob 2 1 : 0 1 tie", page, re.IGNORECASE)  # game 2 shared
+    assert re.search(r"\bAnn – Cy 2 2 : 0 Bob\b", page, re.IGNORECASE)  # no tie, no word
     assert "Longest run of exact bids" in page
+    assert "Final totals of the last 2 games" in page  # what the little line shows
     assert "finished)" not in page  # every game is finished: the count says it all
+    assert 'aria-label="Players"' not in phone.get("/statistics").get_data(as_text=True)
     started(phone, ["Ann", "Bob", "Cy"])  # a third game, in progress after one round
     phone.play(1, [0, 0, 0], [0, 0, 1])
+    started(phone, ["Dee", "Ann", "Bob"])  # Dee has not finished a game yet
+    phone.play(1, [0, 0, 0], [0, 0, 1])
     page = text(phone.get("/statistics"))
-    assert re.search(r"\bann Games 3 \(2 finished\) Wins 2 Win rate 100", page, re.IGNORECASE)
+    assert re.search(
+        r"\bann Final totals of the last 2 games Games 4 \(2 finished\) Wins 2 Win rate 100",
+        page,
+        re.IGNORECASE,
+    )
+    assert "Dee Games 1 (0 finished) Wins – Win rate –" in page
+    body = phone.get("/statistics").get_data(as_text=True)
+    assert 'aria-label="Players"' in body  # four players: a way to jump to each
+    assert 'href="#player-4"' in body
 
 
 def test_statistics_round_a_half_away_from_zero_as_people_do(app: Flask, phone: Confidant) -> None:
@@ -685,7 +699,11 @@ def test_statistics_round_a_half_away_from_zero_as_people_do(app: Flask, phone: 
     for _ in range(7):
         play_short_game(phone, ["Ann", "Bob", "Cy"], [([1, 0, 0], [0, 0, 1])])
     page = text(phone.get("/statistics"))
-    assert re.search(r"\bAnn Games 8 .* Average score −6.3 .* Bid accuracy 13% \(1/8\)", page)
+    assert re.search(
+        r"\bAnn Final totals of the last 8 games Games 8 .* Average score −6.3 .*"
+        r" Bid accuracy 13% \(1/8\)",
+        page,
+    )
 
 
 def test_statistics_list_names_with_umlauts_among_their_plain_letters(
