@@ -7,6 +7,7 @@ Statistics are SQL aggregates whose number of statements does not grow with the 
 
 from __future__ import annotations
 
+import enum
 import secrets
 import unicodedata
 from collections.abc import Mapping, Sequence
@@ -215,15 +216,63 @@ def purge_deleted(days: int = RESTORE_DAYS, now: datetime | None = None) -> int:
 # -- The audit trail -----------------------------------------------------------------------
 
 
+class Hidden(enum.Enum):
+    """A bid made whose value the reveal mode still hides from the table."""
+
+    BID = "hidden"
+
+
+#: A bid made but hidden (see :class:`Hidden`).
+HIDDEN = Hidden.BID
+
+#: One fact of a round as the history shows it: a trump, a bid or trick count, a bid made
+#: but hidden, or ``None``: not recorded (a bid not made, tricks not counted, no trump yet).
+Value = rules.Trump | int | Hidden | None
+
+
 @dataclass(frozen=True)
 class Facts:
-    """A round's facts at one moment (``None``: not recorded); ``bids_hidden``: the bids
-    exist but the reveal mode keeps them from the table for now."""
+    """A round's facts at one moment (``None``: not recorded)."""
 
     trump: rules.Trump | None
+    #: The bids by seat; a bid the reveal mode still hides reads ``None`` here too.
     bids: tuple[int | None, ...] | None
     tricks: tuple[int, ...] | None
-    bids_hidden: bool = False
+    #: The seats whose bid is made but hidden from the table for now.
+    hidden_bids: frozenset[int] = frozenset()
+
+    def bid(self, seat: int) -> int | Hidden | None:
+        """The seat's bid as the table may see it: :data:`HIDDEN` when made but hidden,
+        ``None`` when not made."""
+        if seat in self.hidden_bids:
+            return HIDDEN
+        return _at(self.bids, seat)
+
+    def tricks_of(self, seat: int) -> int | None:
+        """The tricks the seat won, ``None`` before they are recorded."""
+        return _at(self.tricks, seat)
+
+
+def _at(values: tuple[int | None, ...] | None, seat: int) -> int | None:
+    return values[seat] if values is not None and seat < len(values) else None
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One fact a change wrote otherwise: ``fact`` is ``trump``, ``bid`` or ``tricks``; ``old``
+    ``None`` when the change recorded it for the first time."""
+
+    fact: str
+    old: Value
+    new: Value
+
+
+@dataclass(frozen=True)
+class Line:
+    """What a change did to the trump (``seat`` ``None``) or to one player's bid and tricks."""
+
+    seat: int | None
+    differences: tuple[Difference, ...]
 
 
 @dataclass(frozen=True)
@@ -236,9 +285,43 @@ class Change:
     old: Facts | None
     new: Facts | None
 
+    @property
+    def lines(self) -> list[Line]:
+        """Only what the change wrote otherwise: the trump, then the players by seat, each
+        with the facts of theirs it changed. Empty for a write that repeated what was there,
+        or whose every change is of bids still hidden (comparing hidden bids would tell)."""
+        old = self.old or _NOTHING
+        new = self.new or _NOTHING
+        lines = []
+        if old.trump != new.trump:
+            lines.append(Line(None, (Difference("trump", old.trump, new.trump),)))
+        for seat in range(max(_seats(old), _seats(new))):
+            pairs = (
+                ("bid", old.bid(seat), new.bid(seat)),
+                ("tricks", old.tricks_of(seat), new.tricks_of(seat)),
+            )
+            differences = tuple(Difference(*pair) for pair in pairs if pair[1] != pair[2])
+            if differences:
+                lines.append(Line(seat, differences))
+        return lines
+
+    @property
+    def hides_bids(self) -> bool:
+        """Whether bids the reveal mode still hides were there before or after the change
+        (so a change without :attr:`lines` may have changed one of them)."""
+        return any(facts is not None and facts.hidden_bids for facts in (self.old, self.new))
+
+
+_NOTHING = Facts(trump=None, bids=None, tricks=None)
+
+
+def _seats(facts: Facts) -> int:
+    return max(len(facts.bids or ()), len(facts.tricks or ()))
+
 
 def _facts(data: Any, *, hide_bids: bool) -> Facts | None:
-    """Stored facts back as values (they were checked when written or imported)."""
+    """Stored facts back as values (they were checked when written or imported); with
+    ``hide_bids``, the bids made read as made, without their values."""
     if not isinstance(data, dict):
         return None
     trump = None
@@ -251,20 +334,22 @@ def _facts(data: Any, *, hide_bids: bool) -> Facts | None:
     bids = data.get("bids")
     tricks = data.get("tricks")
     shown_bids = tuple(bids) if isinstance(bids, list) else None
-    hidden = hide_bids and shown_bids is not None and any(b is not None for b in shown_bids)
-    if hidden and shown_bids is not None:
+    hidden: frozenset[int] = frozenset()
+    if hide_bids and shown_bids is not None:
+        hidden = frozenset(seat for seat, bid in enumerate(shown_bids) if bid is not None)
         shown_bids = tuple(None for _bid in shown_bids)
     return Facts(
         trump=trump,
         bids=shown_bids,
         tricks=tuple(tricks) if isinstance(tricks, list) else None,
-        bids_hidden=hidden,
+        hidden_bids=hidden,
     )
 
 
 def audit_trail(game: GameSnapshot, number: int | None = None) -> list[Change]:
     """Every write to the game's rounds (or to round ``number``), oldest first. Bids the
-    reveal mode still hides (a round being bid on in covered or secret mode) read ``None``."""
+    reveal mode still hides (a round being bid on in covered or secret mode) read ``None``,
+    their seats in :attr:`Facts.hidden_bids`."""
     if number is not None:
         game.round(number)  # an unknown round is a RoundNotFound
     return audit_trails([game], number).get(game.id, [])

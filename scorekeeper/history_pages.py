@@ -15,7 +15,7 @@ from flask import flash, make_response, redirect, render_template, request, url_
 from flask_wtf.csrf import CSRFError, validate_csrf
 from wtforms.validators import ValidationError
 
-from . import api, export, history, i18n, screens, security, service
+from . import api, export, history, i18n, rules, screens, security, service
 from .extensions import csrf
 from .following import forget_followed
 from .i18n import gettext, service_message
@@ -189,8 +189,21 @@ def round_history(game_id: str, number: int) -> Page:
         changes=list(reversed(changes)),
         editable=_editable(game_id),
         kinds=_kind_labels(),
+        shown=shown_value,
         **_helpers(),
     )
+
+
+def shown_value(value: history.Value) -> str:
+    """A fact of a round's history in words: the trump, a number, "hidden" for a bid made but
+    hidden, "–" for one not made (or tricks not yet counted)."""
+    if value is None:
+        return "–"
+    if value is history.HIDDEN:
+        return gettext("hidden")
+    if isinstance(value, rules.Trump):
+        return screens.trump_label(value)
+    return str(value)
 
 
 def _kind_labels() -> dict[str, str]:

@@ -12,6 +12,7 @@ import random
 import re
 import threading
 from datetime import datetime, timedelta, timezone
+from html import unescape
 from typing import Any
 
 import pytest
@@ -23,6 +24,7 @@ from scorekeeper import history, rules, service
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, RoundChange, utcnow
 
+from .api_client import ApiClient
 from .confidant import Confidant, text
 from .test_queries import count_statements
 
@@ -128,16 +130,141 @@ def test_the_sheet_links_a_corrected_round_to_its_history(app: Flask, phone: Con
     page = text(phone.get(link))
     assert "History of round 1" in page
     assert "Corrected" in page
-    assert "Ute bid 1, tricks 0 bid 0, tricks 0" in page
+    assert "Ute: bid 1 → 0" in page
 
 
-def test_a_round_history_hides_bids_the_reveal_mode_still_hides(phone: Confidant) -> None:
-    started(phone, ["Thomas", "Ute", "Kevin"], bid_reveal="secret")
-    phone.trump(1, "red")
-    phone.bid(1, 1, 1)
-    page = text(phone.get(f"/games/{phone.game_id}/rounds/1/history"))
-    assert "bid hidden" in page
-    assert "bid 1" not in page
+def shown_changes(response: Any) -> list[tuple[str, list[str]]]:
+    """A round's history as read: each change, newest first, as its heading (what wrote,
+    without its time) and its lines."""
+    body = response.get_data(as_text=True)
+    changes = []
+    for section in re.findall(r'<section class="change".*?</section>', body, flags=re.S):
+        heading = re.search(r"<h2[^>]*>(.*?)</h2>", section, flags=re.S)
+        assert heading is not None
+        kind = re.sub(r"<time.*?</time>", "", heading.group(1), flags=re.S)
+        lines = [line for _tag, line in re.findall(r"<(li|p)>(.*?)</\1>", section, flags=re.S)]
+        changes.append((_words(kind).rstrip(" ·"), [_words(line) for line in lines]))
+    return changes
+
+
+def _words(html: str) -> str:
+    return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html))).strip()
+
+
+GREEN = rules.Trump(rules.Turned.GREEN, rules.Suit.GREEN)
+BLUE = rules.Trump(rules.Turned.BLUE, rules.Suit.BLUE)
+
+
+def test_each_change_shows_only_what_it_changed_newest_first(app: Flask, phone: Confidant) -> None:
+    started(phone, ["Thomas", "Ute", "Kevin"], first_dealer="0")
+    phone.play(1, [0, 1, 1], [0, 0, 1])
+    correct(phone, 1, [0, 0, 1], [0, 0, 1])  # the trump green → blue, Ute's bid 1 → 0
+    with app.test_request_context():
+        changes = history.audit_trail(service.get_game(phone.game_id), 1)
+    assert changes[-1].lines == [
+        history.Line(None, (history.Difference("trump", GREEN, BLUE),)),
+        history.Line(1, (history.Difference("bid", 1, 0),)),
+    ]
+    assert changes[-2].lines == [
+        history.Line(seat, (history.Difference("tricks", None, count),))
+        for seat, count in enumerate([0, 0, 1])
+    ]
+
+    assert shown_changes(phone.get(f"/games/{phone.game_id}/rounds/1/history")) == [
+        ("Corrected", ["Trump: green Elves → blue Humans", "Ute: bid 1 → 0"]),
+        ("Round scored", ["Thomas: tricks 0", "Ute: tricks 0", "Kevin: tricks 1"]),
+        ("Bids recorded", ["Kevin: bid 1"]),
+        ("Bids recorded", ["Ute: bid 1"]),
+        ("Bids recorded", ["Thomas: bid 0"]),
+        ("Trump recorded", ["Trump: green Elves"]),
+    ]
+
+
+def test_a_change_of_a_bid_and_its_tricks_is_one_line_and_the_new_value_stands_out(
+    api: ApiClient,
+) -> None:
+    game_id = api.create(["Thomas", "Ute", "Kevin"], first_dealer=0)["id"]
+    api.play_round(game_id, 1, [0, 1, 1], [0, 0, 1])
+    api.bids(game_id, 1, [0, 0, 1])
+    api.tricks(game_id, 1, [0, 1, 0])
+    api.trump(game_id, 2, "wizard", "red")
+    api.trump(game_id, 2, "wizard", "red")  # the same card again: a write that changes nothing
+    page = api.client.get(f"/games/{game_id}/rounds/1/history")
+    assert shown_changes(page)[:2] == [
+        ("Corrected", ["Ute: tricks 0 → 1", "Kevin: tricks 1 → 0"]),
+        ("Corrected", ["Ute: bid 1 → 0"]),
+    ]
+    assert "bid 1 → <strong>0</strong>" in page.get_data(as_text=True)
+    assert shown_changes(api.client.get(f"/games/{game_id}/rounds/2/history")) == [
+        ("Trump recorded", ["Nothing changed."]),
+        ("Trump recorded", ["Trump: red Dwarves, chosen by the dealer under a Wizard"]),
+    ]
+    exported = api.client.get(f"/api/v1/games/{game_id}/export").get_json()
+    copy = api.client.post("/api/v1/import", json=exported).get_json()["games"][0]["id"]
+    imported = shown_changes(api.client.get(f"/games/{copy}/rounds/1/history"))
+    # An import records everything at once: each player's bid and tricks on one line.
+    assert imported[:2] == [
+        (
+            "Imported",
+            [
+                "Trump: blue Humans",
+                "Thomas: bid 0, tricks 0",
+                "Ute: bid 0, tricks 1",
+                "Kevin: bid 1, tricks 0",
+            ],
+        ),
+        ("Corrected", ["Ute: tricks 0 → 1", "Kevin: tricks 1 → 0"]),
+    ]
+
+
+@pytest.mark.parametrize("reveal", ["covered", "secret"])
+def test_a_bid_not_made_reads_a_dash_and_a_made_one_stays_hidden(
+    app: Flask, phone: Confidant, reveal: str
+) -> None:
+    """The history shows who has bid, as the round screen does, never a bid the reveal mode
+    still hides; a player who has not bid is "–", never "hidden"."""
+    started(phone, ["Thomas", "Ute", "Kevin", "Anna"], bid_rule="plus_minus_one", bid_reveal=reveal)
+    path = f"/games/{phone.game_id}/rounds/1/history"
+    phone.trump(1, "green")
+    phone.bid(1, 1, 1)  # Ute, hidden; nobody else has bid
+    with app.test_request_context():
+        (_trump, ute) = history.audit_trail(service.get_game(phone.game_id), 1)
+    assert ute.new is not None
+    assert [ute.new.bid(seat) for seat in range(4)] == [None, history.HIDDEN, None, None]
+    assert shown_changes(phone.get(path))[0] == ("Bids recorded", ["Ute: bid hidden"])
+    assert text(phone.get(path)).count("hidden") == 1
+
+    phone.bid(1, 1, 0)  # Ute changes her hidden bid: what it was and is stays hidden
+    assert shown_changes(phone.get(path))[0] == (
+        "Bids recorded",
+        ["Nothing to show until the bids are revealed."],
+    )
+    phone.bid(1, 0, 1)  # Thomas deals, unseen
+    phone.bid(1, 2, 0)
+    # Anna's 0 would make the bids add up to the 1 trick: Thomas's 1 is taken back.
+    assert phone.bid(1, 3, 0).status_code == 303
+    page = phone.get(path)
+    assert shown_changes(page)[0] == (
+        "Bids recorded",
+        ["Thomas: bid hidden → –", "Anna: bid hidden"],
+    )
+    assert not re.search(r"bid [01]", text(page))
+
+    phone.bid(1, 0, 0)  # all in: covered bids are revealed, secret ones once scored
+    if reveal == "secret":
+        assert not re.search(r"bid [01]", text(phone.get(path)))
+        assert phone.tricks(1, 0, 1).status_code == 303
+        assert phone.score(1).status_code == 303
+    page = phone.get(path)
+    assert "hidden" not in text(page)
+    assert [lines for kind, lines in shown_changes(page) if kind == "Bids recorded"] == [
+        ["Thomas: bid 0"],
+        ["Thomas: bid 1 → –", "Anna: bid 0"],
+        ["Kevin: bid 0"],
+        ["Thomas: bid 1"],
+        ["Ute: bid 1 → 0"],
+        ["Ute: bid 1"],
+    ]
 
 
 def test_the_history_of_an_unknown_round_is_a_404(phone: Confidant) -> None:

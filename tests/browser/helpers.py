@@ -50,6 +50,18 @@ def expect_fits_the_phone(page: Page) -> None:
     )
 
 
+def expect_nothing_off_screen(page: Page) -> None:
+    """Nothing of the page's content reaches past the phone's right edge, not even inside a
+    box that scrolls sideways (which keeps the page itself narrow but hides what is off it)."""
+    expect_fits_the_phone(page)
+    off = page.evaluate(
+        """() => [...document.querySelectorAll("main *")]
+            .filter((e) => e.getBoundingClientRect().right > innerWidth + 0.5)
+            .map((e) => `${e.tagName}: ${e.textContent.trim().slice(0, 40)}`)"""
+    )
+    assert not off, f"{page.url} reaches past the {page.viewport_size} phone: {off[:5]}"
+
+
 def starts_with(label: str) -> re.Pattern[str]:
     """An accessible name that starts with ``label`` (radio labels carry a summary too)."""
     # A "/" is escaped too: Playwright passes the pattern on as a /.../ literal.

@@ -1,6 +1,6 @@
 """History in the browser: the largest sheets (6 players × 10 rounds, 3 players × 20 rounds,
-every round scored) print on one A4 page, and an exported game comes back through the
-import page."""
+every round scored) print on one A4 page, an exported game comes back through the import
+page, and a round's history reads on a narrow phone."""
 
 from __future__ import annotations
 
@@ -12,6 +12,8 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 
 from playwright.sync_api import Page, expect
+
+from .helpers import expect_nothing_off_screen, shot
 
 
 def played_through_the_api(page: Page, base_url: str, names: list[str]) -> str:
@@ -91,3 +93,55 @@ def test_the_head_to_head_table_fits_a_narrow_phone_in_german(
     # Every column in sight, "Vorn" (who ended ahead) too: nothing to scroll sideways for.
     region = page.locator("div[role=region]", has=table)
     assert table.evaluate("t => t.scrollWidth") <= region.evaluate("r => r.clientWidth")
+
+
+def test_a_rounds_history_reads_on_a_narrow_phone_in_english_and_german(
+    page: Page, base_url: str
+) -> None:
+    """Eight changes to one round, on a 360 px phone: each change says what it changed in a
+    line or two, and nothing reaches past the screen's edge."""
+    names = ["Charlotte-Marie", "Bartholomäus", "Ute", "Kevin"]
+    api = page.request
+    game = api.post(base_url + "/api/v1/games", data={"players": names, "first_dealer": 0})
+    body = game.json()
+    headers = {"Authorization": f"Bearer {body['edit_token']}"}
+    path = f"{base_url}/api/v1/games/{body['id']}/rounds/1"
+    writes = [
+        ("trump", {"turned": "wizard", "chosen": "yellow"}),
+        ("bids", {"bids": [1, 0, 0, 1]}),
+        ("tricks", {"tricks": [1, 0, 0, 0]}),
+        ("bids", {"bids": [0, 1, 0, 1]}),
+        ("tricks", {"tricks": [0, 1, 0, 0]}),
+        ("trump", {"turned": "jester"}),
+        ("bids", {"bids": [0, 0, 1, 1]}),
+        ("tricks", {"tricks": [0, 0, 0, 1]}),
+    ]
+    for what, data in writes:
+        assert api.put(f"{path}/{what}", data=data, headers=headers).ok
+    # Read as a spectator does (this browser holds no right to change the game).
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(f"{base_url}/games/{body['id']}/rounds/1/history")
+    expect(page.get_by_role("heading", name="History of round 1", level=1)).to_be_visible()
+    changes = page.locator("section.change")
+    expect(changes).to_have_count(len(writes))
+    newest = changes.first
+    expect(newest.get_by_role("heading", level=2)).to_contain_text("Corrected")
+    expect(newest.get_by_role("listitem")).to_have_text(
+        ["Bartholomäus: tricks 1 → 0", "Kevin: tricks 0 → 1"]
+    )
+    expect(changes.nth(1).get_by_role("listitem")).to_have_text(
+        ["Bartholomäus: bid 1 → 0", "Ute: bid 0 → 1"]
+    )
+    expect(changes.last.get_by_role("listitem")).to_have_text(
+        ["Trump: yellow Giants, chosen by the dealer under a Wizard"]
+    )
+    expect_nothing_off_screen(page)
+    shot(page, "round-history-360-en")
+
+    page.get_by_role("button", name="Deutsch").click()
+    expect(page.get_by_role("heading", name="Verlauf von Runde 1", level=1)).to_be_visible()
+    expect(page.locator("section.change").first.get_by_role("listitem").first).to_have_text(
+        "Bartholomäus: Stiche 1 → 0"
+    )
+    expect_nothing_off_screen(page)
+    shot(page, "round-history-360-de")
