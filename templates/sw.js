@@ -62,8 +62,19 @@ async function networkFirst(request, url) {
   } catch (error) {
     const kept = await caches.match(request, {ignoreVary: true});
     const shell = await caches.open(SHELL_CACHE);
-    return kept || (await shell.match(OFFLINE)) || Response.error();
+    const answer = kept || (await shell.match(OFFLINE));
+    return answer ? anew(answer, answer.body) : Response.error();
   }
+}
+
+// A copy answered as a new response, whose URL is the one asked for: a kept response keeps
+// its own (/offline), and htmx puts a response's URL in the address bar, where a reload
+// online would bring the offline page back.
+function anew(kept, body) {
+  const headers = new Headers(kept.headers);
+  headers.delete("Content-Length");
+  headers.delete("Content-Encoding");
+  return new Response(body, {status: kept.status, statusText: kept.statusText, headers});
 }
 
 async function keepShellIn(language) {

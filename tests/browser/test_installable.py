@@ -106,12 +106,32 @@ def test_offline_a_visited_page_opens_from_the_phone_and_another_says_offline(
         assert page.evaluate("document.styleSheets.length") >= 2
         page.goto(f"{base_url}/games/{game}/sheet")
         expect(page.get_by_role("heading", name="No connection")).to_be_visible()
+        expect(page).to_have_url(f"{base_url}/games/{game}/sheet")
         expect(page.get_by_role("button", name="To your games")).to_be_visible()
     finally:
         page.context.set_offline(False)
     # Back online, the page comes from the server again.
     page.goto(f"{base_url}/games/{game}/sheet")
     expect(page.get_by_role("heading", name="The Tablet of Truth")).to_be_visible()
+
+
+def test_offline_a_link_to_a_page_never_kept_keeps_its_address_for_a_reload_online(
+    page: Page, base_url: str, problems: Problems
+) -> None:
+    """The offline page answers at the address of the page asked for (htmx follows the link
+    and writes the answer's URL in the address bar), so the reload it advises brings that
+    page once the phone is online again, not the offline page once more."""
+    problems.allow(r"ERR_INTERNET_DISCONNECTED|Failed to fetch|net::ERR_FAILED")
+    page.goto(base_url + "/")
+    wait_for_the_service_worker(page)
+    game = new_game(page, base_url, ["Ann", "Bob", "Cy"], dealer="Ann")
+    page.context.set_offline(True)
+    page.get_by_role("banner").get_by_role("link", name="Sheet", exact=True).click()
+    expect(page.get_by_role("heading", name="No connection")).to_be_visible()
+    expect(page).to_have_url(f"{base_url}/games/{game}/sheet")
+    page.context.set_offline(False)
+    page.reload()
+    expect(page.get_by_role("heading", name="The Tablet of Truth", level=1)).to_be_visible()
 
 
 WAKE_LOCK_STUB = """
