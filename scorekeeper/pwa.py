@@ -13,7 +13,15 @@ import hashlib
 import json
 from pathlib import Path
 
-from flask import Blueprint, current_app, make_response, render_template, url_for
+from flask import (
+    Blueprint,
+    current_app,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import get_locale
 from werkzeug.wrappers import Response
 
@@ -106,7 +114,15 @@ def _version(shell: list[str]) -> str:
 
 @bp.get("/offline")
 def offline() -> Response:
-    """What the service worker shows for a page it never kept, while the phone is offline."""
+    """What the service worker shows for a page it never kept, while the phone is offline.
+
+    Opened as a page, the server answering, it would say the phone is offline: it leads to
+    the home page instead. (An older worker let htmx write /offline in the address bar; a
+    phone that kept that address reloads it once back online.) The worker fetches it to
+    keep, not as a page.
+    """
+    if request.headers.get("Sec-Fetch-Mode") == "navigate":
+        return redirect(url_for("pages.home"), 303)
     response = make_response(render_template("offline.html"))
     response.headers["Cache-Control"] = "no-cache"
     return response

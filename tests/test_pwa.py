@@ -71,3 +71,15 @@ def test_the_manifest_and_the_offline_page_come_in_the_phones_language(
     assert offline.status_code == 200
     assert offline.headers["Content-Language"] == "de"
     assert "Keine Verbindung" in offline.get_data(as_text=True)
+
+
+def test_the_offline_page_opened_as_a_page_online_leads_home(plain: FlaskClient) -> None:
+    # An address bar that shows /offline (an older worker let htmx write it there), reloaded
+    # with the server answering: the offline page would say the phone is offline.
+    opened = plain.get("/offline", headers={"Sec-Fetch-Mode": "navigate"})
+    assert opened.status_code == 303
+    assert opened.headers["Location"] == "/"
+    # The worker fetches it to keep it (no navigation): the page itself.
+    kept = plain.get("/offline", headers={"Sec-Fetch-Mode": "cors"})
+    assert kept.status_code == 200
+    assert "No connection" in kept.get_data(as_text=True)

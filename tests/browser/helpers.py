@@ -40,6 +40,13 @@ def tap(page: Page, target: Locator) -> None:
     expect(page.locator("[data-tapped]")).to_have_count(0)
 
 
+def wait_for_the_service_worker(page: Page) -> str:
+    """Its scope, once it is active and controls the page."""
+    scope = page.evaluate("async () => (await navigator.serviceWorker.ready).scope")
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    return str(scope)
+
+
 def expect_fits_the_phone(page: Page) -> None:
     """The page is no wider than the phone: nothing makes it scroll (or zoom out) sideways."""
     width = page.evaluate("document.documentElement.scrollWidth")

@@ -17,7 +17,15 @@ pytest.importorskip("playwright.sync_api")
 from playwright.sync_api import Browser, Page, expect
 
 from .conftest import PHONE
-from .helpers import bid, new_game, score, set_trump, tap, tricks
+from .helpers import (
+    bid,
+    new_game,
+    score,
+    set_trump,
+    tap,
+    tricks,
+    wait_for_the_service_worker,
+)
 
 if TYPE_CHECKING:
     from .conftest import Problems
@@ -28,13 +36,6 @@ def png_size(data: bytes) -> tuple[int, int]:
     assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
     width, height = struct.unpack(">II", data[16:24])
     return width, height
-
-
-def wait_for_the_service_worker(page: Page) -> str:
-    """Its scope, once it is active and controls the page."""
-    scope = page.evaluate("async () => (await navigator.serviceWorker.ready).scope")
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
-    return str(scope)
 
 
 def test_the_manifest_names_the_app_with_icons_and_a_standalone_display(
@@ -132,6 +133,17 @@ def test_offline_a_link_to_a_page_never_kept_keeps_its_address_for_a_reload_onli
     page.context.set_offline(False)
     page.reload()
     expect(page.get_by_role("heading", name="The Tablet of Truth", level=1)).to_be_visible()
+
+
+def test_the_offline_page_opened_online_leads_to_the_home_page(page: Page, base_url: str) -> None:
+    """An address bar left at /offline (where an older worker let htmx put it), reloaded
+    once online, shows the home page, not the offline page's claim that the phone is
+    offline."""
+    page.goto(base_url + "/")
+    wait_for_the_service_worker(page)
+    page.goto(base_url + "/offline")
+    expect(page.get_by_role("heading", name="Your games")).to_be_visible()
+    expect(page).to_have_url(base_url + "/")
 
 
 WAKE_LOCK_STUB = """
