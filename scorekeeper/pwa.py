@@ -22,7 +22,8 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import get_locale
+from flask_babel import force_locale, get_locale
+from markupsafe import escape
 from werkzeug.wrappers import Response
 
 from . import assets
@@ -84,6 +85,7 @@ def service_worker() -> Response:
         version=_version(shell),
         shell=shell,
         offline=offline_url,
+        kept=kept_notices(),
     )
     response = make_response(body)
     response.mimetype = "text/javascript"
@@ -91,6 +93,20 @@ def service_worker() -> Response:
     response.headers["Cache-Control"] = "no-cache"
     response.headers["Service-Worker-Allowed"] = "/"
     return response
+
+
+def kept_notices() -> dict[str, str]:
+    """The sentence a page answered offline from the phone's copy shows, as HTML, by
+    language: the worker writes it into the page's notice, in the page's language."""
+    notices = {}
+    for language in current_app.config["LANGUAGES"]:
+        with force_locale(language):
+            sentence = gettext(
+                "No connection: this is the copy this phone kept from the last visit; "
+                "reload once the phone is back online."
+            )
+        notices[language] = str(escape(sentence))
+    return notices
 
 
 def shell_urls() -> list[str]:

@@ -3,6 +3,7 @@
 const VERSION = {{ version|tojson }};
 const SHELL = {{ shell|tojson }};
 const OFFLINE = {{ offline|tojson }};
+const KEPT = {{ kept|tojson }};
 const SHELL_CACHE = "shell-" + VERSION;
 const PAGES_CACHE = "pages";
 
@@ -47,8 +48,8 @@ self.addEventListener("fetch", (event) => {
 });
 
 // A page (a game's state) comes from the server while there is one; offline, the copy kept
-// from the last visit, else the offline page. The offline page and the manifest are kept in
-// the shell, in the language of the latest page.
+// from the last visit, which says so, else the offline page. The offline page and the
+// manifest are kept in the shell, in the language of the latest page.
 async function networkFirst(request, url) {
   try {
     const response = await fetch(request);
@@ -60,11 +61,22 @@ async function networkFirst(request, url) {
     }
     return response;
   } catch (error) {
-    const kept = await caches.match(request, {ignoreVary: true});
+    const kept = await (await caches.open(PAGES_CACHE)).match(request, {ignoreVary: true});
+    if (kept) return anew(kept, await saysKept(kept));
     const shell = await caches.open(SHELL_CACHE);
-    const answer = kept || (await shell.match(OFFLINE));
+    const answer = (await shell.match(request, {ignoreVary: true}))
+      || (await shell.match(OFFLINE));
     return answer ? anew(answer, answer.body) : Response.error();
   }
+}
+
+// A page answered from the phone's copy says so, in its language: its connection notice
+// (base.html's #connection, hidden while the server answers) shows, with KEPT's sentence.
+async function saysKept(kept) {
+  if (!(kept.headers.get("Content-Type") || "").startsWith("text/html")) return kept.body;
+  const sentence = KEPT[kept.headers.get("Content-Language")] || Object.values(KEPT)[0];
+  return (await kept.text()).replace(/(<p id="connection"[^>]*?) hidden([^>]*>)/,
+    (tag, start, end) => start + end + sentence);
 }
 
 // A copy answered as a new response, whose URL is the one asked for: a kept response keeps

@@ -83,3 +83,14 @@ def test_the_offline_page_opened_as_a_page_online_leads_home(plain: FlaskClient)
     kept = plain.get("/offline", headers={"Sec-Fetch-Mode": "cors"})
     assert kept.status_code == 200
     assert "No connection" in kept.get_data(as_text=True)
+
+
+def test_the_worker_says_a_kept_copy_is_one_in_every_language(plain: FlaskClient) -> None:
+    _version, _shell, body = _worker(plain)
+    kept = re.search(r"const KEPT = (\{.*?\});", body)
+    assert kept
+    sentences = json.loads(kept.group(1))
+    assert sentences["en"].startswith("No connection: this is the copy this phone kept")
+    assert sentences["de"].startswith("Keine Verbindung: Das ist die gespeicherte Kopie")
+    # One worker for every phone, whatever its language.
+    assert plain.get("/sw.js", headers={"Accept-Language": "de"}).get_data(as_text=True) == body

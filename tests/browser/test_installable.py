@@ -20,6 +20,7 @@ from .conftest import PHONE
 from .helpers import (
     bid,
     new_game,
+    open_sheet,
     score,
     set_trump,
     tap,
@@ -133,6 +134,67 @@ def test_offline_a_link_to_a_page_never_kept_keeps_its_address_for_a_reload_onli
     page.context.set_offline(False)
     page.reload()
     expect(page.get_by_role("heading", name="The Tablet of Truth", level=1)).to_be_visible()
+
+
+KEPT_COPY = (
+    "No connection: this is the copy this phone kept from the last visit; "
+    "reload once the phone is back online."
+)
+
+
+def test_offline_a_page_from_the_phones_copy_says_so(
+    page: Page, base_url: str, problems: Problems
+) -> None:
+    """The sheet kept from a visit before the trump was set, opened offline by its link
+    (htmx) and by a reload: the notice says it is the phone's copy; back online, the page
+    from the server shows no notice."""
+    problems.allow(r"ERR_INTERNET_DISCONNECTED|Failed to fetch|net::ERR_FAILED")
+    page.goto(base_url + "/")
+    wait_for_the_service_worker(page)
+    game = new_game(page, base_url, ["Ann", "Bob", "Cy"], dealer="Ann")
+    notice = page.locator("#connection")
+    open_sheet(page)
+    expect(notice).to_be_hidden()
+    page.goto(f"{base_url}/games/{game}/rounds/1")
+    set_trump(page, "red Dwarves")
+    page.context.set_offline(True)
+    open_sheet(page)
+    expect(notice).to_have_text(KEPT_COPY)
+    expect(notice).to_be_visible()
+    page.reload()
+    expect(page.get_by_role("heading", name="The Tablet of Truth", level=1)).to_be_visible()
+    expect(notice).to_have_text(KEPT_COPY)
+    expect(notice).to_be_visible()
+    page.context.set_offline(False)
+    page.reload()
+    expect(page.get_by_role("heading", name="The Tablet of Truth", level=1)).to_be_visible()
+    expect(notice).to_be_hidden()
+
+
+def test_offline_a_german_round_screen_from_the_phones_copy_says_so_and_covers_nothing(
+    page: Page, base_url: str, problems: Problems
+) -> None:
+    """In German (longer words), on the walkthrough's phone (360×740), six players: the
+    notice says it in German, and the page's last button scrolls up above it."""
+    problems.allow(r"ERR_INTERNET_DISCONNECTED|Failed to fetch|net::ERR_FAILED")
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(base_url + "/")
+    wait_for_the_service_worker(page)
+    new_game(page, base_url, ["Ann", "Bob", "Cy", "Dan", "Eve", "Fay"], dealer="Ann")
+    set_trump(page, "red Dwarves")
+    tap(page, page.get_by_role("button", name="Deutsch"))
+    expect(page.get_by_role("heading", name="Ansagen", exact=True)).to_be_visible()
+    page.context.set_offline(True)
+    page.reload()
+    notice = page.locator("#connection")
+    expect(notice).to_have_text(
+        "Keine Verbindung: Das ist die gespeicherte Kopie vom letzten Besuch; lade die Seite "
+        "neu, sobald das Handy wieder online ist."
+    )
+    page.evaluate("window.scrollTo(0, document.documentElement.scrollHeight)")
+    last = page.locator("main button").last.bounding_box()
+    assert last is not None
+    assert last["y"] + last["height"] <= notice.bounding_box()["y"]
 
 
 def test_the_offline_page_opened_online_leads_to_the_home_page(page: Page, base_url: str) -> None:

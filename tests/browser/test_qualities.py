@@ -77,13 +77,17 @@ def audit(page: Page, screen: str) -> list[str]:
     return [f"{screen}: {problem}" for problem in problems]
 
 
-def audit_offline(page: Page, base_url: str, heading: str, screen: str) -> list[str]:
-    """The offline page, as the service worker shows it for a page the phone never kept."""
+def audit_offline(page: Page, base_url: str, sheet: str, heading: str, language: str) -> list[str]:
+    """The offline page, as the service worker shows it for a page the phone never kept, and
+    the sheet from the phone's copy, which says so."""
     page.context.set_offline(True)
     try:
         page.goto(base_url + "/games/nothing-here")
         expect(page.get_by_role("heading", name=heading)).to_be_visible()
-        return audit(page, screen)
+        found = audit(page, f"offline{language}")
+        page.goto(sheet)
+        expect(page.locator("#connection")).to_be_visible()
+        return found + audit(page, f"sheet from the phone's copy{language}")
     finally:
         page.context.set_offline(False)
 
@@ -160,7 +164,8 @@ def test_every_screen_fits_a_narrow_phone_with_named_thumb_sized_controls(
         found += audit(page, "hand-over")
         page.goto(base_url + "/games/nothing-here")
         found += audit(page, "not found")
-        found += audit_offline(page, base_url, "No connection", "offline")
+        sheet = correction.replace("/rounds/1/correct", "/sheet")
+        found += audit_offline(page, base_url, sheet, "No connection", "")
         # German words are longer: the same screens again, in German.
         tap(page, page.get_by_role("button", name="Deutsch"))
         for screen, path in [
@@ -168,14 +173,14 @@ def test_every_screen_fits_a_narrow_phone_with_named_thumb_sized_controls(
             ("new game", "/games/new"),
             ("round 1 scored", correction.removesuffix("/correct")),
             ("round 2 trump", correction.replace("/rounds/1/correct", "/rounds/2")),
-            ("sheet", correction.replace("/rounds/1/correct", "/sheet")),
+            ("sheet", sheet),
             ("correction", correction),
             ("spectator", f"/games/{game_id}/view"),
             ("invite", f"/games/{game_id}/share"),
         ]:
             page.goto(path if path.startswith("http") else base_url + path)
             found += audit(page, f"{screen}, German")
-        found += audit_offline(page, base_url, "Keine Verbindung", "offline, German")
+        found += audit_offline(page, base_url, sheet, "Keine Verbindung", ", German")
     finally:
         context.close()
     assert found == []
