@@ -156,7 +156,7 @@ def new_game() -> Page:
     form = NewGameForm()
     status = 200
     if request.method == "GET":
-        form = _remembered_setup() or form
+        form = _setup_again(request.args.get("again")) or _remembered_setup() or form
     else:
         action = request.form.get("action", "start")
         if action == "start":
@@ -204,6 +204,29 @@ def _remembered_setup() -> NewGameForm | None:
         if key != "names" and isinstance(value, str | bool | None)
     }
     return _form_of({**fields, "names": names[: rules.MAX_PLAYERS]})
+
+
+def _setup_again(game_id: str | None) -> NewGameForm | None:
+    """The form set up as game ``game_id`` was, for the same table to play again: the same
+    seats and rules, the first deal passing to the next seat (``None``: no such game)."""
+    if not game_id:
+        return None
+    try:
+        table = service.get_game(game_id).table
+    except service.ServiceError:
+        return None
+    full = table.rules.rounds == rules.full_game_rounds(table.seats)
+    return _form_of(
+        {
+            "names": list(table.players),
+            "first_dealer": str((table.first_dealer + 1) % table.seats),
+            "bid_rule": table.rules.bid_rule.value,
+            "last_bidder_may_bid_zero": table.rules.last_bidder_may_bid_zero,
+            "bid_reveal": table.rules.bid_reveal.value,
+            "clairvoyance": table.rules.clairvoyance,
+            "rounds": FULL_GAME if full else str(table.rules.rounds),
+        }
+    )
 
 
 def _form_of(setup: dict[str, Any]) -> NewGameForm:

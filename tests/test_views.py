@@ -1079,3 +1079,34 @@ def test_the_correction_hint_in_a_covered_game_is_true_of_the_bids_shown(
     )
     assert "Jürgen deals and may not bid 1: the bids would add up to the 2 tricks" in text(page)
     assert "These bids" not in body
+
+
+def test_the_same_table_plays_again_with_the_deal_passed_on(app: Flask, phone: Confidant) -> None:
+    started(
+        phone,
+        ["Ann", "Bob", "Cy"],
+        first_dealer="2",
+        rounds="1",
+        bid_rule="plus_minus_one",
+        bid_reveal="covered",
+    )
+    phone.play(1, [1, 1, 1], [1, 0, 0])
+    over = phone.get(f"/games/{phone.game_id}").get_data(as_text=True)
+    assert f'href="/games/new?again={phone.game_id}"' in over
+    assert "Play again, same table" in text(phone.get(f"/games/{phone.game_id}"))
+
+    body = phone.get(f"/games/new?again={phone.game_id}").get_data(as_text=True)
+    assert _seat_values(body) == ["Ann", "Bob", "Cy"]
+    assert re.search(r'name="first_dealer"[^>]*value="0"[^>]*checked', body)  # Cy dealt first
+    assert 'value="plus_minus_one" checked' in body
+    assert 'value="covered" checked' in body
+    assert re.search(r'<option[^>]*selected[^>]*value="1"|<option value="1" selected', body)
+    # Nothing is written until "Start the game": the form is only filled in.
+    assert phone.start(["Ann", "Bob", "Cy"], first_dealer="0").status_code == 303
+    with app.app_context():
+        again = service.get_game(phone.game_id)
+    assert again.table.first_dealer == 0
+
+    unknown = phone.get("/games/new?again=no-such-game")
+    assert unknown.status_code == 200
+    assert _seat_values(unknown.get_data(as_text=True)) == ["", "", ""]
