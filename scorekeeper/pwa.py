@@ -141,4 +141,5 @@ def offline() -> Response:
         return redirect(url_for("pages.home"), 303)
     response = make_response(render_template("offline.html"))
     response.headers["Cache-Control"] = "no-cache"
+    response.vary.add("Sec-Fetch-Mode")  # a page load is sent home instead
     return response

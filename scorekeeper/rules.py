@@ -353,7 +353,7 @@ def clean_names(names: Sequence[str]) -> tuple[str, ...]:
         if not name:
             raise SetupError(
                 _(
-                    "Seat %(number)d has no name: give every player a name of 1 to %(max)d "
+                    "Player %(number)d has no name: give every player a name of 1 to %(max)d "
                     "characters."
                 ),
                 field=where,
@@ -363,7 +363,7 @@ def clean_names(names: Sequence[str]) -> tuple[str, ...]:
         if not name.isprintable():
             raise SetupError(
                 _(
-                    "The name in seat %(number)d contains a character that cannot be shown: "
+                    "The name of player %(number)d contains a character that cannot be shown: "
                     "use letters, digits, spaces and punctuation."
                 ),
                 field=where,
@@ -383,7 +383,7 @@ def clean_names(names: Sequence[str]) -> tuple[str, ...]:
             if first != name:  # "Ann" and "ann": say both, as typed
                 raise SetupError(
                     _(
-                        "%(first)s and %(second)s count as one name: give every player a "
+                        "“%(first)s” and “%(second)s” count as one name: give every player a "
                         "different name."
                     ),
                     field=where,
@@ -391,7 +391,7 @@ def clean_names(names: Sequence[str]) -> tuple[str, ...]:
                     second=name,
                 )
             raise SetupError(
-                _("Two players are called %(name)s: give every player a different name."),
+                _("Two players are called “%(name)s”: give every player a different name."),
                 field=where,
                 name=name,
             )

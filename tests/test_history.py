@@ -114,7 +114,8 @@ def test_the_sheet_links_a_corrected_round_to_its_history(app: Flask, phone: Con
     link = f"{base}/rounds/1/history"
 
     sheet = phone.get(f"{base}/sheet").get_data(as_text=True)
-    assert f'href="{base}/rounds/1/correct" aria-label="Correct round 1 (corrected)"' in sheet
+    corrected = 'aria-label="Correct round 1 (already corrected)"'
+    assert f'href="{base}/rounds/1/correct" {corrected}' in sheet
     assert f'href="{base}/rounds/2/correct" aria-label="Correct round 2"' in sheet
     assert "/history" not in sheet  # no second target beside the number
     correction = phone.get(f"{base}/rounds/1/correct").get_data(as_text=True)

@@ -83,6 +83,7 @@ def test_the_offline_page_opened_as_a_page_online_leads_home(plain: FlaskClient)
     kept = plain.get("/offline", headers={"Sec-Fetch-Mode": "cors"})
     assert kept.status_code == 200
     assert "No connection" in kept.get_data(as_text=True)
+    assert "Sec-Fetch-Mode" in kept.headers["Vary"]  # a cache must not answer a page load
 
 
 def test_the_worker_says_a_kept_copy_is_one_in_every_language(plain: FlaskClient) -> None:

@@ -8,8 +8,11 @@ from html import unescape
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from sqlalchemy import func, select
 
 from scorekeeper import history, rules, service
+from scorekeeper.extensions import db
+from scorekeeper.models import Game
 
 from .confidant import Confidant, text
 from .test_queries import count_statements
@@ -168,9 +171,13 @@ def test_draw_at_random_picks_a_seat_of_the_table(app: Flask, phone: Confidant) 
 @pytest.mark.parametrize(
     ("names", "choices", "message"),
     [
-        (["Ann", "ann", "Cy"], {}, "Ann and ann count as one name: give every player a different"),
-        (["Ann", "Bob", "Ann"], {}, "Two players are called Ann: give every player a different"),
-        (["Ann", "", "Cy"], {}, "Seat 2 has no name"),
+        (
+            ["Ann", "ann", "Cy"],
+            {},
+            "“Ann” and “ann” count as one name: give every player a different",
+        ),
+        (["Ann", "Bob", "Ann"], {}, "Two players are called “Ann”: give every player a different"),
+        (["Ann", "", "Cy"], {}, "Player 2 has no name"),
         (["Ann", "B" * 25, "Cy"], {}, "is too long: a name has at most 24 characters"),
         (["Ann", "Bob", "Cy"], {"rounds": "21"}, "A game of 3 players has 1 to 20 rounds, not 21"),
         (["Ann", "Bob", "Cy"], {"bid_rule": "chaos"}, "Some of the choices were not understood"),
@@ -1088,24 +1095,35 @@ def test_the_same_table_plays_again_with_the_deal_passed_on(app: Flask, phone: C
         first_dealer="2",
         rounds="1",
         bid_rule="plus_minus_one",
+        last_bidder_may_bid_zero="y",
         bid_reveal="covered",
+        clairvoyance="y",
     )
     phone.play(1, [1, 1, 1], [1, 0, 0])
-    over = phone.get(f"/games/{phone.game_id}").get_data(as_text=True)
-    assert f'href="/games/new?again={phone.game_id}"' in over
-    assert "Play again, same table" in text(phone.get(f"/games/{phone.game_id}"))
+    first = phone.game_id
+    over = phone.get(f"/games/{first}")
+    assert f'href="/games/new?again={first}"' in over.get_data(as_text=True)
+    assert "Play again, same table" in text(over)
 
-    body = phone.get(f"/games/new?again={phone.game_id}").get_data(as_text=True)
-    assert _seat_values(body) == ["Ann", "Bob", "Cy"]
-    assert re.search(r'name="first_dealer"[^>]*value="0"[^>]*checked', body)  # Cy dealt first
-    assert 'value="plus_minus_one" checked' in body
-    assert 'value="covered" checked' in body
-    assert re.search(r'<option[^>]*selected[^>]*value="1"|<option value="1" selected', body)
-    # Nothing is written until "Start the game": the form is only filled in.
-    assert phone.start(["Ann", "Bob", "Cy"], first_dealer="0").status_code == 303
     with app.app_context():
-        again = service.get_game(phone.game_id)
-    assert again.table.first_dealer == 0
+        games = db.session.scalar(select(func.count()).select_from(Game))
+        before = service.get_game(first).table
+    body = phone.get(f"/games/new?again={first}").get_data(as_text=True)
+    with app.app_context():  # only filled in: nothing is written until "Start the game"
+        assert db.session.scalar(select(func.count()).select_from(Game)) == games
+    # The form as it came, sent as it is.
+    checked = dict(
+        re.findall(r'<input type="(?:radio|checkbox)"[^>]*name="(\w+)" value="(\w+)" checked', body)
+    )
+    selected = re.search(r'<option value="(\w+)" selected', body)
+    assert selected is not None
+    assert phone.start(_seat_values(body), **checked, rounds=selected.group(1)).status_code == 303
+    with app.app_context():
+        again = service.get_game(phone.game_id).table
+    assert phone.game_id != first
+    assert again.players == ("Ann", "Bob", "Cy")
+    assert again.first_dealer == 0  # Cy dealt first last time: Ann deals now
+    assert again.rules == before.rules  # every rule alike, the rounds too
 
     unknown = phone.get("/games/new?again=no-such-game")
     assert unknown.status_code == 200

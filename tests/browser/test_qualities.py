@@ -135,7 +135,7 @@ def test_every_screen_fits_a_narrow_phone_with_named_thumb_sized_controls(
         page.get_by_role("radio", name="Jester: no trump").check()  # "it was a Jester"
         tap(page, page.get_by_role("button", name="Save the correction"))
         expect(page.get_by_role("heading", name="The Tablet of Truth", level=1)).to_be_visible()
-        tap(page, page.get_by_role("link", name="Correct round 1 (corrected)", exact=True))
+        tap(page, page.get_by_role("link", name="Correct round 1 (already corrected)", exact=True))
         expect(page.get_by_role("heading", name="Correct round 1")).to_be_visible()
         tap(page, page.get_by_role("link", name="History of round 1", exact=True))
         expect(page.get_by_role("heading", name="History of round 1")).to_be_visible()
@@ -271,7 +271,7 @@ def test_a_sheet_with_corrected_rounds_shows_five_players_on_a_phone(
             page.get_by_role("radio", name="Jester: no trump").check()  # "it was a Jester"
             tap(page, page.get_by_role("button", name="Save the correction"))
             expect(
-                sheet.get_by_role("link", name=f"Correct round {number} (corrected)")
+                sheet.get_by_role("link", name=f"Correct round {number} (already corrected)")
             ).to_be_visible()
         shot(page, "sheet-corrected-390")
         assert page.evaluate(COLUMNS_CUT_OFF) == []

@@ -468,3 +468,27 @@ def test_the_correction_form_strikes_out_the_dealers_forbidden_bid(
     expect(
         page.get_by_role("radiogroup", name="Kevin bid").get_by_role("radio", name="0")
     ).to_be_checked()
+
+
+def test_playing_again_starts_from_the_last_table_and_a_renamed_seat_survives_a_reload(
+    page: Page, base_url: str
+) -> None:
+    new_game(page, base_url, ["Ann", "Bob", "Cy"], dealer="Cy", rounds="1")
+    set_trump(page, "blue Humans")
+    for name in ("Ann", "Bob", "Cy"):
+        bid(page, name, 0)
+    tricks(page, "Ann", 1)
+    tricks(page, "Bob", 0)
+    score(page, 1)
+    tap(page, page.get_by_role("button", name="See who won"))
+    tap(page, page.get_by_role("button", name="Play again, same table"))
+    expect(page.get_by_role("heading", name="New game")).to_be_visible()
+    expect(page.get_by_label("Seat 3", exact=True)).to_have_value("Cy")
+    expect(page.get_by_role("radio", name="Ann", exact=True)).to_be_checked()  # deals next
+    seat = page.get_by_label("Seat 3", exact=True)
+    seat.fill("Dora")  # Cy went home; Dora sits down
+    seat.blur()
+    expect(page.get_by_role("radio", name="Dora", exact=True)).to_be_visible()
+    page.reload()
+    expect(page.get_by_label("Seat 3", exact=True)).to_have_value("Dora")
+    expect(page.get_by_label("Seat 1", exact=True)).to_have_value("Ann")

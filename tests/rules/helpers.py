@@ -83,7 +83,7 @@ def assert_refused(error: BaseException, kind: type[RuleError], message: str) ->
     assert type(error) is kind
     assert isinstance(error, ValueError)
     assert str(error) == message
-    assert message[:1].isupper()
+    assert message[:1].isupper() or message[:1] == "“"  # a capital, or a name quoted as typed
     assert message.endswith(".")
     assert ". " not in message  # one sentence only
     assert "%(" not in message

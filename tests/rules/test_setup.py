@@ -70,12 +70,12 @@ def test_names_of_24_characters_are_allowed() -> None:
         (
             ["Thomas", "   ", "Kevin"],
             "players[1]",
-            "Seat 2 has no name: give every player a name of 1 to 24 characters.",
+            "Player 2 has no name: give every player a name of 1 to 24 characters.",
         ),
         (
             ["", "Ute", "Kevin"],
             "players[0]",
-            "Seat 1 has no name: give every player a name of 1 to 24 characters.",
+            "Player 1 has no name: give every player a name of 1 to 24 characters.",
         ),
         (
             ["Thomas", "B" * 25, "Kevin"],
@@ -85,28 +85,28 @@ def test_names_of_24_characters_are_allowed() -> None:
         (
             ["Thomas", "Ute", " UTE "],
             "players[2]",
-            "Ute and UTE count as one name: give every player a different name.",
+            "“Ute” and “UTE” count as one name: give every player a different name.",
         ),
         (  # one name for the search and the statistics: İ is i, Σ and ς are σ
             ["İlker", "ilker", "Kevin"],
             "players[1]",
-            "İlker and ilker count as one name: give every player a different name.",
+            "“İlker” and “ilker” count as one name: give every player a different name.",
         ),
         (
             ["ΟΔΟΣ", "Ute", "Οδοσ"],
             "players[2]",
-            "ΟΔΟΣ and Οδοσ count as one name: give every player a different name.",
+            "“ΟΔΟΣ” and “Οδοσ” count as one name: give every player a different name.",
         ),
         (
             ["Thomas", "Ute", "Ke\x00vin"],
             "players[2]",
-            "The name in seat 3 contains a character that cannot be shown: use letters, "
+            "The name of player 3 contains a character that cannot be shown: use letters, "
             "digits, spaces and punctuation.",
         ),
         (
             ["Thomas", "U\ud800te", "Kevin"],
             "players[1]",
-            "The name in seat 2 contains a character that cannot be shown: use letters, "
+            "The name of player 2 contains a character that cannot be shown: use letters, "
             "digits, spaces and punctuation.",
         ),
     ],
