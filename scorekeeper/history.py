@@ -257,12 +257,20 @@ def _at(values: tuple[int | None, ...] | None, seat: int) -> int | None:
     return values[seat] if values is not None and seat < len(values) else None
 
 
+class Fact(enum.StrEnum):
+    """What of a round a change can write otherwise."""
+
+    TRUMP = "trump"
+    BID = "bid"
+    TRICKS = "tricks"
+
+
 @dataclass(frozen=True)
 class Difference:
-    """One fact a change wrote otherwise: ``fact`` is ``trump``, ``bid`` or ``tricks``; ``old``
-    ``None`` when the change recorded it for the first time."""
+    """One fact a change wrote otherwise; ``old`` ``None`` when the change recorded it for the
+    first time."""
 
-    fact: str
+    fact: Fact
     old: Value
     new: Value
 
@@ -294,11 +302,11 @@ class Change:
         new = self.new or _NOTHING
         lines = []
         if old.trump != new.trump:
-            lines.append(Line(None, (Difference("trump", old.trump, new.trump),)))
+            lines.append(Line(None, (Difference(Fact.TRUMP, old.trump, new.trump),)))
         for seat in range(max(_seats(old), _seats(new))):
             pairs = (
-                ("bid", old.bid(seat), new.bid(seat)),
-                ("tricks", old.tricks_of(seat), new.tricks_of(seat)),
+                (Fact.BID, old.bid(seat), new.bid(seat)),
+                (Fact.TRICKS, old.tricks_of(seat), new.tricks_of(seat)),
             )
             differences = tuple(Difference(*pair) for pair in pairs if pair[1] != pair[2])
             if differences:
@@ -880,6 +888,11 @@ class HeadToHead:
     games: int
     first_ahead: int
     second_ahead: int
+
+    @property
+    def ties(self) -> int:
+        """The games neither ended ahead of the other."""
+        return self.games - self.first_ahead - self.second_ahead
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from flask import current_app
-from sqlalchemy import Connection, delete, func, select, update
+from sqlalchemy import ColumnElement, Connection, delete, func, select, update
 from sqlalchemy.orm import Session, selectinload
 
 from . import rules, store
@@ -964,11 +964,7 @@ def redeem_handover(token: str, device: Device) -> str:
         _load(game_id, for_update=True)
         claimed = db.session.execute(
             update(Handover)
-            .where(
-                Handover.token_hash == token_hash,
-                Handover.used_at.is_(None),
-                Handover.expires_at > now,
-            )
+            .where(Handover.token_hash == token_hash, *_still_works(now))
             .values(used_at=now)
         )
         if claimed.rowcount != 1:  # type: ignore[attr-defined]
@@ -988,10 +984,13 @@ def other_keepers(game_id: str, device: Device | None) -> int:
 
 def open_handovers(game_id: str) -> int:
     """How many hand-over links of the game still work (not used, not expired)."""
-    statement = select(func.count()).where(
-        Handover.game_id == game_id, Handover.used_at.is_(None), Handover.expires_at > utcnow()
-    )
+    statement = select(func.count()).where(Handover.game_id == game_id, *_still_works(utcnow()))
     return db.session.scalar(statement) or 0
+
+
+def _still_works(now: datetime) -> tuple[ColumnElement[bool], ...]:
+    """The conditions on a hand-over link that still works at ``now``: not used, not expired."""
+    return (Handover.used_at.is_(None), Handover.expires_at > now)
 
 
 def revoke_other_keepers(game_id: str, device: Device | None) -> int:
