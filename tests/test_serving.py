@@ -1,0 +1,174 @@
+"""gunicorn as ``make run`` starts it: the checkout's ``gunicorn.conf.py`` closes a kept-alive
+connection after ``KEEPALIVE_REQUESTS`` requests, so that busy phones spread over the workers."""
+
+from __future__ import annotations
+
+import http.client
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+
+from scorekeeper.serving import KEEPALIVE_REQUESTS, close_after, keepalive_requests
+
+ROOT = Path(__file__).resolve().parents[1]
+GUNICORN = Path(sys.executable).with_name("gunicorn")
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+        return port
+
+
+def _start(tmp_path: Path, **environ: str) -> tuple[subprocess.Popen[bytes], int]:
+    """gunicorn started in the checkout, as ``make run`` starts it (no ``--config``)."""
+    port = _free_port()
+    env = {
+        **os.environ,
+        "DATABASE_URL": f"sqlite:///{tmp_path}/serving.sqlite3",
+        "SECRET_KEY": "serving-tests",
+        **environ,
+    }
+    command = [
+        str(GUNICORN),
+        "--bind", f"127.0.0.1:{port}",
+        "--workers", "1",
+        "--threads", "2",
+        "scorekeeper:create_app()",
+    ]  # fmt: skip
+    process = subprocess.Popen(
+        command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT
+    )
+    return process, port
+
+
+@contextmanager
+def serving(tmp_path: Path, **environ: str) -> Iterator[int]:
+    """The port of a gunicorn serving the app until the block ends."""
+    process, port = _start(tmp_path, **environ)
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            assert process.poll() is None, process.communicate()[0].decode(errors="replace")
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert time.monotonic() < deadline, "gunicorn did not answer within 30 s"
+                time.sleep(0.05)
+        yield port
+    finally:
+        process.terminate()
+        process.communicate(timeout=30)
+
+
+def _get(connection: socket.socket) -> http.client.HTTPResponse:
+    """One ``GET /healthz`` on the connection, its answer read whole."""
+    connection.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    response = http.client.HTTPResponse(connection)
+    response.begin()
+    assert response.read() == b'{"status":"ok"}\n'
+    return response
+
+
+def _connection_headers(port: int, count: int) -> tuple[list[str | None], bytes]:
+    """The ``Connection`` header of ``count`` answers on one connection, and what the
+    server sent after the last one (``b""``: it closed the connection)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+        headers = [_get(connection).getheader("Connection") for _ in range(count)]
+        try:
+            after = connection.recv(1)
+        except TimeoutError:
+            after = b"(still open)"
+    return headers, after
+
+
+def test_a_connection_is_closed_after_its_hundredth_request(tmp_path: Path) -> None:
+    with serving(tmp_path) as port:
+        headers, after = _connection_headers(port, KEEPALIVE_REQUESTS)
+    assert headers == ["keep-alive"] * (KEEPALIVE_REQUESTS - 1) + ["close"]
+    assert after == b""
+
+
+def test_a_client_goes_on_over_a_new_connection(tmp_path: Path) -> None:
+    # What a phone's browser (or the load test's http.client) does on "Connection: close".
+    with serving(tmp_path, KEEPALIVE_REQUESTS="3") as port:
+        client = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        answers = []
+        for _ in range(7):
+            client.request("GET", "/healthz")
+            response = client.getresponse()
+            answers.append((response.status, response.getheader("Connection")))
+            response.read()
+        client.close()
+    assert answers == [
+        (200, "keep-alive"),
+        (200, "keep-alive"),
+        (200, "close"),
+        (200, "keep-alive"),
+        (200, "keep-alive"),
+        (200, "close"),
+        (200, "keep-alive"),
+    ]
+
+
+def test_zero_keeps_connections_alive(tmp_path: Path) -> None:
+    with serving(tmp_path, KEEPALIVE_REQUESTS="0") as port:
+        headers, _after = _connection_headers(port, KEEPALIVE_REQUESTS + 5)
+    assert set(headers) == {"keep-alive"}
+
+
+def test_a_bad_limit_stops_the_server_from_starting(tmp_path: Path) -> None:
+    process, _port = _start(tmp_path, KEEPALIVE_REQUESTS="lots")
+    try:
+        output = process.communicate(timeout=20)[0].decode(errors="replace")
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        pytest.fail("gunicorn started and served with KEEPALIVE_REQUESTS=lots")
+    assert process.returncode != 0
+    assert "KEEPALIVE_REQUESTS must be a whole number of requests (0: no limit), not 'lots'" in (
+        output
+    )
+
+
+@pytest.mark.parametrize(
+    ("value", "limit"),
+    [(None, 100), ("", 100), ("0", 0), ("250", 250), (" 20 ", 20)],
+)
+def test_keepalive_requests_from_the_environment(value: str | None, limit: int) -> None:
+    environ = {} if value is None else {"KEEPALIVE_REQUESTS": value}
+    assert keepalive_requests(environ) == limit
+
+
+@pytest.mark.parametrize("value", ["-1", "1.5", "ten", "١٠"])
+def test_keepalive_requests_refuses_what_is_not_a_count(value: str) -> None:
+    with pytest.raises(ValueError, match="KEEPALIVE_REQUESTS must be a whole number"):
+        keepalive_requests({"KEEPALIVE_REQUESTS": value})
+
+
+class _Request:
+    def __init__(self, number: int) -> None:
+        self.req_number = number
+        self.closed = False
+
+    def force_close(self) -> None:
+        self.closed = True
+
+
+@pytest.mark.parametrize(
+    ("limit", "number", "closed"),
+    [(3, 1, False), (3, 2, False), (3, 3, True), (3, 4, True), (0, 10_000, False)],
+)
+def test_the_hook_closes_from_the_limit_on(limit: int, number: int, closed: bool) -> None:
+    request = _Request(number)
+    close_after(limit)(None, request)
+    assert request.closed is closed
