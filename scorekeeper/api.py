@@ -14,7 +14,16 @@ from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
-from flask import Blueprint, Flask, Response, current_app, jsonify, request, url_for
+from flask import (
+    Blueprint,
+    Flask,
+    Response,
+    current_app,
+    has_request_context,
+    jsonify,
+    request,
+    url_for,
+)
 from flask_babel import LazyString, gettext
 from flask_babel import lazy_gettext as _l
 from sqlalchemy.exc import DBAPIError
@@ -425,11 +434,37 @@ def _game_tail(game: service.GameSnapshot) -> dict[str, Any]:
             for s in view.standings
         ],
         "winners": view.winners,
-        "links": {
-            "self": url_for("api.get_game", game_id=game.id),
-            # The spectator page: anyone with the game's id follows the game there, read-only.
-            "view": url_for("pages.spectate", game_id=game.id),
-        },
+        "links": _game_links(game.id),
+    }
+
+
+# The game's links, by endpoint: "self", and the spectator page, where anyone with the
+# game's id follows the game, read-only.
+_LINKS = (("self", "api.get_game"), ("view", "pages.spectate"))
+# An id no game has, which url_for leaves as it is (ids are URL-safe base64, as this is).
+_ID_MARK = "GAMEIDMARK"
+
+
+def _game_links(game_id: str) -> dict[str, str]:
+    """The game's links as ``url_for`` gives them. Each is built once per app and address
+    root, around a mark for the id, then filled in: two ``url_for`` calls were a tenth of a
+    round write's time in the app."""
+    if not has_request_context():
+        return {name: url_for(endpoint, game_id=game_id) for name, endpoint in _LINKS}
+    known: dict[str, tuple[tuple[str, str, str], ...]] = current_app.extensions.setdefault(
+        "scorekeeper.game_links", {}
+    )
+    root = request.script_root
+    patterns = known.get(root)
+    if patterns is None:
+        patterns = tuple(
+            url_for(endpoint, game_id=_ID_MARK).rpartition(_ID_MARK) for _name, endpoint in _LINKS
+        )
+        if len(known) < 16:  # roots come from the proxy's X-Forwarded-Prefix: a few at most
+            known[root] = patterns
+    return {
+        name: f"{before}{game_id}{after}"
+        for (name, _endpoint), (before, _mark, after) in zip(_LINKS, patterns, strict=True)
     }
 
 

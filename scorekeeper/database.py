@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import functools
+import sqlite3
 import time
 from typing import Any
 
 from flask import Flask
 from sqlalchemy import ColumnElement, event, func, make_url
 from sqlalchemy.engine import Connection, Dialect
-from sqlalchemy.exc import DisconnectionError, SQLAlchemyError
+from sqlalchemy.exc import DBAPIError, DisconnectionError, SQLAlchemyError
 from sqlalchemy.orm import QueryableAttribute
 
 from .extensions import db
@@ -147,10 +148,16 @@ def _sqlite_begin(connection: Connection) -> None:
     # A write takes the write lock when it begins, so two writers queue up instead of one
     # failing with "database is locked" when it tries to upgrade a read lock; reads stay
     # deferred and run beside a writer thanks to WAL.
-    if connection.get_execution_options().get(WRITE_OPTION):
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
-    else:
-        connection.exec_driver_sql("BEGIN")
+    statement = (
+        "BEGIN IMMEDIATE" if connection.get_execution_options().get(WRITE_OPTION) else "BEGIN"
+    )
+    # On the driver's connection: SQLAlchemy's execution of a statement (a context, a cursor,
+    # a result) cost more than SQLite's BEGIN itself. The driver's error (the write lock not
+    # had within the busy timeout) is raised as SQLAlchemy's, as that execution would.
+    try:
+        connection.connection.dbapi_connection.execute(statement)  # type: ignore[union-attr]
+    except sqlite3.Error as error:
+        raise DBAPIError.instance(statement, (), error, sqlite3.Error) from error
 
 
 def is_connection_lost(error: Exception) -> bool:

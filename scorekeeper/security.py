@@ -14,8 +14,8 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from flask import Flask, current_app, request
-from flask.sessions import SecureCookieSessionInterface
+from flask import Flask, Request, current_app, request
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
 
@@ -105,6 +105,13 @@ class SessionInterface(SecureCookieSessionInterface):
     served over HTTPS (behind a proxy: as ``ProxyFix`` reports them), so a laptop on plain
     HTTP still works while a deployment behind HTTPS never sends the cookie in clear.
     """
+
+    def open_session(self, app: Flask, incoming: Request) -> SecureCookieSession | None:
+        # A request without the cookie (the API's, the no-op's, a first visit) gets a new,
+        # empty session without the signing machinery, which Flask builds for each request.
+        if app.secret_key and not incoming.cookies.get(self.get_cookie_name(app)):
+            return self.session_class()
+        return super().open_session(app, incoming)
 
     def get_cookie_secure(self, app: Flask) -> bool:
         setting = app.config["SESSION_COOKIE_SECURE"]

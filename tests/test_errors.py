@@ -10,9 +10,11 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy.exc import OperationalError
 
-from scorekeeper import create_app, service
+from scorekeeper import create_app, database, service
 from scorekeeper.database import is_lock_timeout
 from scorekeeper.extensions import db
+
+from .conftest import migrated_sqlite_app
 
 
 def test_unknown_api_address_is_a_problem_document(client: FlaskClient) -> None:
@@ -55,6 +57,39 @@ def test_an_unexpected_failure_is_a_problem_document_and_changes_nothing(
     after = plain.get(f"/api/v1/games/{game['id']}").get_json()
     assert after["version"] == 1
     assert after["rounds"][0]["trump"] is None
+
+
+@pytest.mark.parametrize("path", ["trump", "bids"])
+def test_a_write_that_cannot_have_sqlites_lock_in_time_is_a_503_and_changes_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, path: str
+) -> None:
+    """Another program holds SQLite's write lock longer than the app waits for it."""
+    monkeypatch.setattr(database, "LOCK_TIMEOUT_MS", 100)
+    app = migrated_sqlite_app(tmp_path, "busy")
+    client = FlaskClient(app, app.response_class, use_cookies=False)
+    game = client.post("/api/v1/games", json={"players": ["A", "B", "C"]}).get_json()
+    auth = {"Authorization": f"Bearer {game['edit_token']}"}
+    base = f"/api/v1/games/{game['id']}"
+    if path == "bids":
+        client.put(f"{base}/rounds/1/trump", json={"turned": "red"}, headers=auth)
+    body = {"trump": {"turned": "blue"}, "bids": {"bids": [0, 1, None]}}[path]
+    before = client.get(base).get_json()
+
+    other = sqlite3.connect(tmp_path / "busy.sqlite3", isolation_level=None)
+    other.execute("BEGIN IMMEDIATE")
+    try:
+        response = client.put(f"{base}/rounds/1/{path}", json=body, headers=auth)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+
+    assert response.status_code == 503
+    assert response.headers["Retry-After"] == "1"
+    assert response.get_json()["detail"] == "The database is busy: try again in a moment."
+    assert client.get(base).get_json() == before
+    assert client.put(f"{base}/rounds/1/{path}", json=body, headers=auth).status_code == 200
+    with app.app_context():
+        db.engine.dispose()
 
 
 def test_a_database_fault_is_a_500_not_a_busy_database(tmp_path: Path) -> None:

@@ -180,6 +180,30 @@ def test_behind_a_proxy_its_scheme_gives_hsts_and_a_secure_cookie(tmp_path: Path
     assert "Secure" in _cookie(_start(client, headers=FORWARDED_HTTPS))
 
 
+def test_behind_a_proxy_that_mounts_it_under_a_prefix_the_games_links_carry_it(
+    tmp_path: Path,
+) -> None:
+    app = _app(tmp_path, PROXY_FIX_X_PREFIX=1)
+    client = app.test_client()
+    created = client.post(
+        "/api/v1/games",
+        json={"players": ["Ann", "Bob", "Cy"]},
+        headers={"X-Forwarded-Prefix": "/tablet"},
+    )
+    game_id = created.get_json()["id"]
+    assert created.get_json()["links"] == {
+        "self": f"/tablet/api/v1/games/{game_id}",
+        "view": f"/tablet/games/{game_id}/view",
+    }
+    assert created.headers["Location"] == f"/tablet/api/v1/games/{game_id}"
+    for prefix in ("", "/other/place", "/tablet"):
+        game = client.get(f"/api/v1/games/{game_id}", headers={"X-Forwarded-Prefix": prefix})
+        assert game.get_json()["links"] == {
+            "self": f"{prefix}/api/v1/games/{game_id}",
+            "view": f"{prefix}/games/{game_id}/view",
+        }
+
+
 def test_proxyfix_counts_come_from_the_environment(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
