@@ -10,7 +10,7 @@ import functools
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NoReturn
 
@@ -366,19 +366,31 @@ class _RoundTexts:
         self._texts: OrderedDict[int, tuple[rules.RoundView, str]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def text(self, view: rules.RoundView, dumps: Callable[[Any], str]) -> str:
-        key = id(view)
+    def texts(self, views: Sequence[rules.RoundView], dumps: Callable[[Any], str]) -> list[str]:
+        """The text of each view: those answered before as they were, the others made now
+        (one lock for the lookups and one for the new texts, not two per round)."""
+        known = self._texts
+        texts: list[str] = []
+        missing: list[int] = []
         with self._lock:
-            found = self._texts.get(key)
-            if found is not None and found[0] is view:
-                self._texts.move_to_end(key)
-                return found[1]
-        text = dumps(round_json(view))
+            for index, view in enumerate(views):
+                found = known.get(id(view))
+                if found is not None and found[0] is view:
+                    known.move_to_end(id(view))
+                    texts.append(found[1])
+                else:
+                    texts.append("")
+                    missing.append(index)
+        if not missing:
+            return texts
+        for index in missing:
+            texts[index] = dumps(round_json(views[index]))
         with self._lock:
-            self._texts[key] = (view, text)
-            while len(self._texts) > self.size:
-                self._texts.popitem(last=False)
-        return text
+            for index in missing:
+                known[id(views[index])] = (views[index], texts[index])
+            while len(known) > self.size:
+                known.popitem(last=False)
+        return texts
 
 
 # Every round of the games the process keeps (``service.SNAPSHOT_CACHE_SIZE``), at twenty each.
@@ -395,7 +407,7 @@ def _game_text(game: service.GameSnapshot) -> str:
     """``game_json`` as the JSON text ``jsonify`` would give, each round's text taken from
     the views answered before when it is there."""
     dumps = functools.partial(current_app.json.dumps, separators=(",", ":"))
-    rounds = ",".join(_ROUND_TEXTS.text(view, dumps) for view in game.view.rounds)
+    rounds = ",".join(_ROUND_TEXTS.texts(game.view.rounds, dumps))
     head, tail = dumps(_game_head(game)), dumps(_game_tail(game))
     return f'{head[:-1]},"rounds":[{rounds}],{tail[1:]}\n'  # ends as jsonify's does
 
