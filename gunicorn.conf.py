@@ -1,11 +1,49 @@
 """gunicorn's settings for Tablet of Truth, read from the directory gunicorn starts in.
 
 The command line (``make run``, README.md's deployment, ``bench/load.py``) says how many
-workers and threads; this file adds the hooks (see ``scorekeeper/serving.py``).
+workers and threads; this file adds the hook below. It imports nothing of the app: gunicorn's
+main process reads it, and a module imported there would stay as it was when the workers are
+restarted after an update (``kill -HUP``), which also reads this file again.
 """
 
-from scorekeeper.serving import close_after, keepalive_requests
+import os as _os
+from collections.abc import Mapping as _Mapping
+from typing import Any as _Any
 
-# A kept-alive connection is closed after this many requests (KEEPALIVE_REQUESTS, 0: never),
-# so that busy phones spread over the workers.
-pre_request = close_after(keepalive_requests())
+#: Requests one kept-alive connection may carry before the server closes it (Apache's
+#: ``MaxKeepAliveRequests`` default; nginx's ``keepalive_requests`` is the same setting).
+_DEFAULT_KEEPALIVE_REQUESTS = 100
+
+
+def _keepalive_requests(environ: _Mapping[str, str]) -> int:
+    """``KEEPALIVE_REQUESTS``: a whole number of requests, 0 for no limit; a value that is
+    not one stops the server from starting."""
+    value = environ.get("KEEPALIVE_REQUESTS", "").strip()
+    if not value:
+        return _DEFAULT_KEEPALIVE_REQUESTS
+    if not value.isascii() or not value.isdigit():
+        raise ValueError(
+            f"KEEPALIVE_REQUESTS must be a whole number of requests (0: no limit), not {value!r}"
+        )
+    return int(value)
+
+
+_KEEPALIVE_REQUESTS = _keepalive_requests(_os.environ)
+
+
+def pre_request(worker: _Any, req: _Any) -> None:
+    """Answer a connection's ``KEEPALIVE_REQUESTS``-th request with ``Connection: close`` and
+    close it afterwards (HTTP/1.1; the client opens a new one by itself).
+
+    gunicorn's gthread workers accept from one shared socket, and a connection stays with the
+    worker that accepted it for as long as it is kept alive. Phones that connect at the same
+    moment (four tables at a game night, or the load test's four robots) tend to land on the
+    worker that woke first, which then answers every one of their writes on its one
+    interpreter lock while another idles: under the bench load the writes' p50 was 2.2–2.9×
+    the no-op's whenever they shared one worker and the no-op had the other. A new connection
+    tends to go to the less busy worker, whose main thread does not wait for its lock, so the
+    writes spread over the workers within seconds.
+    """
+    worker.log.debug("%s %s", req.method, req.path)  # gunicorn's own pre_request
+    if _KEEPALIVE_REQUESTS and getattr(req, "req_number", 0) >= _KEEPALIVE_REQUESTS:
+        req.force_close()

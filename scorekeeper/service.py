@@ -249,7 +249,7 @@ def _read(game_id: str, *, lock: bool = False) -> tuple[StoredGame, GameSnapshot
     stored = store.read_facts(connection, head)
     if stored is None:
         raise GameNotFound()
-    snapshot = _snapshot_of(stored)
+    snapshot = _snapshot_from(stored, cache.latest(game_id))
     cache.put(stored, snapshot)
     return stored, snapshot
 
@@ -331,6 +331,38 @@ def _snapshot_of(
         },
         corrected=frozenset(kept.number for kept in rounds if kept.corrected_at),
     )
+
+
+def _snapshot_from(
+    stored: StoredGame, known: tuple[StoredGame, GameSnapshot] | None
+) -> GameSnapshot:
+    """What the stored facts give, derived from ``known``, another version of the game this
+    process has derived, when there is one: round by round of those whose facts differ, each
+    evaluated with what it changes (as after a write to it), the others taken as they were.
+
+    Another worker's writes, or a spectator's poll after a few of them, are then a round or
+    two to evaluate instead of the whole game.
+    """
+    if known is None or known[0].table != stored.table:
+        return _snapshot_of(stored)
+    facts, snapshot = dict(known[0].rounds), known[1]
+    changed = sorted(
+        number
+        for number in facts.keys() | stored.rounds.keys()
+        if facts.get(number) != stored.rounds.get(number)
+    )
+    # Nothing changed in the rounds (the version moved all the same): the last round is
+    # evaluated again, the others taken as they were.
+    steps = changed or [stored.table.rules.rounds]
+    for number in steps:
+        if number in stored.rounds:
+            facts[number] = stored.rounds[number]
+        else:
+            facts.pop(number, None)
+        # Each step is the game evaluated before, with one more round's facts as stored.
+        step = stored if number == steps[-1] else replace(stored, rounds=dict(facts))
+        snapshot = _snapshot_of(step, snapshot, since=number)
+    return snapshot
 
 
 # -- Writing -------------------------------------------------------------------------------

@@ -28,7 +28,6 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.exc import DBAPIError
 
 from . import rules
 from .models import Entry, Game, Grant, Player, Round, RoundChange
@@ -417,22 +416,16 @@ def write_round(
 
 def _execute(connection: Connection, cursor: Any, sql: str, params: dict[str, object]) -> Any:
     """Run ``sql`` on the driver's cursor as SQLAlchemy would: the engine's listeners are told
-    (the statement counts of the tests and ``bench/`` see it), and a driver's error is raised
-    as SQLAlchemy's (a busy database, or a connection the server closed, is still answered
-    503; such a connection is thrown away, not given back to the pool)."""
+    (the statement counts of the tests and ``bench/`` see it), and a driver's error is handled
+    by SQLAlchemy itself: raised as its own (a busy database is still answered 503), and a
+    connection the server closed is thrown away with every other the pool held before it."""
     events = connection.dispatch
     events.before_cursor_execute(connection, cursor, sql, params, None, False)
-    dialect = connection.dialect
-    dbapi_error = dialect.loaded_dbapi.Error
     try:
         result = cursor.execute(sql, params)
-    except dbapi_error as error:
-        lost = dialect.is_disconnect(error, connection.connection.dbapi_connection, cursor)
-        if lost:
-            connection.invalidate(error)
-        raise DBAPIError.instance(
-            sql, params, error, dbapi_error, connection_invalidated=lost
-        ) from error
+    except connection.dialect.loaded_dbapi.Error as error:
+        # SQLAlchemy's own handling of a statement's error (pinned below 2.1, where it is).
+        connection._handle_dbapi_exception(error, sql, params, cursor, None)
     events.after_cursor_execute(connection, cursor, sql, params, None, False)
     return result
 

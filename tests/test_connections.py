@@ -89,3 +89,25 @@ def test_a_connection_lost_moments_after_its_last_use_is_a_503_then_replaced(
     # Nothing was written, and the next tries are served on new connections.
     assert api.get(game_id)["version"] == 1
     assert api.trump(game_id, 1, "red")["version"] == 2
+
+
+def test_a_connection_lost_retires_the_others_the_pool_held_then(
+    pg_app: Flask, postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A restart of the server cuts every connection: after the first 503, the next request
+    gets a new connection, not another dead one from the pool."""
+    api = ApiClient(pg_app.test_client())
+    game_id = api.create(["Ann", "Bob", "Cy"])["id"]
+    with pg_app.app_context():
+        held = [db.engine.pool.connect() for _ in range(3)]
+        for connection in held:
+            connection.close()
+    backends = pooled_backends(pg_app)
+    assert len(backends) >= 3
+    monkeypatch.setattr(database, "PING_AFTER_IDLE", 3600.0)  # not pinged: used moments ago
+
+    close_on_server(postgres_url, backends)
+    assert api.put(game_id, 1, "trump", {"turned": "red"}).status_code == 503
+    assert api.trump(game_id, 1, "red")["version"] == 2
+    assert api.bids(game_id, 1, [0, 1, 0])["version"] == 3
+    assert pooled_backends(pg_app).isdisjoint(backends)

@@ -1,10 +1,13 @@
 """gunicorn as ``make run`` starts it: the checkout's ``gunicorn.conf.py`` closes a kept-alive
-connection after ``KEEPALIVE_REQUESTS`` requests, so that busy phones spread over the workers."""
+connection after ``KEEPALIVE_REQUESTS`` requests, so that busy phones spread over the workers.
+(It imports nothing of the app, so it is read here as gunicorn reads it: as a file.)"""
 
 from __future__ import annotations
 
 import http.client
+import logging
 import os
+import runpy
 import socket
 import subprocess
 import sys
@@ -12,13 +15,25 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
-from scorekeeper.serving import KEEPALIVE_REQUESTS, close_after, keepalive_requests
-
 ROOT = Path(__file__).resolve().parents[1]
 GUNICORN = Path(sys.executable).with_name("gunicorn")
+KEEPALIVE_REQUESTS = 100
+# Settings of the test runner's own environment that would change the server under test.
+INHERITED = ("KEEPALIVE_REQUESTS", "GUNICORN_CMD_ARGS")
+
+
+def _config(monkeypatch: pytest.MonkeyPatch, **environ: str) -> dict[str, Any]:
+    """``gunicorn.conf.py`` as gunicorn reads it, in this environment."""
+    for name in INHERITED:
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    return runpy.run_path(str(ROOT / "gunicorn.conf.py"))
 
 
 def _free_port() -> int:
@@ -32,7 +47,7 @@ def _start(tmp_path: Path, **environ: str) -> tuple[subprocess.Popen[bytes], int
     """gunicorn started in the checkout, as ``make run`` starts it (no ``--config``)."""
     port = _free_port()
     env = {
-        **os.environ,
+        **{name: value for name, value in os.environ.items() if name not in INHERITED},
         "DATABASE_URL": f"sqlite:///{tmp_path}/serving.sqlite3",
         "SECRET_KEY": "serving-tests",
         **environ,
@@ -144,18 +159,24 @@ def test_a_bad_limit_stops_the_server_from_starting(tmp_path: Path) -> None:
     ("value", "limit"),
     [(None, 100), ("", 100), ("0", 0), ("250", 250), (" 20 ", 20)],
 )
-def test_keepalive_requests_from_the_environment(value: str | None, limit: int) -> None:
-    environ = {} if value is None else {"KEEPALIVE_REQUESTS": value}
-    assert keepalive_requests(environ) == limit
+def test_keepalive_requests_from_the_environment(
+    monkeypatch: pytest.MonkeyPatch, value: str | None, limit: int
+) -> None:
+    config = _config(monkeypatch, **({} if value is None else {"KEEPALIVE_REQUESTS": value}))
+    assert config["_KEEPALIVE_REQUESTS"] == limit
 
 
 @pytest.mark.parametrize("value", ["-1", "1.5", "ten", "١٠"])
-def test_keepalive_requests_refuses_what_is_not_a_count(value: str) -> None:
+def test_keepalive_requests_refuses_what_is_not_a_count(
+    monkeypatch: pytest.MonkeyPatch, value: str
+) -> None:
     with pytest.raises(ValueError, match="KEEPALIVE_REQUESTS must be a whole number"):
-        keepalive_requests({"KEEPALIVE_REQUESTS": value})
+        _config(monkeypatch, KEEPALIVE_REQUESTS=value)
 
 
 class _Request:
+    method, path = "PUT", "/api/v1/games/x/rounds/1/bids"
+
     def __init__(self, number: int) -> None:
         self.req_number = number
         self.closed = False
@@ -166,9 +187,38 @@ class _Request:
 
 @pytest.mark.parametrize(
     ("limit", "number", "closed"),
-    [(3, 1, False), (3, 2, False), (3, 3, True), (3, 4, True), (0, 10_000, False)],
+    [("3", 1, False), ("3", 2, False), ("3", 3, True), ("3", 4, True), ("0", 10_000, False)],
 )
-def test_the_hook_closes_from_the_limit_on(limit: int, number: int, closed: bool) -> None:
+def test_the_hook_closes_from_the_limit_on(
+    monkeypatch: pytest.MonkeyPatch,
+    caplog: pytest.LogCaptureFixture,
+    limit: str,
+    number: int,
+    closed: bool,
+) -> None:
+    hook = _config(monkeypatch, KEEPALIVE_REQUESTS=limit)["pre_request"]
     request = _Request(number)
-    close_after(limit)(None, request)
+    with caplog.at_level(logging.DEBUG, logger="tests.gunicorn"):
+        hook(SimpleNamespace(log=logging.getLogger("tests.gunicorn")), request)
     assert request.closed is closed
+    # As gunicorn's own hook does, at --log-level debug.
+    assert caplog.messages == ["PUT /api/v1/games/x/rounds/1/bids"]
+
+
+def test_the_config_imports_nothing_of_the_app() -> None:
+    # gunicorn's main process reads the file; a module of the app imported there would stay
+    # as it was when the workers restart after an update (kill -HUP).
+    script = (
+        "import runpy, sys; runpy.run_path('gunicorn.conf.py'); "
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('scorekeeper', 'flask')))"
+    )
+    env = {name: value for name, value in os.environ.items() if name not in INHERITED}
+    found = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert found.stdout.strip() == "[]"
