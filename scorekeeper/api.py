@@ -457,12 +457,16 @@ _LINKS = (("self", "api.get_game"), ("view", "pages.spectate"))
 _ID_MARK = "GAMEIDMARK"
 
 
+def _built_links(game_id: str) -> dict[str, str]:
+    return {name: url_for(endpoint, game_id=game_id) for name, endpoint in _LINKS}
+
+
 def _game_links(game_id: str) -> dict[str, str]:
     """The game's links as ``url_for`` gives them. Each is built once per app and address
     root, around a mark for the id, then filled in: two ``url_for`` calls were a tenth of a
     round write's time in the app."""
     if not has_request_context():
-        return {name: url_for(endpoint, game_id=game_id) for name, endpoint in _LINKS}
+        return _built_links(game_id)
     known: dict[str, tuple[tuple[str, str, str], ...]] = current_app.extensions.setdefault(
         "scorekeeper.game_links", {}
     )
@@ -472,6 +476,8 @@ def _game_links(game_id: str) -> dict[str, str]:
         patterns = tuple(
             url_for(endpoint, game_id=_ID_MARK).rpartition(_ID_MARK) for _name, endpoint in _LINKS
         )
+        if not all(mark for _before, mark, _after in patterns):  # a route without the id
+            return _built_links(game_id)
         if len(known) < 16:  # roots come from the proxy's X-Forwarded-Prefix: a few at most
             known[root] = patterns
     return {
