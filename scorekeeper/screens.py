@@ -27,6 +27,10 @@ class Choice:
     refused: bool = False
 
 
+#: Number buttons one line holds on a 360 px phone.
+BUTTONS_PER_LINE = 6
+
+
 @dataclass(frozen=True)
 class Row:
     """One player's row of number buttons on the round screen."""
@@ -42,6 +46,17 @@ class Row:
     reason: str | None = None
     #: The tricks were not tapped but filled in from the sum.
     filled: bool = False
+
+    @property
+    def per_line(self) -> int | None:
+        """How many number buttons a line holds so that the lines come out even: round 6's
+        seven buttons as 4 and 3, not 6 and a lone 6; ``None`` when they fit on one line of
+        a 360 px phone (a narrower one wraps them as they fit)."""
+        count = len(self.choices)
+        if count <= BUTTONS_PER_LINE:
+            return None
+        lines = -(-count // BUTTONS_PER_LINE)
+        return -(-count // lines)
 
 
 def trump_label(trump: rules.Trump | None) -> str:

@@ -492,3 +492,43 @@ def test_playing_again_starts_from_the_last_table_and_a_renamed_seat_survives_a_
     page.reload()
     expect(page.get_by_label("Seat 3", exact=True)).to_have_value("Dora")
     expect(page.get_by_label("Seat 1", exact=True)).to_have_value("Ann")
+
+
+def _lines_of_numbers(page: Page) -> list[list[int]]:
+    """For each player's row of number buttons, how many buttons stand on each line."""
+    lines: list[list[int]] = []
+    for numbers in page.locator(".numbers").all():
+        tops: dict[int, int] = {}
+        for button in numbers.get_by_role("button").all():
+            box = button.bounding_box()
+            assert box is not None
+            tops[round(box["y"])] = tops.get(round(box["y"]), 0) + 1
+        lines.append([tops[top] for top in sorted(tops)])
+    return lines
+
+
+def test_round_sixs_seven_numbers_stand_in_even_lines_on_a_phone(page: Page, base_url: str) -> None:
+    """Seven buttons (0 to 6) on a 360 px phone: lines of 4 and 3, not 6 and a lone 6."""
+    page.set_viewport_size({"width": 360, "height": 740})
+    names = ["Ann", "Bob", "Cy"]
+    new_game(page, base_url, names, dealer="Ann")
+    for number in range(1, 7):
+        if number > 1:
+            next_round(page, number)
+        set_trump(page, "red Dwarves")
+        if number == 6:
+            break
+        order = [names[(number - 1 + offset) % 3] for offset in (1, 2, 3)]
+        bid(page, order[0], number)
+        bid(page, order[1], 0)
+        bid(page, order[2], 0)
+        all_made(page, number)
+    assert _lines_of_numbers(page) == [[4, 3]] * 3
+    expect_fits_the_phone(page)
+    shot(page, "round-6-bids-360")
+    for name, value in zip(["Bob", "Cy", "Ann"], [2, 1, 0], strict=True):
+        bid(page, name, value)
+    expect(page.get_by_role("heading", name="Tricks won", exact=True)).to_be_visible()
+    assert _lines_of_numbers(page) == [[4, 3]] * 3
+    expect_fits_the_phone(page)
+    shot(page, "round-6-tricks-360")
