@@ -299,7 +299,7 @@ def test_the_dealers_forbidden_bid_is_struck_out_with_its_reason(phone: Confidan
     phone.bid(1, 1, 0)
     phone.bid(1, 2, 0)
     body = phone.round_page(1).get_data(as_text=True)
-    assert re.search(r'disabled class="refused" aria-label="Thomas may not bid 1"', body)
+    assert re.search(r'disabled class="refused minus" aria-label="Thomas may not bid 1"', body)
     assert "<s>1</s>" in body
     assert "Thomas deals and may not bid 1: the bids would add up to the 1 trick" in body
 
@@ -1063,7 +1063,7 @@ def test_the_correction_form_strikes_out_the_dealers_forbidden_bid(
     assert response.status_code == 200
     body = response.get_data(as_text=True)
     assert re.search(
-        r'<label class="chip refused"><input type="radio" name="bid-0" value="1"', body
+        r'<label class="chip refused minus"><input type="radio" name="bid-0" value="1"', body
     )
     assert "Thomas deals and may not bid 1" in body
     with app.app_context():
@@ -1082,7 +1082,7 @@ def test_the_correction_hint_in_a_covered_game_is_true_of_the_bids_shown(
     page = phone.get(f"/games/{phone.game_id}/rounds/2/correct")
     body = page.get_data(as_text=True)
     assert re.search(
-        r'<label class="chip refused"><input type="radio" name="bid-4" value="1"', body
+        r'<label class="chip refused minus"><input type="radio" name="bid-4" value="1"', body
     )
     assert "Jürgen deals and may not bid 1: the bids would add up to the 2 tricks" in text(page)
     assert "These bids" not in body
