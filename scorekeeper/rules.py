@@ -43,7 +43,8 @@ class RuleError(ValueError):
 
     ``message`` (a pair from :func:`_n` when the sentence depends on the number ``num``) is
     an untranslated template with ``%(name)s`` placeholders filled from ``params``; ``field``
-    names the offending input (``"bids[2]"``) when there is one.
+    names the offending input (``"bids[2]"``) when there is one; ``note``, said in brackets
+    at the sentence's end (why a variant's rule applies here).
     """
 
     def __init__(
@@ -53,6 +54,7 @@ class RuleError(ValueError):
         *,
         field: str | None = None,
         num: int | None = None,
+        note: str | None = None,
         **params: object,
     ) -> None:
         if isinstance(message, tuple):
@@ -62,6 +64,7 @@ class RuleError(ValueError):
             self.message, self.plural = message, None
         self.num = num
         self.field = field
+        self.note = note
         self.params: dict[str, object] = params
         super().__init__(self.render())
 
@@ -81,7 +84,13 @@ class RuleError(ValueError):
                 template = gettext(template) if gettext is not None else template
         else:
             template = gettext(self.message) if gettext is not None else self.message
-        return template % {"num": self.num, **self.params, **shown}
+        sentence = template % {"num": self.num, **self.params, **shown}
+        if self.note is None:
+            return sentence
+        # Said in brackets at the end of the sentence: a refusal stays one sentence.
+        note = gettext(self.note) if gettext is not None else self.note
+        end = sentence[-1:] if sentence[-1:] in ".!?" else ""
+        return f"{sentence.removesuffix(end)} ({note}){end}"
 
 
 class SetupError(RuleError):
@@ -696,6 +705,7 @@ def verify_bids(
                 ),
                 num=cards,
                 field=f"bids[{dealer_seat}]",
+                note=_variant_note(table),
                 name=table.players[dealer_seat],
             )
         raise BidError(
@@ -707,9 +717,18 @@ def verify_bids(
             ),
             num=cards,
             field=f"bids[{dealer_seat}]",
+            note=_variant_note(table),
             name=table.players[dealer_seat],
             bid=dealer_bid,
         )
+
+
+def _variant_note(table: Table) -> str | None:
+    """Why the dealer is held to the bid rule in this round, where the variant says it only
+    sometimes is (the Canadian rule: while the dealer leads alone)."""
+    if table.rules.bid_rule is BidRule.CANADIAN:
+        return _("Canadian rule: the dealer leads the standings alone")
+    return None
 
 
 @dataclass(frozen=True)
@@ -782,6 +801,7 @@ def _dealer_bids_again(
             ),
             num=cards,
             field=f"bids[{seat}]",
+            note=_variant_note(table),
             name=table.players[seat],
             dealer=table.players[dealer_seat],
         )
@@ -794,6 +814,7 @@ def _dealer_bids_again(
         ),
         num=cards,
         field=f"bids[{seat}]",
+        note=_variant_note(table),
         name=table.players[seat],
         bid=bid,
         dealer=table.players[dealer_seat],

@@ -334,7 +334,8 @@ def test_canadian_rule_looks_at_the_standings_before_the_round(api: ApiClient) -
     problem = _refused(api.put(game_id, 4, "bids", {"bids": [2, 1, 1]}), 422)
     assert problem["errors"][0]["field"] == "bids[0]"
     assert problem["detail"] == (
-        "Thomas deals and may not bid 2: the bids would add up to the 4 tricks of this round."
+        "Thomas deals and may not bid 2: the bids would add up to the 4 tricks of this round "
+        "(Canadian rule: the dealer leads the standings alone)."
     )
     assert api.bids(game_id, 4, [None, 2, 2])["rounds"][3]["forbidden_bid"] is None
     assert api.bids(game_id, 4, [0, 2, 2])["rounds"][3]["state"] == "playing"

@@ -234,6 +234,22 @@ def test_a_dealer_asked_to_bid_again_is_told_in_german(sqlite_app: Flask) -> Non
     assert walk.english == []
 
 
+def test_a_canadian_refusal_says_in_german_why_the_dealer_is_held(sqlite_app: Flask) -> None:
+    phone = phone_in(sqlite_app, GERMAN)
+    walk = Walk(phone)
+    assert phone.start(["Ann", "Bob", "Cy"], bid_rule="canadian", first_dealer="0")
+    phone.play(1, [0, 1, 0], [0, 1, 0])  # Bob leads alone, and deals round 2
+    assert phone.trump(2, "red").status_code == 303
+    for seat, value in ((2, 1), (0, 0)):
+        assert phone.bid(2, seat, value).status_code == 303
+    page = walk.get("a canadian dealer's bid struck out", phone.round_path(2))
+    assert (
+        "Bob gibt und darf nicht 1 ansagen: Die Ansagen ergäben zusammen 2 Stiche, so viele, "
+        "wie diese Runde hat (kanadische Regel: Der Geber führt allein)."
+    ) in page
+    assert walk.english == []
+
+
 def test_the_walk_finds_english_left_on_a_page(sqlite_app: Flask) -> None:
     """The check itself: the English pages are full of what it looks for."""
     phone = phone_in(sqlite_app, ENGLISH)

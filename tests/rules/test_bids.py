@@ -176,8 +176,49 @@ def test_canadian_looks_at_the_standings_before_this_round() -> None:
     assert_refused(
         caught.value,
         BidError,
-        "Kevin deals and may not bid 1: the bids would add up to the 2 tricks of this round.",
+        "Kevin deals and may not bid 1: the bids would add up to the 2 tricks of this round "
+        "(Canadian rule: the dealer leads the standings alone).",
     )
+
+
+@pytest.mark.parametrize("reveal", [BidReveal.COVERED, BidReveal.SECRET])
+def test_a_canadian_refusal_of_hidden_bids_says_why_the_dealer_is_held(
+    reveal: BidReveal,
+) -> None:
+    # Kevin leads alone after round 1 and deals round 2: the bids may not add up to 2.
+    table = make_table(3, first_dealer=1, bid_rule=BidRule.CANADIAN, reveal=reveal)
+    game = evaluate(table, {1: record([0, 1, 1], [0, 0, 1]), 2: record()})
+    with pytest.raises(BidError) as caught:
+        verify_bids_turn(game, 2, [1, 0, 1])
+    assert_refused(
+        caught.value,
+        BidError,
+        "These bids would add up to the 2 tricks of this round, which the bid rule forbids: "
+        "Kevin, who deals, must bid something else (Canadian rule: the dealer leads the "
+        "standings alone).",
+    )
+
+
+def test_a_canadian_dealer_asked_to_bid_again_is_told_why() -> None:
+    table = make_table(3, first_dealer=1, bid_rule=BidRule.CANADIAN)
+    game = evaluate(table, {1: record([0, 1, 1], [0, 0, 1]), 2: record([0, 0, 1])})
+    change = change_bid(game, 2, 0, 1)
+    assert change.dealer_bids_again is not None
+    assert_refused(
+        change.dealer_bids_again,
+        BidError,
+        "Thomas now bids 1, so Kevin, who deals, may not keep 1 (the bids would add up to the "
+        "2 tricks of this round) and must bid again (Canadian rule: the dealer leads the "
+        "standings alone).",
+    )
+
+
+def test_no_note_when_the_bid_rule_always_holds() -> None:
+    table = make_table(3, first_dealer=1, bid_rule=BidRule.PLUS_MINUS_ONE)
+    game = evaluate(table, {1: record([0, 1, 1], [0, 0, 1]), 2: record()})
+    with pytest.raises(BidError) as caught:
+        verify_bids_turn(game, 2, [1, 0, 1])
+    assert "Canadian" not in str(caught.value)
 
 
 @pytest.mark.parametrize("reveal", list(BidReveal))
