@@ -181,17 +181,22 @@ def test_canadian_looks_at_the_standings_before_this_round() -> None:
     )
 
 
+def _round_2_refusal(bid_rule: BidRule, reveal: BidReveal = BidReveal.OPEN) -> BidError:
+    """Kevin leads alone after round 1 and deals round 2, where the bids 1, 0, 1 add up to
+    the 2 tricks: the refusal."""
+    table = make_table(3, first_dealer=1, bid_rule=bid_rule, reveal=reveal)
+    game = evaluate(table, {1: record([0, 1, 1], [0, 0, 1]), 2: record()})
+    with pytest.raises(BidError) as caught:
+        verify_bids_turn(game, 2, [1, 0, 1])
+    return caught.value
+
+
 @pytest.mark.parametrize("reveal", [BidReveal.COVERED, BidReveal.SECRET])
 def test_a_canadian_refusal_of_hidden_bids_says_why_the_dealer_is_held(
     reveal: BidReveal,
 ) -> None:
-    # Kevin leads alone after round 1 and deals round 2: the bids may not add up to 2.
-    table = make_table(3, first_dealer=1, bid_rule=BidRule.CANADIAN, reveal=reveal)
-    game = evaluate(table, {1: record([0, 1, 1], [0, 0, 1]), 2: record()})
-    with pytest.raises(BidError) as caught:
-        verify_bids_turn(game, 2, [1, 0, 1])
     assert_refused(
-        caught.value,
+        _round_2_refusal(BidRule.CANADIAN, reveal),
         BidError,
         "These bids would add up to the 2 tricks of this round, which the bid rule forbids: "
         "Kevin, who deals, must bid something else (Canadian rule: the dealer leads the "
@@ -214,11 +219,11 @@ def test_a_canadian_dealer_asked_to_bid_again_is_told_why() -> None:
 
 
 def test_no_note_when_the_bid_rule_always_holds() -> None:
-    table = make_table(3, first_dealer=1, bid_rule=BidRule.PLUS_MINUS_ONE)
-    game = evaluate(table, {1: record([0, 1, 1], [0, 0, 1]), 2: record()})
-    with pytest.raises(BidError) as caught:
-        verify_bids_turn(game, 2, [1, 0, 1])
-    assert "Canadian" not in str(caught.value)
+    assert_refused(
+        _round_2_refusal(BidRule.PLUS_MINUS_ONE),
+        BidError,
+        "Kevin deals and may not bid 1: the bids would add up to the 2 tricks of this round.",
+    )
 
 
 @pytest.mark.parametrize("reveal", list(BidReveal))
