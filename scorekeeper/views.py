@@ -155,10 +155,19 @@ def new_game() -> Page:
     tapping, the page coming back from the server each time."""
     form = NewGameForm()
     status = 200
+    restored = False
     if request.method == "GET":
-        form = _setup_again(request.args.get("again")) or _remembered_setup() or form
+        again = _setup_again(request.args.get("again"))
+        remembered = None if again else _remembered_setup()
+        # Said when the form comes back as this browser left it with a name typed in.
+        restored = remembered is not None and any(name.strip() for name in remembered.seat_names())
+        form = again or remembered or form
     else:
         action = request.form.get("action", "start")
+        if action == "clear":
+            # "Start afresh": the form as on a first visit.
+            session.pop(SETUP_KEY, None)
+            return redirect(url_for(".new_game"), 303)
         if action == "start":
             response = _start_game(form)
             if isinstance(response, Response):
@@ -171,7 +180,7 @@ def new_game() -> Page:
             # Every tap on the form comes here: remember it, so a reload loses nothing.
             setup["names"] = [name[: rules.NAME_MAX_LENGTH * 2] for name in setup["names"]]
             session[SETUP_KEY] = setup
-    return _render_new_game(form, status)
+    return _render_new_game(form, status, restored=restored)
 
 
 SETUP_KEY = "setup"
@@ -303,7 +312,7 @@ def _rearranged(setup: dict[str, Any], action: str) -> dict[str, Any]:
     return {**setup, "names": new_names, "first_dealer": new_dealer, "rounds": rounds or FULL_GAME}
 
 
-def _render_new_game(form: NewGameForm, status: int) -> Response:
+def _render_new_game(form: NewGameForm, status: int, *, restored: bool = False) -> Response:
     seats = len(form.names.entries)
     full = rules.full_game_rounds(min(max(seats, rules.MIN_PLAYERS), rules.MAX_PLAYERS))
     form.rounds.choices = [
@@ -319,6 +328,7 @@ def _render_new_game(form: NewGameForm, status: int) -> Response:
         min_players=rules.MIN_PLAYERS,
         max_players=rules.MAX_PLAYERS,
         max_name=rules.NAME_MAX_LENGTH,
+        restored=restored,
     )
     return make_response(body, status)
 

@@ -250,6 +250,16 @@ def test_a_canadian_refusal_says_in_german_why_the_dealer_is_held(sqlite_app: Fl
     assert walk.english == []
 
 
+def test_a_form_that_comes_back_says_so_in_german(sqlite_app: Flask) -> None:
+    phone = phone_in(sqlite_app, GERMAN)
+    walk = Walk(phone)
+    form = phone.new_game_form(["Ann", "", ""], action="refresh")
+    assert phone.client.post("/games/new", data=form).status_code == 200
+    page = walk.get("the new-game form as it was left", "/games/new")
+    assert "So ausgefüllt, wie du es auf diesem Handy verlassen hast. Neu anfangen" in page
+    assert walk.english == []
+
+
 def test_the_walk_finds_english_left_on_a_page(sqlite_app: Flask) -> None:
     """The check itself: the English pages are full of what it looks for."""
     phone = phone_in(sqlite_app, ENGLISH)

@@ -1041,6 +1041,41 @@ def test_the_new_game_form_survives_a_reload_until_the_game_starts(phone: Confid
     assert _seat_values(phone.get("/games/new").get_data(as_text=True)) == ["", "", ""]
 
 
+def test_a_form_that_comes_back_says_so_and_starts_afresh_on_a_tap(phone: Confidant) -> None:
+    notice = "Filled in as you left it on this phone."
+    assert notice not in phone.get("/games/new").get_data(as_text=True)  # a first visit
+    form = phone.new_game_form(["Ann", "", ""], action="refresh", bid_rule="canadian")
+    assert phone.client.post("/games/new", data=form).status_code == 200
+    body = phone.get("/games/new").get_data(as_text=True)
+    assert notice in body
+    assert re.search(r'<button type="submit" name="action" value="clear"[^>]*>Start afresh<', body)
+    assert _seat_values(body) == ["Ann", "", ""]
+
+    cleared = phone.client.post("/games/new", data={**form, "action": "clear"})
+    assert cleared.status_code == 303
+    assert cleared.headers["Location"] == "/games/new"
+    body = phone.get("/games/new").get_data(as_text=True)
+    assert notice not in body
+    assert _seat_values(body) == ["", "", ""]
+    assert 'value="standard" checked' in body
+
+
+def test_a_form_left_without_a_name_comes_back_without_a_word(phone: Confidant) -> None:
+    form = phone.new_game_form(["", "", ""], action="add")
+    assert phone.client.post("/games/new", data=form).status_code == 200
+    body = phone.get("/games/new").get_data(as_text=True)
+    assert _seat_values(body) == ["", "", "", ""]
+    assert "Filled in as you left it" not in body
+
+
+def test_start_afresh_needs_the_forms_token(phone: Confidant) -> None:
+    form = phone.new_game_form(["Ann", "Bob", "Cy"], action="refresh")
+    assert phone.client.post("/games/new", data=form).status_code == 200
+    refused = phone.client.post("/games/new", data={"action": "clear"})
+    assert refused.status_code == 400
+    assert _seat_values(phone.get("/games/new").get_data(as_text=True)) == ["Ann", "Bob", "Cy"]
+
+
 def test_the_correction_form_strikes_out_the_dealers_forbidden_bid(
     phone: Confidant, app: Flask
 ) -> None:
