@@ -43,8 +43,8 @@ class RuleError(ValueError):
 
     ``message`` (a pair from :func:`_n` when the sentence depends on the number ``num``) is
     an untranslated template with ``%(name)s`` placeholders filled from ``params``; ``field``
-    names the offending input (``"bids[2]"``) when there is one; ``note``, said in brackets
-    at the sentence's end (why a variant's rule applies here).
+    names the offending input (``"bids[2]"``) when there is one. ``note`` is said in
+    brackets at the sentence's end: why a variant's rule applies here.
     """
 
     def __init__(
@@ -87,9 +87,10 @@ class RuleError(ValueError):
         sentence = template % {"num": self.num, **self.params, **shown}
         if self.note is None:
             return sentence
-        # Said in brackets at the end of the sentence: a refusal stays one sentence.
+        # Said in brackets before the sentence's last mark: a refusal stays one sentence.
         note = gettext(self.note) if gettext is not None else self.note
-        end = sentence[-1:] if sentence[-1:] in ".!?" else ""
+        sentence = sentence.rstrip()
+        end = sentence[-1:] if sentence[-1:] in ".!?…" else ""
         return f"{sentence.removesuffix(end)} ({note}){end}"
 
 

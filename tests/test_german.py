@@ -245,7 +245,7 @@ def test_a_canadian_refusal_says_in_german_why_the_dealer_is_held(sqlite_app: Fl
     page = walk.get("a canadian dealer's bid struck out", phone.round_path(2))
     assert (
         "Bob gibt und darf nicht 1 ansagen: Die Ansagen ergäben zusammen 2 Stiche, so viele, "
-        "wie diese Runde hat (kanadische Regel: Der Geber führt allein)."
+        "wie diese Runde hat (kanadische Regel: Der Geber liegt allein in Führung)."
     ) in page
     assert walk.english == []
 

@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     from .conftest import Problems
 
 SEEDS = ["Thomas", "Ute", "Kevin"]
+# The minus colour a refused bid is shown in (light theme).
+RED = "rgb(197, 34, 31)"
 
 
 def test_the_seeds_example_scores_two_rounds_and_totals_them_on_the_sheet(
@@ -94,6 +96,8 @@ def test_plus_minus_one_strikes_out_the_dealers_bid_that_would_make_the_bids_add
     forbidden = page.get_by_role("button", name="Kevin may not bid 1", exact=True)
     expect(forbidden).to_be_disabled()
     expect(forbidden.locator("s")).to_have_text("1")
+    expect(forbidden).to_have_css("color", RED)
+    expect(forbidden).to_have_css("border-top-color", RED)
     expect(forbidden).to_have_accessible_description(re.compile("may not bid 1"))
     reason = page.locator("#seat-2 .reason")
     expect(reason).to_be_visible()
@@ -461,6 +465,8 @@ def test_the_correction_form_strikes_out_the_dealers_forbidden_bid(
     page.get_by_role("radiogroup", name="Kevin bid").get_by_role("radio", name="0").check()
     thomas = page.get_by_role("radiogroup", name="Thomas bid")
     expect(thomas.locator(".chip.refused")).to_have_text("1")
+    expect(thomas.locator(".chip.refused")).to_have_css("color", RED)  # not a grey in the dark
+    expect(thomas.locator(".chip.refused")).to_have_css("border-top-color", RED)
     expect(thomas).to_contain_text("Thomas deals and may not bid 1")
     # The choices made stay as they were tapped.
     ute_bid = page.get_by_role("radiogroup", name="Ute bid")

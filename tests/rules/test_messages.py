@@ -52,6 +52,24 @@ def test_rule_error_renders_template_through_gettext() -> None:
     assert str(error) == "The dealer chooses one of blue, green, red, yellow, not “purple”."
 
 
+@pytest.mark.parametrize(
+    ("translated", "said"),
+    [
+        ("Das ergäbe die %(num)d Stiche.", "Das ergäbe die 2 Stiche (Notiz)."),
+        ("Das ergäbe die %(num)d Stiche. ", "Das ergäbe die 2 Stiche (Notiz)."),
+        ("Das ergäbe die %(num)d Stiche…", "Das ergäbe die 2 Stiche (Notiz)…"),
+        ("Das ergäbe die %(num)d Stiche", "Das ergäbe die 2 Stiche (Notiz)"),
+    ],
+)
+def test_a_note_is_said_in_brackets_before_the_sentences_last_mark(
+    translated: str, said: str
+) -> None:
+    error = BidError(("one %(num)d trick.", "%(num)d tricks."), num=2, note="A note")
+    assert str(error) == "2 tricks (A note)."
+    german = error.render({"A note": "Notiz"}.__getitem__, lambda *_args: translated)
+    assert german == said
+
+
 @pytest.mark.parametrize("kind", [SetupError, TrumpError, BidError, TrickError, OutOfTurnError])
 def test_every_refusal_is_a_value_error(kind: type[RuleError]) -> None:
     assert issubclass(kind, RuleError)
