@@ -223,6 +223,9 @@ class BidRulePolicy:
     name: ClassVar[BidRule]
     title: ClassVar[str]
     summary: ClassVar[str]
+    #: Said with a refusal of the dealer's bid when the rule holds only in some rounds: why
+    #: it holds in this one (``None``: it always holds).
+    refusal_note: ClassVar[str | None] = None
 
     def restricts(self, *, dealer_leads_outright: bool) -> bool:
         """Whether the dealer may not make the bids add up to the cards this round."""
@@ -276,6 +279,7 @@ class CanadianRule(BidRulePolicy):
         "A dealer who leads the standings alone may not make the bids add up to the "
         "cards dealt, but may always bid 0."
     )
+    refusal_note: ClassVar[str | None] = _("Canadian rule: the dealer leads the standings alone")
 
     def restricts(self, *, dealer_leads_outright: bool) -> bool:
         return dealer_leads_outright
@@ -706,7 +710,7 @@ def verify_bids(
                 ),
                 num=cards,
                 field=f"bids[{dealer_seat}]",
-                note=_variant_note(table),
+                note=table.rules.policy.refusal_note,
                 name=table.players[dealer_seat],
             )
         raise BidError(
@@ -718,18 +722,10 @@ def verify_bids(
             ),
             num=cards,
             field=f"bids[{dealer_seat}]",
-            note=_variant_note(table),
+            note=table.rules.policy.refusal_note,
             name=table.players[dealer_seat],
             bid=dealer_bid,
         )
-
-
-def _variant_note(table: Table) -> str | None:
-    """Why the dealer is held to the bid rule in this round, where the variant says it only
-    sometimes is (the Canadian rule: while the dealer leads alone)."""
-    if table.rules.bid_rule is BidRule.CANADIAN:
-        return _("Canadian rule: the dealer leads the standings alone")
-    return None
 
 
 @dataclass(frozen=True)
@@ -802,7 +798,7 @@ def _dealer_bids_again(
             ),
             num=cards,
             field=f"bids[{seat}]",
-            note=_variant_note(table),
+            note=table.rules.policy.refusal_note,
             name=table.players[seat],
             dealer=table.players[dealer_seat],
         )
@@ -815,7 +811,7 @@ def _dealer_bids_again(
         ),
         num=cards,
         field=f"bids[{seat}]",
-        note=_variant_note(table),
+        note=table.rules.policy.refusal_note,
         name=table.players[seat],
         bid=bid,
         dealer=table.players[dealer_seat],
