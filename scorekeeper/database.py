@@ -101,7 +101,7 @@ def end_read_transaction(error: BaseException | None) -> None:
     prepared statements.
 
     Nothing written waits here: every write commits or rolls back in its own use case
-    (``service._write_transaction``), handled errors included. A request that ended in an
+    (``service.write_transaction``), handled errors included. A request that ended in an
     unhandled error, or left ORM changes pending, is rolled back as before.
     """
     if error is not None or not db.session.registry.has():

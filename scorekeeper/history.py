@@ -122,7 +122,7 @@ def game_list(
     player's name, any case.
     """
     limit = max(1, min(limit, MAX_GAMES_SHOWN))
-    followed_ids = [game_id for game_id in followed if service._valid_id(game_id)]
+    followed_ids = [game_id for game_id in followed if service.valid_id(game_id)]
     kept = _kept_by(device)
     whose = or_(kept, Game.id.in_(followed_ids)) if followed_ids else kept
     statement = select(Game, kept.label("kept")).where(whose, Game.deleted_at.is_(None))
@@ -147,7 +147,7 @@ def game_list(
         )
     )
     rows = db.session.execute(statement).all()
-    games = [ListedGame(service._snapshot(game), bool(is_kept)) for game, is_kept in rows[:limit]]
+    games = [ListedGame(service.snapshot(game), bool(is_kept)) for game, is_kept in rows[:limit]]
     return GameList(games=games, more=len(rows) > limit)
 
 
@@ -181,9 +181,9 @@ def restore_game(game_id: str, device: Device | None) -> GameSnapshot:
     """Undo the deletion of a game, within :data:`RESTORE_DAYS` days of it."""
     if device is None:
         raise service.TokenMissing()
-    if not service._valid_id(game_id):
+    if not service.valid_id(game_id):
         raise service.GameNotFound()
-    with service._write_transaction():
+    with service.write_transaction():
         game = db.session.scalars(
             select(Game)
             .where(Game.id == game_id, _restorable())
@@ -192,18 +192,18 @@ def restore_game(game_id: str, device: Device | None) -> GameSnapshot:
         ).one_or_none()
         if game is None:
             raise service.GameNotFound()
-        if not service._has_grant(game.id, device):
+        if not service.has_grant(game.id, device):
             raise service.NotKeeper()
         game.deleted_at = None
         game.version += 1
         game.updated_at = utcnow()
-        return service._snapshot(game)
+        return service.snapshot(game)
 
 
 def purge_deleted(days: int = RESTORE_DAYS, now: datetime | None = None) -> int:
     """Delete for good the games deleted more than ``days`` days ago; how many there were."""
     cutoff = (now or utcnow()) - timedelta(days=days)
-    with service._write_transaction():
+    with service.write_transaction():
         result = db.session.execute(
             delete(Game)
             .where(Game.deleted_at.is_not(None), Game.deleted_at < cutoff)
@@ -733,7 +733,8 @@ def _kept_identities(device: Device | None) -> dict[tuple[datetime, rules.Table]
         .options(selectinload(Game.players))
     )
     return {
-        _identity(store.aware(game.created_at), service._table(game)): game.deleted_at is not None
+        _identity(store.aware(game.created_at), service.game_table(game)): game.deleted_at
+        is not None
         for game in db.session.scalars(statement)
     }
 
@@ -768,7 +769,7 @@ def import_games(document: Any, device: Device | None = None) -> Imported:
             raise GameImportRefused(game=_label(index, item), reason=refusal.reason) from None
     created = []
     already_kept = restorable = 0
-    with service._write_transaction():
+    with service.write_transaction():
         if device is not None:
             _one_import_at_a_time(device)
         kept = _kept_identities(device)
@@ -789,7 +790,7 @@ def import_games(document: Any, device: Device | None = None) -> Imported:
                 db.session.add(Grant(device_hash=device.hash, game_id=row.id, created_at=now))
             created.append((row, token))
     return Imported(
-        created=[NewGame(game=service._snapshot(row), edit_token=token) for row, token in created],
+        created=[NewGame(game=service.snapshot(row), edit_token=token) for row, token in created],
         already_kept=already_kept,
         restorable=restorable,
     )

@@ -176,7 +176,7 @@ def get_game(game_id: str) -> GameSnapshot:
     return _read(game_id)[1]
 
 
-def _valid_id(game_id: str) -> bool:
+def valid_id(game_id: str) -> bool:
     # Ids are URL-safe base64; anything else (NUL bytes, which PostgreSQL refuses in text,
     # or overlong strings) cannot be a game and is not sent to the database.
     return len(game_id) <= MAX_ID_LENGTH and _ID_CHARS.issuperset(game_id) and bool(game_id)
@@ -236,7 +236,7 @@ def _cache() -> SnapshotCache:
 def _read(game_id: str, *, lock: bool = False) -> tuple[StoredGame, GameSnapshot]:
     """The game's stored facts and what they give: one statement when this process knows
     the game's version already, else two (the first locks the game with ``lock``)."""
-    if not _valid_id(game_id):
+    if not valid_id(game_id):
         raise GameNotFound()
     connection = db.session.connection()
     head = store.read_head(connection, game_id, lock=lock)
@@ -256,7 +256,7 @@ def _read(game_id: str, *, lock: bool = False) -> tuple[StoredGame, GameSnapshot
 
 def _load(game_id: str, *, for_update: bool) -> Game:
     """The game's row as an ORM object, for the use cases that change more than its facts."""
-    if not _valid_id(game_id):
+    if not valid_id(game_id):
         raise GameNotFound()
     statement = (
         select(Game)
@@ -271,7 +271,7 @@ def _load(game_id: str, *, for_update: bool) -> Game:
     return game
 
 
-def _table(game: Game) -> rules.Table:
+def game_table(game: Game) -> rules.Table:
     return store.table_of(game, tuple(player.name for player in game.players))
 
 
@@ -283,7 +283,7 @@ def _stored(game: Game) -> StoredGame:
         edit_token_hash=game.edit_token_hash,
         created_at=store.aware(game.created_at),
         updated_at=store.aware(game.updated_at),
-        table=_table(game),
+        table=game_table(game),
         rounds={
             round_row.number: StoredRound(
                 number=round_row.number,
@@ -304,7 +304,7 @@ def _stored(game: Game) -> StoredGame:
     )
 
 
-def _snapshot(game: Game) -> GameSnapshot:
+def snapshot(game: Game) -> GameSnapshot:
     return _snapshot_of(_stored(game))
 
 
@@ -369,7 +369,7 @@ def _snapshot_from(
 
 
 @contextmanager
-def _write_transaction() -> Iterator[None]:
+def write_transaction() -> Iterator[None]:
     """One write transaction: commit on success, roll back on any error."""
     session = db.session()
     current = session.get_transaction()
@@ -404,7 +404,7 @@ def _editing(
     """
     if not token:
         raise TokenMissing()
-    with _write_transaction():
+    with write_transaction():
         stored, snapshot = _read(game_id, lock=True)
         _check_edit(stored, token, number, if_match)
         yield db.session.connection(), stored, snapshot
@@ -564,7 +564,7 @@ def authorize(game_id: str, token: Credential, number: int | None = None) -> Non
     """
     if not token:
         raise TokenMissing()
-    if not _valid_id(game_id):
+    if not valid_id(game_id):
         raise GameNotFound()
     found = store.read_credentials(db.session.connection(), game_id)
     if found is None:
@@ -577,7 +577,7 @@ def authorize(game_id: str, token: Credential, number: int | None = None) -> Non
 
 def _verify_token(game_id: str, token_hash: str, token: str | Device) -> None:
     if isinstance(token, Device):
-        if not _has_grant(game_id, token):
+        if not has_grant(game_id, token):
             raise NotKeeper()
         return
     # Compare hashes in constant time: the stored hash is all the database knows.
@@ -585,7 +585,7 @@ def _verify_token(game_id: str, token_hash: str, token: str | Device) -> None:
         raise TokenRejected()
 
 
-def _has_grant(game_id: str, device: Device) -> bool:
+def has_grant(game_id: str, device: Device) -> bool:
     # Asked of the database each time: a write checks the grant again inside its
     # transaction, after the lock, in case it was revoked meanwhile.
     return store.has_grant(db.session.connection(), game_id, device.hash)
@@ -593,7 +593,7 @@ def _has_grant(game_id: str, device: Device) -> bool:
 
 def can_edit(game_id: str, device: Device | None) -> bool:
     """Whether this browser keeps the score of game ``game_id``."""
-    return device is not None and _valid_id(game_id) and _has_grant(game_id, device)
+    return device is not None and valid_id(game_id) and has_grant(game_id, device)
 
 
 def _check_round_number(rounds: int, number: int) -> None:
@@ -658,7 +658,7 @@ def create_game(
         updated_at=now,
         players=[Player(seat=seat, name=name) for seat, name in enumerate(players)],
     )
-    with _write_transaction():
+    with write_transaction():
         db.session.add(game)
         if device is not None:
             db.session.add(Grant(device_hash=device.hash, game_id=game.id, created_at=now))
@@ -901,7 +901,7 @@ def kept_games(device: Device | None, limit: int | None = KEPT_GAMES_SHOWN) -> l
             selectinload(Game.rounds).selectinload(Round.entries),
         )
     )
-    return [_snapshot(game) for game in db.session.scalars(statement)]
+    return [snapshot(game) for game in db.session.scalars(statement)]
 
 
 def known_names(device: Device | None, limit: int = 60) -> list[str]:
@@ -931,7 +931,7 @@ HANDOVER_LIFETIME = timedelta(minutes=HANDOVER_MINUTES)
 
 def game_version(game_id: str) -> int:
     """The game's version, in one query: what a page polling for changes compares."""
-    if not _valid_id(game_id):
+    if not valid_id(game_id):
         raise GameNotFound()
     version = db.session.scalar(
         select(Game.version).where(Game.id == game_id, Game.deleted_at.is_(None))
@@ -951,7 +951,7 @@ def create_handover(game_id: str, device: Device | None) -> str:
         raise NotKeeper()
     token = secrets.token_urlsafe(HANDOVER_TOKEN_BYTES)
     now = utcnow()
-    with _write_transaction():
+    with write_transaction():
         # Locked as "only this phone keeps score" locks it: a phone whose right is being
         # taken away meanwhile waits, then is refused, rather than leaving a link behind.
         game = _load(game_id, for_update=True)
@@ -987,7 +987,7 @@ def redeem_handover(token: str, device: Device) -> str:
     """
     token_hash = hash_token(token)
     now = utcnow()
-    with _write_transaction():
+    with write_transaction():
         game_id = db.session.scalar(
             select(Handover.game_id).where(Handover.token_hash == token_hash)
         )
@@ -1001,7 +1001,7 @@ def redeem_handover(token: str, device: Device) -> str:
         )
         if claimed.rowcount != 1:  # type: ignore[attr-defined]
             raise HandoverInvalid()
-        if not _has_grant(game_id, device):
+        if not has_grant(game_id, device):
             db.session.add(Grant(device_hash=device.hash, game_id=game_id, created_at=now))
     return game_id
 
@@ -1030,7 +1030,7 @@ def revoke_other_keepers(game_id: str, device: Device | None) -> int:
     not yet used; the number of browsers that lost it. The API's edit token stays valid."""
     if device is None:
         raise NotKeeper()
-    with _write_transaction():
+    with write_transaction():
         game = _load(game_id, for_update=True)
         _verify_token(game.id, game.edit_token_hash, device)
         revoked = db.session.execute(
