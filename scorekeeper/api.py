@@ -31,7 +31,7 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter
 from werkzeug.wrappers import Response as BaseResponse
 
-from . import export, history, rules, security, service
+from . import errors, export, history, rules, security, service
 from .i18n import rule_message, service_message, unavailable_message
 from .openapi import openapi_document
 
@@ -77,6 +77,7 @@ _TITLES: dict[str, LazyString] = {
     "method-not-allowed": _l("Method not allowed"),
     "out-of-turn": _l("Out of turn"),
     "stale-version": _l("The game has changed"),
+    "gone": _l("No longer valid"),
     "rule-violation": _l("The rules forbid this"),
     "payload-too-large": _l("The body is too large"),
     "too-many-requests": _l("Too many requests"),
@@ -103,20 +104,8 @@ def problem_response(problem: Problem) -> Response:
     return response
 
 
-def _service_problem(error: service.ServiceError) -> Problem:
-    detail = service_message(error)
-    match error:
-        case service.GameNotFound() | service.RoundNotFound():
-            return Problem(404, "not-found", detail)
-        case service.TokenMissing():
-            return Problem(401, "unauthorized", detail, headers={"WWW-Authenticate": "Bearer"})
-        case service.TokenRejected():
-            return Problem(403, "forbidden", detail)
-        case service.StaleVersion():
-            return Problem(412, "stale-version", detail)
-        case history.ImportRefused() | history.GameImportRefused() | history.RoundImportRefused():
-            return Problem(422, "rule-violation", detail)
-    return Problem(500, "server-error", detail)
+def _service_problem(error: errors.ServiceError) -> Problem:
+    return Problem(error.status, error.problem, service_message(error), headers=error.headers)
 
 
 def is_api_request() -> bool:
@@ -132,8 +121,8 @@ def register_errorhandlers(app: Flask, pages: Callable[[Exception], BaseResponse
     def handle_problem(error: Problem) -> Response:
         return problem_response(error)
 
-    @app.errorhandler(service.ServiceError)
-    def handle_service_error(error: service.ServiceError) -> BaseResponse:
+    @app.errorhandler(errors.ServiceError)
+    def handle_service_error(error: errors.ServiceError) -> BaseResponse:
         if not is_api_request():
             return pages(error)
         return problem_response(_service_problem(error))

@@ -35,8 +35,9 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import selectinload
 
-from . import rules, service, store
+from . import errors, rules, service, store
 from .database import folded
+from .errors import GameImportRefused, ImportRefused, RoundImportRefused
 from .extensions import db
 from .models import Entry, Game, Grant, Player, Round, RoundChange, utcnow
 from .rules import _
@@ -180,9 +181,9 @@ def deleted_games(device: Device | None, now: datetime | None = None) -> list[De
 def restore_game(game_id: str, device: Device | None) -> GameSnapshot:
     """Undo the deletion of a game, within :data:`RESTORE_DAYS` days of it."""
     if device is None:
-        raise service.TokenMissing()
+        raise errors.TokenMissing()
     if not service.valid_id(game_id):
-        raise service.GameNotFound()
+        raise errors.GameNotFound()
     with service.write_transaction():
         game = db.session.scalars(
             select(Game)
@@ -191,9 +192,9 @@ def restore_game(game_id: str, device: Device | None) -> GameSnapshot:
             .execution_options(populate_existing=True)
         ).one_or_none()
         if game is None:
-            raise service.GameNotFound()
+            raise errors.GameNotFound()
         if not service.has_grant(game.id, device):
-            raise service.NotKeeper()
+            raise errors.NotKeeper()
         game.deleted_at = None
         game.version += 1
         game.updated_at = utcnow()
@@ -405,24 +406,6 @@ def facts_json(facts: Facts | None) -> dict[str, object] | None:
 
 
 # -- Import --------------------------------------------------------------------------------
-
-
-class ImportRefused(service.ServiceError):
-    """The file as a whole cannot be imported."""
-
-    message = _("Nothing was imported, as the file is refused: %(reason)s")
-
-
-class GameImportRefused(service.ServiceError):
-    """One game of the file cannot be imported (so none is)."""
-
-    message = _("Nothing was imported, as game %(game)s is refused: %(reason)s")
-
-
-class RoundImportRefused(service.ServiceError):
-    """One round of one game cannot be imported (so nothing is)."""
-
-    message = _("Nothing was imported, as round %(round)d of game %(game)s is refused: %(reason)s")
 
 
 class _Refusal(Exception):

@@ -15,7 +15,7 @@ from flask import flash, make_response, redirect, render_template, request, url_
 from flask_wtf.csrf import CSRFError, validate_csrf
 from wtforms.validators import ValidationError
 
-from . import api, export, history, i18n, rules, screens, security, service
+from . import api, errors, export, history, i18n, rules, screens, security, service
 from .extensions import csrf
 from .following import forget_followed
 from .i18n import gettext, service_message
@@ -125,7 +125,7 @@ def import_games() -> Page:
         else:
             try:
                 created = history.import_games(document, device)
-            except service.ServiceError as refusal:
+            except errors.ServiceError as refusal:
                 error = service_message(refusal)
                 status = 422
             except RecursionError:

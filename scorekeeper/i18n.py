@@ -10,7 +10,7 @@ from babel import Locale
 from flask import Flask, Response, current_app
 from flask_babel import get_locale, get_translations
 
-from . import rules, service
+from . import errors, rules
 from .database import is_connection_lost, is_lock_timeout
 
 MINUS = "\N{MINUS SIGN}"
@@ -41,7 +41,7 @@ def suit_label(suit: rules.Suit) -> str:
     )
 
 
-def service_message(error: service.ServiceError) -> str:
+def service_message(error: errors.ServiceError) -> str:
     """The service's sentence in the request's language (a rule's refusal quoted in it, too)."""
     params = {
         key: rule_message(value) if isinstance(value, rules.RuleError) else value

@@ -31,8 +31,18 @@ from flask import current_app
 from sqlalchemy import ColumnElement, Connection, delete, func, select, update
 from sqlalchemy.orm import Session, selectinload
 
-from . import rules, store
+from . import errors, rules, store
 from .database import WRITE_OPTION
+from .errors import (
+    GameNotFound,
+    HandoverInvalid,
+    NotKeeper,
+    RoundNotFound,
+    ServiceError,
+    StaleVersion,
+    TokenMissing,
+    TokenRejected,
+)
 from .extensions import db
 from .models import Game, Grant, Handover, Player, Round, utcnow
 from .rules import _
@@ -44,70 +54,6 @@ MAX_ID_LENGTH = 32  # the width of games.id
 _ID_CHARS = frozenset(string.ascii_letters + string.digits + "-_")
 #: Games whose latest version a process keeps derived (a few KB each).
 SNAPSHOT_CACHE_SIZE = 1024
-
-
-class ServiceError(Exception):
-    """A request the service refuses for a reason outside the game's rules."""
-
-    message: str = ""
-
-    def __init__(self, **params: object) -> None:
-        self.params = params
-        super().__init__(self.message % params)
-
-
-class GameNotFound(ServiceError):
-    """No game has this id (or it was deleted)."""
-
-    message = _("There is no game with this id.")
-
-
-class RoundNotFound(ServiceError):
-    """The game has no round of this number."""
-
-    message = _("This game has rounds 1 to %(rounds)d, so there is no round %(round)d.")
-
-
-class TokenMissing(ServiceError):
-    """A write came without an edit token."""
-
-    message = _("Changing a game needs its edit token.")
-
-
-class TokenRejected(ServiceError):
-    """A write came with a token that is not this game's."""
-
-    message = _("This edit token does not belong to this game, so it cannot change it.")
-
-
-class NotKeeper(TokenRejected):
-    """A browser without the edit right tried to change a game."""
-
-    message = _(
-        "This phone does not keep the score of this game, so it cannot change it: "
-        "only a phone the scorekeeper handed it to can."
-    )
-
-
-class HandoverInvalid(ServiceError):
-    """A hand-over link that is unknown, used already, or expired."""
-
-    message = _(
-        "This hand-over link no longer works (each link works once, for %(minutes)d minutes): "
-        "ask the scorekeeper for a new one."
-    )
-
-    def __init__(self) -> None:
-        super().__init__(minutes=HANDOVER_MINUTES)
-
-
-class StaleVersion(ServiceError):
-    """The caller's version of the game is out of date."""
-
-    message = _(
-        "The game has changed since the version you saw (it is now at version %(version)d): "
-        "load it again and retry."
-    )
 
 
 @dataclass(frozen=True)
@@ -925,7 +871,7 @@ def known_names(device: Device | None, limit: int = 60) -> list[str]:
 # -- Sharing the game ----------------------------------------------------------------------
 
 HANDOVER_TOKEN_BYTES = 32  # 256 random bits, as edit tokens
-HANDOVER_MINUTES = 15
+HANDOVER_MINUTES = errors.HANDOVER_MINUTES
 HANDOVER_LIFETIME = timedelta(minutes=HANDOVER_MINUTES)
 
 

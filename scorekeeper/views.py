@@ -34,7 +34,7 @@ from werkzeug.exceptions import BadRequest, HTTPException
 from werkzeug.wrappers import Response
 from wtforms.fields.choices import SelectChoice
 
-from . import history, i18n, qr, rules, screens, security, service
+from . import errors, history, i18n, qr, rules, screens, security, service
 from .following import followed_ids, remember_followed
 from .forms import (
     FULL_GAME,
@@ -222,7 +222,7 @@ def _setup_again(game_id: str | None) -> NewGameForm | None:
         return None
     try:
         table = service.get_game(game_id).table
-    except service.ServiceError:
+    except errors.ServiceError:
         return None
     full = table.rules.rounds == rules.full_game_rounds(table.seats)
     return _form_of(
@@ -404,7 +404,7 @@ def spectate_live(game_id: str) -> Response:
     version (and the language) is the one the page shows, for the cost of one query."""
     try:
         etag = _live_etag(service.game_version(game_id))
-    except service.GameNotFound as error:
+    except errors.GameNotFound as error:
         body = render_template("_live_gone.html", message=service_message(error))
         return make_response(body, 404)
     if request.if_none_match.contains_weak(etag):
@@ -515,11 +515,11 @@ def take_over() -> Page:
     token = session.get(HANDOVER_KEY)
     try:
         if not isinstance(token, str) or not token:
-            raise service.HandoverInvalid()
+            raise errors.HandoverInvalid()
         if request.method == "GET":
             return render_template("handover.html", game=service.handover_game(token))
         game_id = service.redeem_handover(token, _device())
-    except service.HandoverInvalid:
+    except errors.HandoverInvalid:
         session.pop(HANDOVER_KEY, None)
         raise
     session.pop(HANDOVER_KEY, None)
@@ -626,7 +626,7 @@ def round_action(game_id: str, number: int) -> Page:
     device = current_device()
     if not service.can_edit(game_id, device) or device is None:
         service.get_game(game_id)  # an unknown game is a 404, not a 403
-        raise service.NotKeeper()
+        raise errors.NotKeeper()
     action = request.form.get("action", "")
     handler = _ACTIONS.get(action)
     if handler is None:
@@ -751,7 +751,7 @@ def correct(game_id: str, number: int) -> Page:
     snapshot = service.get_game(game_id)
     view = snapshot.round(number)
     if not _editable(game_id):
-        raise service.NotKeeper()
+        raise errors.NotKeeper()
     if view.state is not rules.RoundState.SCORED:
         flash(gettext("Round %(round)d is not scored yet: play it first.", round=number))
         return redirect(url_for(".game", game_id=game_id), 303)
@@ -872,13 +872,11 @@ def error_page(error: Exception) -> Response:
         message = gettext(
             "This page was too old to send, so nothing was saved: reload it and tap again."
         )
-    elif isinstance(error, service.StaleVersion):
+    elif isinstance(error, errors.StaleVersion):
         return _stale()
-    elif isinstance(error, service.HandoverInvalid):
-        status = 410
-        message = service_message(error)
-    elif isinstance(error, service.ServiceError):
-        status = 404 if isinstance(error, service.GameNotFound | service.RoundNotFound) else 403
+    elif isinstance(error, errors.ServiceError):
+        # A page asks for no bearer token, so a missing right is 403 there, not 401.
+        status = 403 if error.status == 401 else error.status
         message = service_message(error)
     elif isinstance(error, rules.RuleError):
         status = 422

@@ -15,7 +15,7 @@ from flask import Flask
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper import rules, service, store
+from scorekeeper import errors, rules, service, store
 from scorekeeper.extensions import db
 
 PLAYERS = ["Ann", "Bob", "Cy"]
@@ -148,27 +148,27 @@ REFUSALS: dict[str, tuple[Refusal, type[Exception]]] = {
     ),
     "stale If-Match": (
         lambda g, _other: service.record_trump(g.id, g.token, 2, "green", if_match={1, 4}),
-        service.StaleVersion,
+        errors.StaleVersion,
     ),
     "another game's token": (
         lambda g, other: service.record_trump(g.id, other, 2, "green"),
-        service.TokenRejected,
+        errors.TokenRejected,
     ),
     "no token": (
         lambda g, _other: service.record_trump(g.id, None, 2, "green"),
-        service.TokenMissing,
+        errors.TokenMissing,
     ),
     "round beyond the game": (
         lambda g, _other: service.record_trump(g.id, g.token, 21, "green"),
-        service.RoundNotFound,
+        errors.RoundNotFound,
     ),
     "delete with a stale If-Match": (
         lambda g, _other: service.delete_game(g.id, g.token, if_match={2}),
-        service.StaleVersion,
+        errors.StaleVersion,
     ),
     "delete with another game's token": (
         lambda g, other: service.delete_game(g.id, other),
-        service.TokenRejected,
+        errors.TokenRejected,
     ),
 }
 
@@ -212,11 +212,11 @@ def test_the_app_context_goes_on_after_a_refused_write(app: Flask, game: Game) -
 @pytest.mark.parametrize("token", [None, ""])
 def test_a_write_without_a_token_is_refused(app: Flask, game: Game, token: str | None) -> None:
     with app.app_context():
-        with pytest.raises(service.TokenMissing):
+        with pytest.raises(errors.TokenMissing):
             service.authorize(game.id, token)
-        with pytest.raises(service.TokenMissing):
+        with pytest.raises(errors.TokenMissing):
             service.record_bids(game.id, token, 2, [1, 0, None])
-        with pytest.raises(service.TokenMissing):
+        with pytest.raises(errors.TokenMissing):
             service.delete_game(game.id, token)
 
 
@@ -225,29 +225,29 @@ def test_a_token_of_another_game_or_a_made_up_one_is_rejected(app: Flask, game: 
     with app.app_context():
         service.authorize(game.id, game.token)
         for token in (other.token, game.token + "x", game.token[:-1]):
-            with pytest.raises(service.TokenRejected):
+            with pytest.raises(errors.TokenRejected):
                 service.authorize(game.id, token)
-            with pytest.raises(service.TokenRejected):
+            with pytest.raises(errors.TokenRejected):
                 service.record_bids(game.id, token, 2, [1, 0, None])
 
 
 def test_an_unknown_game_is_not_found(app: Flask, game: Game) -> None:
     with app.app_context():
         for game_id in ("no-such-game", game.id.upper(), ""):
-            with pytest.raises(service.GameNotFound):
+            with pytest.raises(errors.GameNotFound):
                 service.get_game(game_id)
-            with pytest.raises(service.GameNotFound):
+            with pytest.raises(errors.GameNotFound):
                 service.authorize(game_id, game.token)
-            with pytest.raises(service.GameNotFound):
+            with pytest.raises(errors.GameNotFound):
                 service.record_trump(game_id, game.token, 2, "green")
 
 
 @pytest.mark.parametrize("number", [0, -1, 21, 1000])
 def test_a_round_outside_the_game_is_not_found(app: Flask, game: Game, number: int) -> None:
     with app.app_context():
-        with pytest.raises(service.RoundNotFound) as raised:
+        with pytest.raises(errors.RoundNotFound) as raised:
             service.record_bids(game.id, game.token, number, [0, 0, 0])
-        with pytest.raises(service.RoundNotFound):
+        with pytest.raises(errors.RoundNotFound):
             service.correct_round(
                 game.id,
                 game.token,
@@ -362,13 +362,13 @@ def test_a_deleted_game_reads_and_writes_as_unknown(app: Flask, game: Game) -> N
     with app.app_context():
         assert service.delete_game(game.id, game.token, if_match={6}) is None
     with app.app_context():
-        with pytest.raises(service.GameNotFound):
+        with pytest.raises(errors.GameNotFound):
             service.get_game(game.id)
-        with pytest.raises(service.GameNotFound):
+        with pytest.raises(errors.GameNotFound):
             service.authorize(game.id, game.token)
-        with pytest.raises(service.GameNotFound):
+        with pytest.raises(errors.GameNotFound):
             service.record_bids(game.id, game.token, 2, [1, 0, None])
-        with pytest.raises(service.GameNotFound):
+        with pytest.raises(errors.GameNotFound):
             service.delete_game(game.id, game.token)
     assert read(app, other.id).version == 1
 
@@ -550,7 +550,7 @@ def test_a_hand_over_link_asked_for_while_the_right_is_revoked_waits_and_is_refu
         engine.dispose()
 
     assert waited, "the hand-over link did not wait for the revocation's lock"
-    assert isinstance(outcome.get("error"), service.NotKeeper), outcome
+    assert isinstance(outcome.get("error"), errors.NotKeeper), outcome
     assert links == 0
 
 

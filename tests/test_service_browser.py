@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from flask import Flask
 
-from scorekeeper import rules, service
+from scorekeeper import errors, rules, service
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 PHONE = service.Device("phone-key")
@@ -50,7 +50,7 @@ def test_the_browser_that_starts_a_game_may_edit_it_and_no_other(app: Flask) -> 
         assert not service.can_edit(game_id, None)
         assert not service.can_edit("not an id!", PHONE)
         assert service.record_trump(game_id, PHONE, 1, "blue").version == 2
-        with pytest.raises(service.NotKeeper):
+        with pytest.raises(errors.NotKeeper):
             service.record_trump(game_id, OTHER, 1, "red")
         assert service.get_game(game_id).view.round(1).trump == rules.Trump(
             rules.Turned.BLUE, rules.Suit.BLUE
@@ -63,7 +63,7 @@ def test_a_game_started_through_the_api_grants_no_browser(app: Flask) -> None:
         assert not service.can_edit(created.game.id, PHONE)
         # The edit token still works, and a browser's key is not a token.
         service.record_trump(created.game.id, created.edit_token, 1, "blue")
-        with pytest.raises(service.TokenRejected):
+        with pytest.raises(errors.TokenRejected):
             service.record_trump(created.game.id, PHONE.key, 1, "blue")
 
 

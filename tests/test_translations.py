@@ -7,7 +7,7 @@ from pathlib import Path
 
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 
-from scorekeeper import api, rules, service
+from scorekeeper import api, errors, rules
 
 ROOT = Path(__file__).resolve().parents[1]
 # The keywords babel.cfg's extraction command names.
@@ -38,11 +38,11 @@ def test_plural_messages_are_extracted_as_pairs() -> None:
 def test_every_rule_and_service_message_is_extracted() -> None:
     messages = _extracted()
     for error in (
-        service.GameNotFound,
-        service.RoundNotFound,
-        service.TokenMissing,
-        service.TokenRejected,
-        service.StaleVersion,
+        errors.GameNotFound,
+        errors.RoundNotFound,
+        errors.TokenMissing,
+        errors.TokenRejected,
+        errors.StaleVersion,
     ):
         assert error.message in messages, error
     for people in ("Humans", "Elves", "Dwarves", "Giants"):
