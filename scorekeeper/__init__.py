@@ -10,11 +10,12 @@ import click
 from flask import Flask, current_app, request, session
 from flask_babel import get_locale
 
-from . import address, api, assets, health, history, i18n, pwa, security, views
+from . import address, api, assets, health, history, i18n, pwa, security
 from . import config as settings
-from . import history_pages as _history_pages  # noqa: F401  (its routes join views.bp)
 from .database import init_engine
 from .extensions import babel, compress, csrf, db, migrate
+from .web import common, games, rounds, sharing
+from .web import history as history_pages
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
@@ -65,26 +66,28 @@ def select_locale() -> str | None:
     """The language chosen in the menu, else the best of the app's languages for the
     browser's Accept-Language."""
     languages = current_app.config["LANGUAGES"]
-    chosen = session.get(views.LANGUAGE_KEY)
+    chosen = session.get(common.LANGUAGE_KEY)
     if isinstance(chosen, str) and chosen in languages:
         return chosen
     return request.accept_languages.best_match(languages)
 
 
 def register_blueprints(app: Flask) -> None:
-    """The JSON API (bearer tokens only, so it needs no CSRF token) and the pages."""
+    """The JSON API (bearer tokens only, so it needs no CSRF token) and the pages, one
+    blueprint per area."""
     app.url_map.converters["round"] = api.RoundNumberConverter
     csrf.exempt(api.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(health.bp)
-    app.register_blueprint(views.bp)
+    for pages in (games, rounds, sharing, history_pages):
+        app.register_blueprint(pages.bp)
     app.register_blueprint(pwa.bp)
-    app.session_interface = views.SessionInterface()
+    app.session_interface = common.SessionInterface()
 
 
 def register_errorhandlers(app: Flask) -> None:
     """Errors under /api/ answer in problem+json, errors of pages as pages."""
-    api.register_errorhandlers(app, pages=views.error_page)
+    api.register_errorhandlers(app, pages=common.error_page)
 
 
 def register_commands(app: Flask) -> None:

@@ -441,7 +441,7 @@ def _game_tail(game: service.GameSnapshot) -> dict[str, Any]:
 
 # The game's links, by endpoint: "self", and the spectator page, where anyone with the
 # game's id follows the game, read-only.
-_LINKS = (("self", "api.get_game"), ("view", "pages.spectate"))
+_LINKS = (("self", "api.get_game"), ("view", "games.spectate"))
 # An id no game has, which url_for leaves as it is (ids are URL-safe base64, as this is).
 _ID_MARK = "GAMEIDMARK"
 
@@ -627,7 +627,7 @@ def import_games() -> Response:
                 "edit_token": new.edit_token,
                 "links": {
                     "self": url_for("api.get_game", game_id=new.game.id),
-                    "view": url_for("pages.sheet", game_id=new.game.id),
+                    "view": url_for("games.sheet", game_id=new.game.id),
                 },
             }
             for new in created

@@ -47,8 +47,8 @@ def manifest() -> Response:
         "short_name": name,
         "description": gettext("The scorekeeping companion for the card game Wizard."),
         "lang": str(get_locale() or "en"),
-        "start_url": url_for("pages.home"),
-        "scope": url_for("pages.home"),
+        "start_url": url_for("history.home"),
+        "scope": url_for("history.home"),
         "display": "standalone",
         "orientation": "portrait",
         "background_color": THEME_LIGHT,
@@ -138,7 +138,7 @@ def offline() -> Response:
     keep, not as a page.
     """
     if request.headers.get("Sec-Fetch-Mode") == "navigate":
-        return redirect(url_for("pages.home"), 303)
+        return redirect(url_for("history.home"), 303)
     response = make_response(render_template("offline.html"))
     response.headers["Cache-Control"] = "no-cache"
     response.vary.add("Sec-Fetch-Mode")  # a page load is sent home instead

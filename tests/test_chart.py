@@ -7,7 +7,7 @@ import itertools
 
 import pytest
 
-from scorekeeper import chart
+from scorekeeper.web import chart
 
 
 def y_value(drawing: chart.Chart, y: float) -> float:

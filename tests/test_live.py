@@ -11,9 +11,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from scorekeeper import following
 from scorekeeper.history import FOLLOWED_MAX
-from scorekeeper.views import POLL_SECONDS, POLL_SECONDS_OVER
+from scorekeeper.web import following
+from scorekeeper.web.games import POLL_SECONDS, POLL_SECONDS_OVER
 
 from .confidant import Confidant, text, without_language_switch
 from .test_history import correct

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.screens import Choice, Row
+from scorekeeper.web.screens import Choice, Row
 
 APP_CSS = Path(__file__).resolve().parents[1] / "static" / "css" / "app.css"
 

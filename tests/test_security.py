@@ -431,12 +431,12 @@ def test_no_get_route_changes_the_database(app: Flask, client: FlaskClient) -> N
         visited.add(rule.endpoint)
     assert _dump(app) == before
     expected = {
-        "pages.home",
-        "pages.new_game",
-        "pages.round_screen",
-        "pages.correct",
-        "pages.sheet",
-        "pages.game",
+        "history.home",
+        "games.new_game",
+        "rounds.round_screen",
+        "rounds.correct",
+        "games.sheet",
+        "games.game",
         "api.get_game",
         "api.openapi",
         "health.healthz",

@@ -12,7 +12,7 @@ pytest.importorskip("playwright.sync_api")
 
 from playwright.sync_api import Page, expect
 
-from scorekeeper.views import POLL_SECONDS_OVER
+from scorekeeper.web.games import POLL_SECONDS_OVER
 
 from .helpers import bid, new_game, score, set_trump, shot, tap
 from .helpers import tricks as tap_tricks

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from . import chart, rules, service
-from .i18n import gettext, rule_message, suit_label
+from .. import rules, service
+from ..i18n import gettext, rule_message, suit_label
+from . import chart
 
 SUIT_SYMBOLS = {
     rules.Suit.BLUE: "●",

@@ -1,8 +1,6 @@
-"""The pages of a browser's history: deleting and restoring games, forgetting followed ones,
-exports (CSV, JSON, everything), import, a round's history and the players' statistics.
-
-Routes on the pages blueprint (endpoints ``pages.*``); forms → history/service → templates.
-"""
+"""The pages of a browser's history: its games list, deleting and restoring games,
+forgetting followed ones, exports (CSV, JSON, everything), import, a round's history and the
+players' statistics."""
 
 from __future__ import annotations
 
@@ -15,11 +13,14 @@ from flask import flash, make_response, redirect, render_template, request, url_
 from flask_wtf.csrf import CSRFError, validate_csrf
 from wtforms.validators import ValidationError
 
-from . import api, errors, export, history, i18n, rules, screens, security, service
-from .extensions import csrf
-from .following import forget_followed
-from .i18n import gettext, service_message
-from .views import Page, _editable, _helpers, bp, current_device
+from .. import api, errors, export, history, i18n, rules, security, service
+from ..extensions import csrf
+from ..i18n import gettext, service_message
+from . import screens
+from .common import Page, current_device, editable, helpers, page_blueprint
+from .following import followed_ids, forget_followed
+
+bp = page_blueprint("history", __name__)
 
 #: An export of every game a browser keeps can be large; other pages keep the small limit.
 IMPORT_MAX_BYTES = api.IMPORT_MAX_BYTES
@@ -31,6 +32,37 @@ def _back_home() -> Page:
     if not target.startswith("/") or target.startswith("//"):
         target = url_for(".home")
     return redirect(target, 303)
+
+
+# -- The games list ------------------------------------------------------------------------
+
+
+STATUS_FILTERS = ("", rules.GameStatus.IN_PROGRESS.value, rules.GameStatus.FINISHED.value)
+
+
+@bp.get("/")
+def home() -> Page:
+    """The games this browser keeps or follows, newest activity first: filtered by status,
+    searched by player name, a page at a time ("show more"); deleted games to restore."""
+    device = current_device()
+    status = request.args.get("status", "")
+    status = status if status in STATUS_FILTERS else ""
+    search = request.args.get("q", "")[: rules.NAME_MAX_LENGTH]
+    shown = request.args.get("shown", default=history.GAMES_PAGE, type=int)
+    shown = max(history.GAMES_PAGE, min(shown, history.MAX_GAMES_SHOWN))
+    listing = history.game_list(device, followed_ids(), status=status, search=search, limit=shown)
+    return render_template(
+        "home.html",
+        listing=listing,
+        status=status,
+        search=search,
+        shown=shown,
+        more=shown + history.GAMES_PAGE,
+        deleted=history.deleted_games(device),
+        filtered=bool(status or search.strip()),
+        restore_days=history.RESTORE_DAYS,
+        **helpers(),
+    )
 
 
 # -- Delete, restore, forget ---------------------------------------------------------------
@@ -187,10 +219,10 @@ def round_history(game_id: str, number: int) -> Page:
         round=view,
         number=number,
         changes=list(reversed(changes)),
-        editable=_editable(game_id),
+        editable=editable(game_id),
         kinds=_kind_labels(),
         shown=shown_value,
-        **_helpers(),
+        **helpers(),
     )
 
 

@@ -17,7 +17,7 @@ from wtforms import (
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, NumberRange, Optional
 
-from . import rules
+from .. import rules
 
 RANDOM_DEALER = "random"
 FULL_GAME = "full"

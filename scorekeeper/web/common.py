@@ -1,0 +1,167 @@
+"""What the page areas share: this browser's device key and session, the page blueprint
+(never stored by the back button), the edit check, the helpers every template gets, and the
+error page.
+
+Every write is a POST with a CSRF token and the version of the game the page showed, and
+answers with a redirect to the page (so a reload never sends it twice), or with the page
+again and the refusal next to the control. The edit right is a random device key in the
+signed, HttpOnly, SameSite=Lax session cookie; the database keeps only its hash.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Flask,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask.sessions import SessionMixin
+from flask_wtf.csrf import CSRFError
+from sqlalchemy.exc import DBAPIError
+from werkzeug.exceptions import HTTPException
+from werkzeug.wrappers import Response
+
+from .. import errors, i18n, rules, security, service
+from ..i18n import gettext, rule_message, service_message
+from . import screens
+
+DEVICE_KEY = "device"
+DEVICE_KEY_BYTES = 32
+
+Page = Response | str
+
+
+def page_blueprint(name: str, import_name: str) -> Blueprint:
+    """A blueprint of pages: every answer it gives is fetched afresh by the back button."""
+    bp = Blueprint(name, import_name)
+    bp.after_request(no_store)
+    return bp
+
+
+# -- The browser ---------------------------------------------------------------------------
+
+
+def current_device(*, create: bool = False) -> service.Device | None:
+    """This browser's device key from its session cookie (made on first need)."""
+    key = session.get(DEVICE_KEY)
+    if not isinstance(key, str) or not key:
+        if not create:
+            return None
+        key = secrets.token_urlsafe(DEVICE_KEY_BYTES)
+        session[DEVICE_KEY] = key
+        session.permanent = True
+    return service.Device(key)
+
+
+class SessionInterface(security.SessionInterface):
+    """Flask's signed session cookie, left alone by the spectator page's poll: a poll neither
+    reads nor changes the session, so renewing the cookie on each poll (every 3 s, on every
+    phone) would only cost a signature and a Set-Cookie header."""
+
+    def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
+        if request.endpoint == "games.spectate_live":
+            return session.modified
+        return super().should_set_cookie(app, session)
+
+
+def no_store(response: Response) -> Response:
+    """Pages show live state: the back button fetches them afresh, never a stale copy."""
+    response.headers.setdefault("Cache-Control", "no-store")
+    return response
+
+
+#: The session's key for the language chosen in the menu (the factory's locale selector reads it).
+LANGUAGE_KEY = "language"
+
+
+def editable(game_id: str) -> bool:
+    """Whether this browser keeps the score of ``game_id``."""
+    return service.can_edit(game_id, current_device())
+
+
+def helpers() -> dict[str, Any]:
+    """The functions the game templates lay a game out with."""
+    return {
+        "trump_label": screens.trump_label,
+        "suit_label": i18n.suit_label,
+        "symbols": screens.SUIT_SYMBOLS,
+        "leaders": screens.leaders,
+        "signed": i18n.signed,
+        "points": i18n.number,
+        "winner_names": screens.winner_names,
+        "sheet_rows": screens.sheet_rows,
+        "standings_after": screens.standings_after,
+        "score_chart": screens.score_chart,
+    }
+
+
+# -- Errors --------------------------------------------------------------------------------
+
+
+def error_page(error: Exception) -> Response:
+    """An error as a page: one plain sentence and a way on."""
+    status = 500
+    message = gettext("Something went wrong on the server, and nothing was changed.")
+    if isinstance(error, CSRFError):
+        status = 400
+        message = gettext(
+            "This page was too old to send, so nothing was saved: reload it and tap again."
+        )
+    elif isinstance(error, errors.StaleVersion):
+        return _stale()
+    elif isinstance(error, errors.ServiceError):
+        # A page asks for no bearer token, so a missing right is 403 there, not 401.
+        status = 403 if error.status == 401 else error.status
+        message = service_message(error)
+    elif isinstance(error, rules.RuleError):
+        status = 422
+        message = rule_message(error)
+    elif isinstance(error, DBAPIError) and (unavailable := i18n.unavailable_message(error)):
+        status = 503
+        message = unavailable
+    elif isinstance(error, HTTPException) and (error.code or 500) < 500:
+        status = error.code or 500
+        message = {
+            404: gettext("There is no page at this address."),
+            405: gettext("This page cannot be sent that way."),
+            413: gettext("That was more than this page ever sends."),
+            429: gettext(
+                "Too many requests came from this address: wait a minute, then try again."
+            ),
+        }.get(status, gettext("This request cannot be handled as it was sent."))
+    body = render_template("error.html", message=message, status=status)
+    return make_response(body, status)
+
+
+def _stale() -> Response:
+    """Another phone wrote first: say so, and show the game as it is now (the round screen's
+    actions show it themselves, with their 412)."""
+    flash_stale()
+    game_id = (request.view_args or {}).get("game_id", "")
+    number = (request.view_args or {}).get("number")
+    service.get_game(game_id)
+    target = url_for("games.game", game_id=game_id)
+    if number is not None:
+        target = url_for(request.endpoint or "games.game", game_id=game_id, number=number)
+    return redirect(target, 303)
+
+
+def flash_stale() -> None:
+    """Say that another phone wrote first, so the tap was not saved."""
+    flash(
+        gettext(
+            "This game was changed a moment ago, on another phone or screen, so your tap was not "
+            "saved: "
+            "here is the game as it is now."
+        ),
+        "error",
+    )

@@ -1,0 +1,334 @@
+"""The pages of a game: the language menu, a new game, the game, its sheet, and the
+spectator page that follows it."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import (
+    current_app,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_babel import get_locale
+from werkzeug.exceptions import BadRequest
+from werkzeug.wrappers import Response
+from wtforms.fields.choices import SelectChoice
+
+from .. import errors, rules, security, service
+from ..i18n import gettext, rule_message, service_message
+from .common import LANGUAGE_KEY, Page, current_device, editable, helpers, page_blueprint
+from .following import remember_followed
+from .forms import FULL_GAME, RANDOM_DEALER, NewGameForm
+
+bp = page_blueprint("games", __name__)
+
+
+# -- The language --------------------------------------------------------------------------
+
+
+@bp.post("/language")
+def language() -> Page:
+    """Switch the pages' language for this browser (over its Accept-Language), back to the
+    page the switch was tapped on."""
+    chosen = request.form.get("language", "")
+    if chosen not in current_app.config["LANGUAGES"]:
+        raise BadRequest()
+    session[LANGUAGE_KEY] = chosen
+    session.permanent = True
+    target = request.form.get("next", "")
+    # Only a path of this site: never another site's address ("//host", "/\\host").
+    if not _LOCAL_PATH.fullmatch(target):
+        target = url_for("history.home")
+    return redirect(target, 303)
+
+
+_LOCAL_PATH = re.compile(r"/(?![/\\])[^\s\\]*")
+
+
+# -- A new game ----------------------------------------------------------------------------
+
+
+@bp.route("/games/new", methods=["GET", "POST"])
+@security.limited(
+    "RATELIMIT_CREATE_GAME",
+    scope=security.CREATE_GAME,
+    methods=["POST"],
+    when=lambda: request.form.get("action", "start") == "start",
+)
+def new_game() -> Page:
+    """Set up a game: seats, first dealer, variant; seats are added, removed and moved by
+    tapping, the page coming back from the server each time."""
+    form = NewGameForm()
+    status = 200
+    restored = False
+    if request.method == "GET":
+        again = _setup_again(request.args.get("again"))
+        remembered = None if again else _remembered_setup()
+        # Said when the form comes back as this browser left it with a name typed in.
+        restored = remembered is not None and any(name.strip() for name in remembered.seat_names())
+        form = again or remembered or form
+    else:
+        action = request.form.get("action", "start")
+        if action == "clear":
+            # "Start afresh": the form as on a first visit.
+            session.pop(SETUP_KEY, None)
+            return redirect(url_for(".new_game"), 303)
+        if action == "start":
+            response = _start_game(form)
+            if isinstance(response, Response):
+                session.pop(SETUP_KEY, None)
+                return response
+            status = 422
+        else:
+            setup = _rearranged(_setup_of(form), action)
+            form = _form_of(setup)
+            # Every tap on the form comes here: remember it, so a reload loses nothing.
+            setup["names"] = [name[: rules.NAME_MAX_LENGTH * 2] for name in setup["names"]]
+            session[SETUP_KEY] = setup
+    return _render_new_game(form, status, restored=restored)
+
+
+SETUP_KEY = "setup"
+
+
+def _setup_of(form: NewGameForm) -> dict[str, Any]:
+    """The form's choices as plain values (what the session keeps)."""
+    return {
+        "names": form.seat_names(),
+        "first_dealer": form.first_dealer.data,
+        "bid_rule": form.bid_rule.data,
+        "last_bidder_may_bid_zero": bool(form.last_bidder_may_bid_zero.data),
+        "bid_reveal": form.bid_reveal.data,
+        "clairvoyance": bool(form.clairvoyance.data),
+        "rounds": form.rounds.data,
+    }
+
+
+def _remembered_setup() -> NewGameForm | None:
+    """The form as this browser last left it, if it was left unfinished."""
+    setup = session.get(SETUP_KEY)
+    if not isinstance(setup, dict):
+        return None
+    names = setup.get("names")
+    if not isinstance(names, list) or not all(isinstance(name, str) for name in names):
+        return None
+    fields = {
+        key: value
+        for key, value in setup.items()
+        if key != "names" and isinstance(value, str | bool | None)
+    }
+    return _form_of({**fields, "names": names[: rules.MAX_PLAYERS]})
+
+
+def _setup_again(game_id: str | None) -> NewGameForm | None:
+    """The form set up as game ``game_id`` was, for the same table to play again: the same
+    seats and rules, the first deal passing to the next seat (``None``: no such game)."""
+    if not game_id:
+        return None
+    try:
+        table = service.get_game(game_id).table
+    except errors.ServiceError:
+        return None
+    full = table.rules.rounds == rules.full_game_rounds(table.seats)
+    return _form_of(
+        {
+            "names": list(table.players),
+            "first_dealer": str((table.first_dealer + 1) % table.seats),
+            "bid_rule": table.rules.bid_rule.value,
+            "last_bidder_may_bid_zero": table.rules.last_bidder_may_bid_zero,
+            "bid_reveal": table.rules.bid_reveal.value,
+            "clairvoyance": table.rules.clairvoyance,
+            "rounds": FULL_GAME if full else str(table.rules.rounds),
+        }
+    )
+
+
+def _form_of(setup: dict[str, Any]) -> NewGameForm:
+    """The new-game form showing ``setup``."""
+    return NewGameForm(formdata=None, **setup)
+
+
+def _start_game(form: NewGameForm) -> Response | None:
+    if not form.validate() or not _understood(form):
+        form.form_errors.append(gettext("Some of the choices were not understood: check them."))
+        return None
+    try:
+        created = service.create_game(
+            form.seat_names(),
+            first_dealer=form.dealer_seat(),
+            bid_rule=form.bid_rule.data,
+            last_bidder_may_bid_zero=bool(form.last_bidder_may_bid_zero.data),
+            bid_reveal=form.bid_reveal.data,
+            clairvoyance=bool(form.clairvoyance.data),
+            rounds=form.round_count(),
+            device=current_device(create=True),
+        )
+    except rules.SetupError as error:
+        _attach_setup_error(form, error)
+        return None
+    return redirect(url_for(".game", game_id=created.game.id), 303)
+
+
+def _understood(form: NewGameForm) -> bool:
+    """Whether every choice is one the page offers (a crafted form is refused, never guessed)."""
+    seats = sum(1 for key in request.form if key.startswith("names-"))
+    dealer = form.first_dealer.data
+    rounds = form.rounds.data
+    return (
+        seats == len(form.names.entries)
+        and (dealer == RANDOM_DEALER or form.dealer_seat() is not None)
+        and (rounds == FULL_GAME or form.round_count() is not None)
+    )
+
+
+def _attach_setup_error(form: NewGameForm, error: rules.SetupError) -> None:
+    message = rule_message(error)
+    field = error.field or ""
+    if field.startswith("players[") and field.endswith("]"):
+        seat = int(field[len("players[") : -1])
+        if seat < len(form.names.entries):
+            form.names.entries[seat].errors = [message]
+            return
+    if field == "rules.rounds":
+        form.rounds.errors = [message]
+        return
+    form.form_errors.append(message)
+
+
+def _rearranged(setup: dict[str, Any], action: str) -> dict[str, Any]:
+    """The setup with a seat added, removed or moved up; the chosen dealer stays the same
+    person, and a number of rounds chosen for another table size goes back to the full game."""
+    names: list[str] = setup["names"]
+    dealer = _form_of(setup).dealer_seat()
+    order = list(range(len(names)))
+    verb, _sep, argument = action.partition("-")
+    seat = int(argument) if argument.isdigit() else -1
+    if verb == "add" and len(names) < rules.MAX_PLAYERS:
+        order.append(-1)
+    elif verb == "remove" and 0 <= seat < len(names) and len(names) > rules.MIN_PLAYERS:
+        order.pop(seat)
+    elif verb == "up" and 0 < seat < len(names):
+        order[seat - 1], order[seat] = order[seat], order[seat - 1]
+    new_names = [names[old] if old >= 0 else "" for old in order]
+    new_dealer = RANDOM_DEALER
+    if dealer is not None and dealer in order:
+        new_dealer = str(order.index(dealer))
+    rounds = setup["rounds"] if len(order) == len(names) else None
+    return {**setup, "names": new_names, "first_dealer": new_dealer, "rounds": rounds or FULL_GAME}
+
+
+def _render_new_game(form: NewGameForm, status: int, *, restored: bool = False) -> Response:
+    seats = len(form.names.entries)
+    full = rules.full_game_rounds(min(max(seats, rules.MIN_PLAYERS), rules.MAX_PLAYERS))
+    form.rounds.choices = [
+        SelectChoice(FULL_GAME, gettext("Full game: %(rounds)d rounds", rounds=full)),
+        *[SelectChoice(str(count)) for count in range(1, full)],
+    ]
+    body = render_template(
+        "new_game.html",
+        form=form,
+        suggestions=service.known_names(current_device()),
+        policies=rules.BID_RULES,
+        reveals=rules.REVEALS,
+        min_players=rules.MIN_PLAYERS,
+        max_players=rules.MAX_PLAYERS,
+        max_name=rules.NAME_MAX_LENGTH,
+        restored=restored,
+    )
+    return make_response(body, status)
+
+
+# -- A game --------------------------------------------------------------------------------
+
+
+@bp.get("/games/<game_id>")
+def game(game_id: str) -> Page:
+    """The game as it stands: the round to play, or the final standings."""
+    snapshot = service.get_game(game_id)
+    current = snapshot.view.current_round
+    if not editable(game_id):
+        return redirect(url_for(".spectate", game_id=game_id), 303)
+    if current is None:
+        return render_template(
+            "game_over.html", game=snapshot, editable=editable(game_id), **helpers()
+        )
+    return redirect(url_for("rounds.round_screen", game_id=game_id, number=current), 303)
+
+
+@bp.get("/games/<game_id>/sheet")
+def sheet(game_id: str) -> Page:
+    """The Tablet of Truth: every round × every player. Anyone with the game's id may read it."""
+    snapshot = service.get_game(game_id)
+    keeper = editable(game_id)
+    if not keeper:
+        remember_followed(game_id)
+    return render_template("sheet.html", game=snapshot, editable=keeper, **helpers())
+
+
+# -- Following a game ----------------------------------------------------------------------
+
+# How often the spectator page asks whether the game changed: while it is played, and once
+# it is over (a scored round may still be corrected, and the table should see the new totals;
+# nothing else changes then, so a slower pace does).
+POLL_SECONDS = 3
+POLL_SECONDS_OVER = 10
+
+
+@bp.get("/games/<game_id>/view")
+def spectate(game_id: str) -> Page:
+    """The game for everyone at the table (its id is the capability to read it): standings,
+    the round being played, the chart and the sheet; it updates by itself, and no control
+    on it changes the game. Without JavaScript, a reload shows the current state."""
+    snapshot = service.get_game(game_id)
+    remember_followed(game_id)
+    return render_template("spectate.html", game=snapshot, **_live_context(snapshot))
+
+
+@bp.get("/games/<game_id>/view/live")
+def spectate_live(game_id: str) -> Response:
+    """The changing part of the spectator page, which the page polls: 304 while the game's
+    version (and the language) is the one the page shows, for the cost of one query."""
+    try:
+        etag = _live_etag(service.game_version(game_id))
+    except errors.GameNotFound as error:
+        body = render_template("_live_gone.html", message=service_message(error))
+        return make_response(body, 404)
+    if request.if_none_match.contains_weak(etag):
+        return _live_headers(Response(status=304), etag)
+    snapshot = service.get_game(game_id)
+    context = _live_context(snapshot)
+    response = make_response(render_template("_live.html", game=snapshot, **context))
+    return _live_headers(response, context["etag"])
+
+
+def _live_etag(version: int) -> str:
+    """The fragment's validator: the game's version and the language it is written in."""
+    return f"live-{version}-{get_locale() or 'en'}"
+
+
+def _live_context(snapshot: service.GameSnapshot) -> dict[str, Any]:
+    etag = _live_etag(snapshot.version)
+    number = snapshot.view.current_round
+    return {
+        "etag": etag,
+        # The page sends the validator itself: a 304 then reaches htmx, which swaps nothing.
+        "poll_headers": {"If-None-Match": f'W/"{etag}"'},
+        "poll_seconds": POLL_SECONDS if number else POLL_SECONDS_OVER,
+        "current": snapshot.view.round(number) if number else None,
+        **helpers(),
+    }
+
+
+def _live_headers(response: Response, etag: str) -> Response:
+    # Weak: the compressed and the plain body are the same page (Flask-Compress leaves weak
+    # tags as they are). The fragment is the same for every viewer but its language.
+    response.set_etag(etag, weak=True)
+    response.headers["Cache-Control"] = "no-cache"
+    response.vary.add("Accept-Language")
+    return response

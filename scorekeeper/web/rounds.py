@@ -1,0 +1,350 @@
+"""The round screens: one round a step at a time (trump, bids, tricks, its scores), the taps
+on them, and the correction of a scored round."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from flask import flash, make_response, redirect, render_template, request, session, url_for
+from werkzeug.wrappers import Response
+
+from .. import errors, rules, service
+from ..i18n import gettext, rule_message
+from . import screens
+from .common import Page, current_device, editable, flash_stale, helpers, page_blueprint
+from .forms import SeatForm, TrumpForm, VersionedForm, small_number
+
+bp = page_blueprint("rounds", __name__)
+
+# -- The round screen ----------------------------------------------------------------------
+
+
+@bp.get("/games/<game_id>/rounds/<round:number>")
+def round_screen(game_id: str, number: int) -> Page:
+    """One round, one step at a time: trump, bids, tricks, then its scores."""
+    snapshot = service.get_game(game_id)
+    snapshot.round(number)  # an unknown round is a 404
+    if not editable(game_id):
+        flash(gettext("This phone follows the game: only the scorekeeper's phone changes it."))
+        return redirect(url_for("games.spectate", game_id=game_id), 303)
+    return _render_round(snapshot, number, notice=_notice(game_id, number))
+
+
+def _render_round(
+    snapshot: service.GameSnapshot,
+    number: int,
+    *,
+    status: int = 200,
+    error: rules.RuleError | None = None,
+    notice: tuple[str, str] | None = None,
+) -> Response:
+    """The round screen (or, for a round still waiting, a redirect to the current one);
+    ``notice`` is a sentence to show at one row, with that row's field."""
+    view = snapshot.round(number)
+    if view.state is rules.RoundState.WAITING:
+        if error is not None:
+            flash(rule_message(error), "error")
+        return redirect(url_for("games.game", game_id=snapshot.id), 303)
+    change = request.values.get("change")
+    if error is not None and (error.field or "").startswith("bids"):
+        change = "bids"
+    wizard = request.args.get("turned") == rules.Turned.WIZARD.value
+    step = _step(snapshot, number, change, wizard=wizard)
+    # A refusal about one row (or the trick total) is shown next to it, any other on top.
+    field = error.field if error is not None else None
+    if field and not _ROW_FIELD.fullmatch(field):
+        field = None
+    body = render_template(
+        "round.html",
+        game=snapshot,
+        round=view,
+        number=number,
+        step=step,
+        wizard=wizard and step == "trump",
+        open_seat=request.args.get("seat", type=int),
+        bid_rows=screens.bid_rows(snapshot, number),
+        trick_rows=screens.trick_rows(snapshot, number),
+        trick_hint=screens.trick_hint(snapshot, number),
+        tricks_so_far=screens.tricks_so_far(snapshot, number),
+        can_all_make=screens.can_all_make(snapshot, number),
+        suits=list(rules.Suit),
+        error=rule_message(error) if error is not None else None,
+        error_field=field,
+        notice_field=notice[0] if notice else None,
+        notice=notice[1] if notice else None,
+        **helpers(),
+    )
+    response = make_response(body, status)
+    if error is not None:
+        # The refusal may sit below the fold: bring it into view.
+        response.headers["HX-Reswap"] = "innerHTML show:top showTarget:#refusal"
+    return response
+
+
+def _step(snapshot: service.GameSnapshot, number: int, change: str | None, *, wizard: bool) -> str:
+    """Which step the screen shows: the round's state, or an earlier step being changed."""
+    view = snapshot.view.round(number)
+    trump_changeable = view.state in _CHANGEABLE_TRUMP and not snapshot.table.deals_every_card(
+        number
+    )
+    if trump_changeable and (wizard or change == "trump"):
+        return "trump"
+    if change == "bids" and view.state is rules.RoundState.PLAYING:
+        return "bids"
+    return _STEPS[view.state]
+
+
+_CHANGEABLE_TRUMP = (rules.RoundState.BIDDING, rules.RoundState.PLAYING)
+_STEPS = {
+    rules.RoundState.TRUMP: "trump",
+    rules.RoundState.BIDDING: "bids",
+    rules.RoundState.PLAYING: "tricks",
+    rules.RoundState.SCORED: "scored",
+}
+
+
+@bp.post("/games/<game_id>/rounds/<round:number>")
+def round_action(game_id: str, number: int) -> Page:
+    """A tap on the round screen: trump, a bid, a trick count, or scoring the round."""
+    device = current_device()
+    if not service.can_edit(game_id, device) or device is None:
+        service.get_game(game_id)  # an unknown game is a 404, not a 403
+        raise errors.NotKeeper()
+    action = request.form.get("action", "")
+    handler = _ACTIONS.get(action)
+    if handler is None:
+        return _refused(game_id, number, gettext("This page sent something it never sends."))
+    try:
+        handler(game_id, number, device)
+    except _FormInvalid:
+        return _refused(game_id, number, gettext("This page sent something it never sends."))
+    except rules.RuleError as error:
+        snapshot = service.get_game(game_id)
+        return _render_round(snapshot, number, status=_refusal_status(error), error=error)
+    except errors.StaleVersion:
+        # Another phone wrote first: this screen again as the game is now.
+        flash_stale()
+        return _render_round(service.get_game(game_id), number, status=412)
+    anchor = request.form.get("anchor", "")
+    change = "bids" if request.form.get("change") == "bids" else None
+    target = url_for(".round_screen", game_id=game_id, number=number, change=change)
+    if action in ("score", "all_made"):
+        return redirect(target, 303)
+    return redirect(target + (f"#{anchor}" if _ANCHOR.fullmatch(anchor) else ""), 303)
+
+
+_ANCHOR = re.compile(r"seat-[0-9]")
+_ROW_FIELD = re.compile(r"(bids|tricks)\[[0-9]\]|tricks")
+
+
+def _refusal_status(error: rules.RuleError) -> int:
+    """409 for a step out of turn, 422 for a value the rules forbid (as the API answers)."""
+    return 409 if isinstance(error, rules.OutOfTurnError) else 422
+
+
+class _FormInvalid(Exception):
+    """The form's fields could not be read as the page sends them."""
+
+
+def _form(form_class: type[VersionedForm]) -> Any:
+    form = form_class()
+    if not form.validate():
+        raise _FormInvalid()
+    return form
+
+
+def _if_match(form: VersionedForm) -> set[int]:
+    return {form.version.data}
+
+
+def _trump(game_id: str, number: int, device: service.Device) -> None:
+    form = _form(TrumpForm)
+    service.record_trump(
+        game_id,
+        device,
+        number,
+        form.turned.data,
+        form.chosen.data or None,
+        if_match=_if_match(form),
+        scored_too=False,
+    )
+
+
+def _bid(game_id: str, number: int, device: service.Device) -> None:
+    form = _form(SeatForm)
+    recorded = service.record_bid(
+        game_id, device, number, form.seat.data, form.value.data, if_match=_if_match(form)
+    )
+    again = recorded.dealer_bids_again
+    if again is not None:
+        # Said once, on the screen the tap leads to, at the seat tapped (its field).
+        session[_NOTICE] = [game_id, number, again.field, rule_message(again)]
+
+
+#: The session's key for a sentence the next round screen shows at one row.
+_NOTICE = "round_notice"
+
+
+def _notice(game_id: str, number: int) -> tuple[str, str] | None:
+    """The sentence left for this round's screen (taken from the session), with its field."""
+    if _NOTICE not in session:
+        return None  # no write of the session cookie on every screen
+    saved = session.pop(_NOTICE)
+    if isinstance(saved, list) and saved[:2] == [game_id, number] and len(saved) == 4:
+        return str(saved[2]), str(saved[3])
+    return None
+
+
+def _tricks(game_id: str, number: int, device: service.Device) -> None:
+    form = _form(SeatForm)
+    service.save_trick_draft(
+        game_id, device, number, form.seat.data, form.value.data, if_match=_if_match(form)
+    )
+
+
+def _score(game_id: str, number: int, device: service.Device) -> None:
+    form = _form(VersionedForm)
+    service.score_round(game_id, device, number, if_match=_if_match(form))
+
+
+def _all_made(game_id: str, number: int, device: service.Device) -> None:
+    form = _form(VersionedForm)
+    service.score_round(game_id, device, number, all_made=True, if_match=_if_match(form))
+
+
+_ACTIONS: dict[str, Callable[[str, int, service.Device], None]] = {
+    "trump": _trump,
+    "bid": _bid,
+    "tricks": _tricks,
+    "score": _score,
+    "all_made": _all_made,
+}
+
+
+def _refused(game_id: str, number: int, message: str, status: int = 400) -> Response:
+    """The page again, fresh, with a message that nothing was saved."""
+    snapshot = service.get_game(game_id)
+    snapshot.round(number)  # an unknown round is a 404
+    flash(message, "error")
+    return _render_round(snapshot, number, status=status)
+
+
+# -- Correcting a scored round -------------------------------------------------------------
+
+
+@bp.route("/games/<game_id>/rounds/<round:number>/correct", methods=["GET", "POST"])
+def correct(game_id: str, number: int) -> Page:
+    """Reopen a scored round: change its trump, bids or tricks under the same checks."""
+    snapshot = service.get_game(game_id)
+    view = snapshot.round(number)
+    if not editable(game_id):
+        raise errors.NotKeeper()
+    if view.state is not rules.RoundState.SCORED:
+        flash(gettext("Round %(round)d is not scored yet: play it first.", round=number))
+        return redirect(url_for("games.game", game_id=game_id), 303)
+    values = Correction(
+        turned=view.trump.turned.value if view.trump else "",
+        chosen=view.trump.suit.value if view.trump and view.trump.suit else "",
+        bids=list(view.bids or ()),
+        tricks=list(view.tricks or ()),
+    )
+    error = None
+    error_field = None
+    status = 200
+    if request.method == "POST" and request.form.get("action") == "refresh":
+        # A bid tapped on the form: it comes back with the dealer's forbidden bid marked.
+        values = _correction_values(snapshot, number)
+    elif request.method == "POST":
+        form = VersionedForm()
+        recorded, values = values, _correction_values(snapshot, number)
+        if form.validate() and _same_facts(snapshot, number, recorded, values):
+            # Saved as it was: no write, so no ✎ and no entry in the round's history.
+            flash(gettext("Nothing was changed in round %(round)d.", round=number))
+            return redirect(url_for("games.sheet", game_id=game_id) + f"#round-{number}", 303)
+        try:
+            bids, tricks = values.bids, values.tricks
+            if not form.validate() or None in bids or None in tricks:
+                raise _FormInvalid()
+            service.correct_round(
+                game_id,
+                current_device(),
+                number,
+                turned=None if snapshot.table.deals_every_card(number) else values.turned,
+                chosen=values.chosen or None,
+                bids=[bid or 0 for bid in bids],
+                tricks=[count or 0 for count in tricks],
+                if_match=_if_match(form),
+            )
+        except _FormInvalid:
+            error = gettext("Choose a bid and the tricks for every player.")
+            status = 400
+        except rules.RuleError as rule_error:
+            error = rule_message(rule_error)
+            error_field = rule_error.field
+            status = _refusal_status(rule_error)
+        else:
+            flash(gettext("Round %(round)d is corrected; every total is recomputed.", round=number))
+            return redirect(url_for("games.sheet", game_id=game_id) + f"#round-{number}", 303)
+    body = render_template(
+        "correct.html",
+        game=snapshot,
+        round=view,
+        number=number,
+        values=values,
+        forbidden=screens.forbidden_in_correction(snapshot, number, values.bids),
+        suits=list(rules.Suit),
+        error=error,
+        error_field=error_field if error_field in _correction_fields(snapshot) else None,
+        **helpers(),
+    )
+    return make_response(body, status)
+
+
+def _correction_fields(snapshot: service.GameSnapshot) -> set[str]:
+    seats = range(snapshot.table.seats)
+    return {"turned", "chosen", *(f"bids[{s}]" for s in seats), *(f"tricks[{s}]" for s in seats)}
+
+
+@dataclass
+class Correction:
+    """A round's facts as the correction form holds them (``None``: not chosen)."""
+
+    turned: str
+    chosen: str
+    bids: list[int | None]
+    tricks: list[int | None]
+
+
+def _same_facts(
+    snapshot: service.GameSnapshot, number: int, recorded: Correction, sent: Correction
+) -> bool:
+    """Whether the correction form was sent with the round's facts as recorded."""
+
+    def facts(values: Correction) -> tuple[object, ...]:
+        if snapshot.table.deals_every_card(number):
+            trump: tuple[str, str] = ("", "")  # no trump to give: the form has no field
+        else:
+            wizard = values.turned == rules.Turned.WIZARD.value
+            trump = (values.turned, values.chosen if wizard else "")
+        return (*trump, values.bids, values.tricks)
+
+    return facts(recorded) == facts(sent)
+
+
+def _correction_values(snapshot: service.GameSnapshot, number: int) -> Correction:
+    form = request.form
+    seats = snapshot.table.seats
+
+    def numbers(prefix: str) -> list[int | None]:
+        return [small_number(form.get(f"{prefix}-{seat}")) for seat in range(seats)]
+
+    turned = form.get("turned", "")
+    return Correction(
+        turned=turned,
+        chosen=form.get("chosen", "") if turned == rules.Turned.WIZARD.value else "",
+        bids=numbers("bid"),
+        tricks=numbers("tricks"),
+    )

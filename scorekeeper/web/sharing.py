@@ -1,0 +1,103 @@
+"""The pages that share a game: the invitation (the view link and its QR code), and handing
+the scorekeeping over to another phone or taking it back."""
+
+from __future__ import annotations
+
+from flask import flash, redirect, render_template, request, session, url_for
+from flask_babel import ngettext
+from werkzeug.wrappers import Response
+
+from .. import errors, qr, security, service
+from ..i18n import gettext
+from .common import Page, current_device, helpers, page_blueprint
+
+bp = page_blueprint("sharing", __name__)
+
+
+HANDOVER_KEY = "handover"
+
+
+@bp.get("/games/<game_id>/share")
+def share(game_id: str) -> Page:
+    """Invite the table (the view link and its QR code); for the scorekeeper also handing the
+    scorekeeping over to another phone, and taking it back from every other phone."""
+    return _render_share(service.get_game(game_id))
+
+
+@bp.post("/games/<game_id>/handover")
+@security.limited("RATELIMIT_HAND_OVER")
+def create_handover(game_id: str) -> Page:
+    """Make a one-time link (15 minutes) that hands scorekeeping over to another phone; shown
+    once, on the page this answers with, never stored."""
+    token = service.create_handover(game_id, current_device())
+    link = url_for(".handover", token=token, _external=True)
+    return _render_share(service.get_game(game_id), handover_link=link)
+
+
+def _render_share(snapshot: service.GameSnapshot, handover_link: str | None = None) -> Page:
+    device = current_device()
+    editable = service.can_edit(snapshot.id, device)
+    view_link = url_for("games.spectate", game_id=snapshot.id, _external=True)
+    return render_template(
+        "share.html",
+        game=snapshot,
+        editable=editable,
+        view_link=view_link,
+        view_qr=qr.qr_svg(view_link, gettext("QR code of the link to follow the game")),
+        handover_link=handover_link,
+        handover_qr=qr.qr_svg(handover_link, gettext("QR code of the hand-over link"))
+        if handover_link
+        else None,
+        minutes=service.HANDOVER_MINUTES,
+        others=service.other_keepers(snapshot.id, device) if editable else 0,
+        open_links=service.open_handovers(snapshot.id) if editable else 0,
+        **helpers(),
+    )
+
+
+@bp.post("/games/<game_id>/revoke")
+def revoke(game_id: str) -> Response:
+    """Take the right to keep score from every other phone (and void unused hand-over links)."""
+    count = service.revoke_other_keepers(game_id, current_device())
+    flash(
+        ngettext(
+            "%(num)d other phone can no longer keep score.",
+            "%(num)d other phones can no longer keep score.",
+            count,
+        )
+    )
+    return redirect(url_for(".share", game_id=game_id), 303)
+
+
+@bp.get("/handover/<token>")
+def handover(token: str) -> Response:
+    """A hand-over link: its token goes into this browser's signed session, and the address
+    bar (and history) get a clean address without it. Nothing is used up yet: a link preview
+    fetching this address takes nothing away."""
+    session[HANDOVER_KEY] = token[:100]
+    return redirect(url_for(".take_over"), 303)
+
+
+@bp.route("/handover", methods=["GET", "POST"])
+@security.limited("RATELIMIT_HAND_OVER", methods=["POST"])
+def take_over() -> Page:
+    """Asks before this phone takes over the scorekeeping; the tap uses the link up."""
+    token = session.get(HANDOVER_KEY)
+    try:
+        if not isinstance(token, str) or not token:
+            raise errors.HandoverInvalid()
+        if request.method == "GET":
+            return render_template("handover.html", game=service.handover_game(token))
+        game_id = service.redeem_handover(token, _device())
+    except errors.HandoverInvalid:
+        session.pop(HANDOVER_KEY, None)
+        raise
+    session.pop(HANDOVER_KEY, None)
+    flash(gettext("This phone keeps the score of this game now."))
+    return redirect(url_for("games.game", game_id=game_id), 303)
+
+
+def _device() -> service.Device:
+    device = current_device(create=True)
+    assert device is not None
+    return device
