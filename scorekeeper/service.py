@@ -195,7 +195,7 @@ def _read(game_id: str, *, lock: bool = False) -> tuple[StoredGame, GameSnapshot
     stored = store.read_facts(connection, head)
     if stored is None:
         raise GameNotFound()
-    snapshot = _snapshot_from(stored, cache.latest(game_id))
+    snapshot = _snapshot_of(stored)
     cache.put(stored, snapshot)
     return stored, snapshot
 
@@ -254,22 +254,15 @@ def snapshot(game: Game) -> GameSnapshot:
     return _snapshot_of(_stored(game))
 
 
-def _snapshot_of(
-    stored: StoredGame, prior: GameSnapshot | None = None, since: int = 1
-) -> GameSnapshot:
-    """What the stored facts give; ``prior``: the snapshot before a write to round ``since``
-    (the rounds before it are not evaluated again)."""
+def _snapshot_of(stored: StoredGame) -> GameSnapshot:
+    """What the stored facts give."""
     rounds = stored.rounds.values()
-    first = since if prior is not None else 1
-    records = {kept.number: kept.record() for kept in rounds if kept.number >= first}
     return GameSnapshot(
         id=stored.id,
         version=stored.version,
         created_at=stored.created_at,
         updated_at=stored.updated_at,
-        view=rules.evaluate(
-            stored.table, records, prior=prior.view if prior else None, since=since
-        ),
+        view=rules.evaluate(stored.table, {kept.number: kept.record() for kept in rounds}),
         drafts={
             kept.number: tuple(entry.draft for entry in kept.entries)
             for kept in rounds
@@ -277,38 +270,6 @@ def _snapshot_of(
         },
         corrected=frozenset(kept.number for kept in rounds if kept.corrected_at),
     )
-
-
-def _snapshot_from(
-    stored: StoredGame, known: tuple[StoredGame, GameSnapshot] | None
-) -> GameSnapshot:
-    """What the stored facts give, derived from ``known``, another version of the game this
-    process has derived, when there is one: round by round of those whose facts differ, each
-    evaluated with what it changes (as after a write to it), the others taken as they were.
-
-    Another worker's writes, or a spectator's poll after a few of them, are then a round or
-    two to evaluate instead of the whole game.
-    """
-    if known is None or known[0].table != stored.table:
-        return _snapshot_of(stored)
-    facts, snapshot = dict(known[0].rounds), known[1]
-    changed = sorted(
-        number
-        for number in facts.keys() | stored.rounds.keys()
-        if facts.get(number) != stored.rounds.get(number)
-    )
-    # Nothing changed in the rounds (the version moved all the same): the last round is
-    # evaluated again, the others taken as they were.
-    steps = changed or [stored.table.rules.rounds]
-    for number in steps:
-        if number in stored.rounds:
-            facts[number] = stored.rounds[number]
-        else:
-            facts.pop(number, None)
-        # Each step is the game evaluated before, with one more round's facts as stored.
-        step = stored if number == steps[-1] else replace(stored, rounds=dict(facts))
-        snapshot = _snapshot_of(step, snapshot, since=number)
-    return snapshot
 
 
 # -- Writing -------------------------------------------------------------------------------
@@ -417,7 +378,7 @@ class _RoundEdit:
             updated_at=self.now,
             rounds={**game.rounds, self.number: self.round},
         )
-        snapshot = _snapshot_of(saved, self.snapshot, since=self.number)
+        snapshot = _snapshot_of(saved)
         _cache().put(saved, snapshot)
         return snapshot
 

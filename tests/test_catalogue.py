@@ -63,7 +63,7 @@ def test_make_translations_extracts_what_the_test_extracts() -> None:
 
 def test_the_sources_mark_the_messages_of_rules_templates_and_forms() -> None:
     messages = {_key(message) for message in extracted()}
-    assert "Humans" in messages  # rules.py, through its _() marker
+    assert "Humans" in messages  # the rules package, through its _() marker
     assert "%(num)d card each" in messages  # a template's ngettext
     assert "First dealer" in messages  # forms.py, lazily
     assert "No connection" in messages  # the offline page

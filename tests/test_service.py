@@ -12,10 +12,8 @@ from typing import Any
 import pytest
 import sqlalchemy as sa
 from flask import Flask
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
-from scorekeeper import errors, rules, service, store
+from scorekeeper import errors, rules, service
 from scorekeeper.extensions import db
 
 PLAYERS = ["Ann", "Bob", "Cy"]
@@ -552,73 +550,3 @@ def test_a_hand_over_link_asked_for_while_the_right_is_revoked_waits_and_is_refu
     assert waited, "the hand-over link did not wait for the revocation's lock"
     assert isinstance(outcome.get("error"), errors.NotKeeper), outcome
     assert links == 0
-
-
-# -- Another version of a game, derived from the one a process knows ------------------------
-
-_TRUMPS = [("red", "red"), ("jester", None), ("wizard", "blue"), ("green", "green")]
-
-
-@st.composite
-def _round_facts(draw: st.DrawFn, number: int, seats: int) -> store.StoredRound:
-    """A round's facts at any stage: no trump yet, some bids, all bids, tricks, a draft."""
-    turned, suit = draw(st.sampled_from(_TRUMPS))
-    stage = draw(st.integers(0, 3))  # no trump yet, bidding, playing, scored
-    count = st.integers(0, number)
-    entries = tuple(
-        store.StoredEntry(
-            bid=draw(st.none() | count if stage == 1 else count),
-            tricks=draw(count) if stage == 3 else None,
-            draft=draw(st.none() | count) if stage == 2 else None,
-        )
-        for _seat in range(seats)
-    )
-    return store.StoredRound(
-        number,
-        trump_turned=turned if stage else None,
-        trump_suit=suit if stage else None,
-        corrected_at=draw(st.none() | st.just(service.utcnow())),
-        entries=entries if stage else (),
-    )
-
-
-@st.composite
-def _versions(draw: st.DrawFn) -> tuple[store.StoredGame, store.StoredGame]:
-    """Two versions of one game: the second with some rounds' facts changed, added or gone."""
-    seats = draw(st.integers(3, 6))
-    table = rules.Table(
-        players=tuple(f"P{seat}" for seat in range(seats)),
-        first_dealer=draw(st.integers(0, seats - 1)),
-        rules=rules.GameRules(rounds=60 // seats),
-    )
-    numbers = range(1, table.rules.rounds + 1)
-    played = draw(st.integers(0, table.rules.rounds))
-    first = {n: draw(_round_facts(n, seats)) for n in numbers[:played]}
-    second = dict(first)
-    for number in draw(st.lists(st.sampled_from(numbers), max_size=4)):
-        if draw(st.booleans()) and number in second:
-            del second[number]
-        else:
-            second[number] = draw(_round_facts(number, seats))
-    moment = service.utcnow()
-    game = store.StoredGame("g", 1, "h", moment, moment, table, first)
-    return game, store.StoredGame("g", 2, "h", moment, moment, table, second)
-
-
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(_versions())
-def test_a_version_derived_from_another_is_the_version_derived_afresh(
-    versions: tuple[store.StoredGame, store.StoredGame],
-) -> None:
-    known, stored = versions
-    derived = service._snapshot_from(stored, (known, service._snapshot_of(known)))
-    afresh = service._snapshot_of(stored)
-    assert derived.view == afresh.view
-    assert (derived.version, derived.drafts, derived.corrected) == (
-        afresh.version,
-        afresh.drafts,
-        afresh.corrected,
-    )
-    # And the other way round: from a later version back to an earlier one.
-    back = service._snapshot_from(known, (stored, afresh))
-    assert back.view == service._snapshot_of(known).view

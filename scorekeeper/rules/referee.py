@@ -1,0 +1,170 @@
+"""The referee: which facts may be recorded now, given the game as the facts so far make it,
+and what a change of one bid does to the dealer's."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from .bids import forbidden_bid, verify_bids, verify_one_bid_per_seat
+from .game import GameView, RoundState, RoundView, bids_visible
+from .messages import BidError, OutOfTurnError
+from .messages import gettext_noop as _
+from .messages import ngettext_noop as _n
+from .table import Table, cards_in_round
+from .tricks import verify_tricks
+
+
+def verify_trump_turn(game: GameView, round_number: int) -> None:
+    """Raise unless round ``round_number``'s trump may be recorded now."""
+    view = game.round(round_number)
+    _verify_not_waiting(game, view)
+    if game.table.deals_every_card(round_number):
+        raise OutOfTurnError(
+            _(
+                "Round %(round)d deals every card, so no card is turned and there is no "
+                "trump to record."
+            ),
+            round=round_number,
+        )
+
+
+def verify_bids_turn(game: GameView, round_number: int, bids: Sequence[int | None]) -> None:
+    """Raise unless these bids may be recorded now (after the trump; complete once scored)."""
+    view = game.round(round_number)
+    _verify_not_waiting(game, view)
+    if view.state is RoundState.TRUMP:
+        raise OutOfTurnError(
+            _("Record the trump of round %(round)d before the bids."), round=round_number
+        )
+    verify_one_bid_per_seat(game.table, bids)
+    if view.state is RoundState.SCORED and any(bid is None for bid in bids):
+        seat = next(seat for seat, bid in enumerate(bids) if bid is None)
+        raise BidError(
+            _("Round %(round)d is scored, so every bid stays: give %(name)s's bid too."),
+            field=f"bids[{seat}]",
+            round=round_number,
+            name=game.table.players[seat],
+        )
+    verify_bids(game.table, round_number, bids, view.totals_before, hidden=not view.bids_visible)
+
+
+def verify_tricks_turn(game: GameView, round_number: int, tricks: Sequence[int]) -> None:
+    """Raise unless these tricks may be recorded now (once every bid is in)."""
+    _verify_bids_in(game, game.round(round_number))
+    verify_tricks(game.table, round_number, tricks)
+
+
+def verify_trick_draft_turn(game: GameView, round_number: int) -> None:
+    """Raise unless tricks may be tapped in for round ``round_number`` now (while it is played;
+    a scored round is corrected as a whole)."""
+    _verify_bids_in(game, game.round(round_number))
+    verify_not_scored(game, round_number)
+
+
+def verify_not_scored(game: GameView, round_number: int) -> None:
+    """Raise once round ``round_number`` is scored: from then on it is corrected as a whole."""
+    if game.round(round_number).state is RoundState.SCORED:
+        raise OutOfTurnError(
+            _("Round %(round)d is scored already: correct it from the sheet."),
+            round=round_number,
+        )
+
+
+def _verify_bids_in(game: GameView, view: RoundView) -> None:
+    _verify_not_waiting(game, view)
+    if view.state in (RoundState.TRUMP, RoundState.BIDDING):
+        raise OutOfTurnError(
+            _("Record every bid of round %(round)d before the tricks."), round=view.number
+        )
+
+
+def _verify_not_waiting(game: GameView, view: RoundView) -> None:
+    if view.state is RoundState.WAITING:
+        raise OutOfTurnError(
+            _(
+                "Round %(round)d waits until round %(current)d is scored: finish round "
+                "%(current)d first."
+            ),
+            round=view.number,
+            current=game.current_round,
+        )
+
+
+@dataclass(frozen=True)
+class BidChange:
+    """The bids once one player's bid is changed, and why the dealer's bid was taken back
+    when the change left it forbidden (``None``: it was not)."""
+
+    bids: tuple[int | None, ...]
+    #: The dealer's bid refused beside the new one, told at the seat that changed.
+    dealer_bids_again: BidError | None = None
+
+
+def change_bid(game: GameView, round_number: int, seat: int, bid: int | None) -> BidChange:
+    """The bids of a round not yet scored once ``seat`` bids ``bid`` (``None``: takes it back),
+    or the refusal.
+
+    The restriction falls on the dealer: when another player's new bid leaves the dealer's
+    bid forbidden (the bids would add up to the cards), the new bid stands and the dealer's
+    bid is taken back, for the dealer to bid again, as the table does when bids are revealed
+    together. Refusing the new bid instead would leave the Confidant no way to record it
+    before the dealer's (which the bids as they stand may forbid in turn).
+    """
+    view = game.round(round_number)
+    table = game.table
+    bids = list(view.bids or (None,) * table.seats)
+    bids[seat] = bid
+    dealer_seat = view.dealer
+    dealer_bid = bids[dealer_seat]
+    again = None
+    if (
+        seat != dealer_seat
+        and bid is not None
+        and dealer_bid is not None
+        and dealer_bid == forbidden_bid(table, round_number, bids, view.totals_before)
+    ):
+        # With the dealer's bid taken back the round is bidding again (covered bids hide).
+        hidden = not bids_visible(table.rules.bid_reveal, RoundState.BIDDING)
+        again = _dealer_bids_again(table, round_number, seat, bid, dealer_bid, hidden=hidden)
+        bids[dealer_seat] = None
+    verify_bids_turn(game, round_number, bids)
+    return BidChange(tuple(bids), again)
+
+
+def _dealer_bids_again(
+    table: Table, round_number: int, seat: int, bid: int, dealer_bid: int, *, hidden: bool
+) -> BidError:
+    dealer_seat = table.dealer(round_number)
+    cards = cards_in_round(round_number)
+    if hidden:
+        return BidError(
+            _n(
+                "%(name)s's bid is saved, but with it the bids would add up to the %(num)d "
+                "trick of this round, which the bid rule forbids: %(dealer)s, who deals, "
+                "must bid again.",
+                "%(name)s's bid is saved, but with it the bids would add up to the %(num)d "
+                "tricks of this round, which the bid rule forbids: %(dealer)s, who deals, "
+                "must bid again.",
+            ),
+            num=cards,
+            field=f"bids[{seat}]",
+            note=table.rules.policy.refusal_note,
+            name=table.players[seat],
+            dealer=table.players[dealer_seat],
+        )
+    return BidError(
+        _n(
+            "%(name)s now bids %(bid)d, so %(dealer)s, who deals, may not keep %(old)d (the "
+            "bids would add up to the %(num)d trick of this round) and must bid again.",
+            "%(name)s now bids %(bid)d, so %(dealer)s, who deals, may not keep %(old)d (the "
+            "bids would add up to the %(num)d tricks of this round) and must bid again.",
+        ),
+        num=cards,
+        field=f"bids[{seat}]",
+        note=table.rules.policy.refusal_note,
+        name=table.players[seat],
+        bid=bid,
+        dealer=table.players[dealer_seat],
+        old=dealer_bid,
+    )

@@ -1,0 +1,182 @@
+"""The table: who plays, their names, who deals each round and who bids first, and how many
+cards each round deals."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Final
+
+from .cards import DECK_SIZE
+from .messages import SetupError
+from .messages import gettext_noop as _
+from .variants import GameRules
+
+MIN_PLAYERS: Final = 3
+MAX_PLAYERS: Final = 6
+NAME_MAX_LENGTH: Final = 24
+
+
+def full_game_rounds(players: int) -> int:
+    """Rounds in a full game: the last one deals every card (3: 20, 4: 15, 5: 12, 6: 10)."""
+    verify_player_count(players)
+    return DECK_SIZE // players
+
+
+def verify_player_count(players: int) -> None:
+    """Raise unless 3 to 6 play."""
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise SetupError(
+            _("Wizard is played by %(min)d to %(max)d players, not %(players)d."),
+            field="players",
+            min=MIN_PLAYERS,
+            max=MAX_PLAYERS,
+            players=players,
+        )
+
+
+def fold_case(value: str) -> str:
+    """``value`` in lower case as ``database.folded`` gives a name in the database, on
+    SQLite and on PostgreSQL alike: letter by letter, so the Turkish "İ" is "i" (not
+    Python's "i" with a combining dot), and a Greek sigma is "σ" wherever it stands (Python
+    and a phone's keyboard write "ς" at a word's end)."""
+    return value.replace("İ", "i").lower().replace("ς", "σ")
+
+
+def clean_names(names: Sequence[str]) -> tuple[str, ...]:
+    """The players' names trimmed, after checking count, length and uniqueness."""
+    verify_player_count(len(names))
+    # NFC, so "José" typed two ways is one name, of the length it looks.
+    cleaned = tuple(unicodedata.normalize("NFC", name).strip() for name in names)
+    seen: dict[str, int] = {}
+    for seat, name in enumerate(cleaned):
+        where = f"players[{seat}]"
+        if not name:
+            raise SetupError(
+                _(
+                    "Player %(number)d has no name: give every player a name of 1 to %(max)d "
+                    "characters."
+                ),
+                field=where,
+                number=seat + 1,
+                max=NAME_MAX_LENGTH,
+            )
+        if not name.isprintable():
+            raise SetupError(
+                _(
+                    "The name of player %(number)d contains a character that cannot be shown: "
+                    "use letters, digits, spaces and punctuation."
+                ),
+                field=where,
+                number=seat + 1,
+            )
+        if len(name) > NAME_MAX_LENGTH:
+            raise SetupError(
+                _("The name %(name)s is too long: a name has at most %(max)d characters."),
+                field=where,
+                name=name,
+                max=NAME_MAX_LENGTH,
+            )
+        # Names the statistics and the search take for one (fold_case) are one here too.
+        key = fold_case(name).casefold()
+        if key in seen:
+            first = cleaned[seen[key]]
+            if first != name:  # "Ann" and "ann": say both, as typed
+                raise SetupError(
+                    _(
+                        "“%(first)s” and “%(second)s” count as one name: give every player a "
+                        "different name."
+                    ),
+                    field=where,
+                    first=first,
+                    second=name,
+                )
+            raise SetupError(
+                _("Two players are called “%(name)s”: give every player a different name."),
+                field=where,
+                name=name,
+            )
+        seen[key] = seat
+    return cleaned
+
+
+def verify_rounds(rounds: int, players: int) -> None:
+    """Raise unless ``rounds`` lies between 1 and the full game's count."""
+    full = full_game_rounds(players)
+    if not 1 <= rounds <= full:
+        raise SetupError(
+            _("A game of %(players)d players has 1 to %(full)d rounds, not %(rounds)d."),
+            field="rules.rounds",
+            players=players,
+            full=full,
+            rounds=rounds,
+        )
+
+
+def verify_first_dealer(seat: int, players: int) -> None:
+    """Raise unless ``seat`` is one of the table's seats."""
+    if not 0 <= seat < players:
+        raise SetupError(
+            _("The first dealer is a seat from 0 to %(last)d, not %(seat)d."),
+            field="first_dealer",
+            last=players - 1,
+            seat=seat,
+        )
+
+
+@dataclass(frozen=True)
+class Table:
+    """Who plays, in clockwise seat order, who dealt first, and the rules."""
+
+    players: tuple[str, ...]
+    first_dealer: int
+    rules: GameRules
+
+    def __post_init__(self) -> None:
+        verify_player_count(len(self.players))
+        verify_first_dealer(self.first_dealer, len(self.players))
+        verify_rounds(self.rules.rounds, len(self.players))
+
+    @property
+    def seats(self) -> int:
+        """How many play."""
+        return len(self.players)
+
+    def dealer(self, round_number: int) -> int:
+        """The seat that deals round ``round_number``: the deal passes to the left."""
+        return dealer(self.first_dealer, round_number, self.seats)
+
+    def bid_order(self, round_number: int) -> list[int]:
+        """Seats in bid order: left of the dealer first, the dealer last."""
+        return bid_order(self.dealer(round_number), self.seats)
+
+    def deals_every_card(self, round_number: int) -> bool:
+        """Whether the round deals all 60 cards, leaving no card to turn for trump."""
+        return deals_every_card(round_number, self.seats)
+
+
+def cards_in_round(round_number: int) -> int:
+    """Round r deals r cards to each player."""
+    return round_number
+
+
+def within_hand(round_number: int, count: int) -> bool:
+    """Whether ``count`` lies between 0 and the cards each player holds in the round: the
+    range of a bid and of the tricks one player can win."""
+    return 0 <= count <= cards_in_round(round_number)
+
+
+def dealer(first_dealer: int, round_number: int, players: int) -> int:
+    """``dealer(r) = (first_dealer + r - 1) mod players``."""
+    return (first_dealer + round_number - 1) % players
+
+
+def bid_order(dealer_seat: int, players: int) -> list[int]:
+    """``[dealer+1, dealer+2, ..., dealer]`` (mod players): the dealer bids last."""
+    return [(dealer_seat + offset) % players for offset in range(1, players + 1)]
+
+
+def deals_every_card(round_number: int, players: int) -> bool:
+    """Whether round ``round_number`` deals all 60 cards."""
+    return cards_in_round(round_number) * players == DECK_SIZE

@@ -1,0 +1,124 @@
+"""Tricks: each player wins 0 to the cards in hand, and together they win every trick of the
+round; a draft tapped in trick by trick is completed from that sum."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .bids import all_bids_in
+from .messages import TrickError
+from .messages import gettext_noop as _
+from .messages import ngettext_noop as _n
+from .table import Table, cards_in_round, within_hand
+
+
+def verify_tricks(table: Table, round_number: int, tricks: Sequence[int]) -> None:
+    """Raise unless each count lies in 0 ... r and they sum to the r tricks of the round."""
+    cards = cards_in_round(round_number)
+    if len(tricks) != table.seats:
+        raise TrickError(
+            _("Give the tricks of each of the %(players)d players, in seat order, not %(given)d."),
+            field="tricks",
+            players=table.seats,
+            given=len(tricks),
+        )
+    for seat, count in enumerate(tricks):
+        verify_trick_count(table, round_number, seat, count)
+    total = sum(tricks)
+    if total == cards:
+        return
+    if total < cards:
+        message = _n(
+            "The tricks add up to %(total)d, but round %(round)d has %(cards)d: "
+            "%(num)d trick is missing.",
+            "The tricks add up to %(total)d, but round %(round)d has %(cards)d: "
+            "%(num)d tricks are missing.",
+        )
+    else:
+        message = _n(
+            "The tricks add up to %(total)d, but round %(round)d has %(cards)d: "
+            "%(num)d trick too many.",
+            "The tricks add up to %(total)d, but round %(round)d has %(cards)d: "
+            "%(num)d tricks too many.",
+        )
+    raise TrickError(
+        message,
+        num=abs(cards - total),
+        field="tricks",
+        total=total,
+        round=round_number,
+        cards=cards,
+    )
+
+
+def verify_trick_count(table: Table, round_number: int, seat: int, count: int) -> None:
+    """Raise unless ``seat`` can have won ``count`` tricks: 0 to the cards in hand."""
+    if not within_hand(round_number, count):
+        raise TrickError(
+            _("In round %(round)d %(name)s can win 0 to %(cards)d tricks, not %(tricks)d."),
+            field=f"tricks[{seat}]",
+            round=round_number,
+            name=table.players[seat],
+            cards=cards_in_round(round_number),
+            tricks=count,
+        )
+
+
+def fill_tricks(round_number: int, draft: Sequence[int | None]) -> tuple[int | None, ...]:
+    """The draft with what the sum decides filled in: the one missing count (when the others
+    leave a count that can be won), or 0 for every missing count once the others already
+    add up to the cards; otherwise the draft as it is."""
+    missing = [seat for seat, count in enumerate(draft) if count is None]
+    rest = cards_in_round(round_number) - sum(count or 0 for count in draft)
+    if not missing or rest < 0 or (len(missing) > 1 and rest > 0):
+        return tuple(draft)
+    filled = list(draft)
+    for seat in missing:
+        filled[seat] = rest if len(missing) == 1 else 0
+    return tuple(filled)
+
+
+def tricks_if_all_made(round_number: int, bids: Sequence[int | None]) -> tuple[int, ...] | None:
+    """The tricks when every player made their bid: possible only when every bid is in and
+    the bids add up to the cards of the round."""
+    if not bids or not all_bids_in(bids):
+        return None
+    made = tuple(bid or 0 for bid in bids)
+    return made if sum(made) == cards_in_round(round_number) else None
+
+
+def all_made_tricks(round_number: int, bids: Sequence[int | None]) -> tuple[int, ...]:
+    """:func:`tricks_if_all_made`, or a :class:`TrickError` that says why it cannot be."""
+    made = tricks_if_all_made(round_number, bids)
+    if made is None:
+        total = sum(bid or 0 for bid in bids)
+        raise TrickError(
+            _n(
+                "The bids add up to %(total)d, not to the %(num)d trick of round %(round)d, "
+                "so not everyone can have made their bid.",
+                "The bids add up to %(total)d, not to the %(num)d tricks of round %(round)d, "
+                "so not everyone can have made their bid.",
+            ),
+            num=cards_in_round(round_number),
+            field="tricks",
+            total=total,
+            round=round_number,
+        )
+    return made
+
+
+def complete_draft(table: Table, round_number: int, draft: Sequence[int | None]) -> tuple[int, ...]:
+    """The tricks tapped in, the one missing count filled in from the sum; a
+    :class:`TrickError` names the first player in bid order whose tricks are missing."""
+    filled = fill_tricks(round_number, draft)
+    if sum(count or 0 for count in filled) > cards_in_round(round_number):
+        # Already too many, whatever is still missing: say so rather than ask for more.
+        verify_tricks(table, round_number, [count or 0 for count in filled])
+    for seat in table.bid_order(round_number):
+        if filled[seat] is None:
+            raise TrickError(
+                _("Tap the tricks %(name)s won."),
+                field=f"tricks[{seat}]",
+                name=table.players[seat],
+            )
+    return tuple(count or 0 for count in filled)

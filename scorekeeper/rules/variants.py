@@ -1,0 +1,172 @@
+"""The variants a table may choose: the bid rule (a registry of small policies, looked up by
+name), when the bids are seen, and the rules of a game as a whole."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import ClassVar, Final
+
+from .messages import SetupError
+from .messages import gettext_noop as _
+
+
+class BidRule(StrEnum):
+    """Which totals of bids the game allows."""
+
+    STANDARD = "standard"
+    PLUS_MINUS_ONE = "plus_minus_one"
+    CANADIAN = "canadian"
+
+
+class BidReveal(StrEnum):
+    """When the table sees the bids."""
+
+    OPEN = "open"
+    COVERED = "covered"
+    SECRET = "secret"
+
+
+#: Each reveal mode's name and what it means at the table.
+REVEALS: Final[Mapping[BidReveal, tuple[str, str]]] = {
+    BidReveal.OPEN: (
+        _("Open"),
+        _("Called out in turn; everyone sees them as they come."),
+    ),
+    BidReveal.COVERED: (
+        _("Covered"),
+        _("Everyone bids unseen; all bids are revealed at once before play."),
+    ),
+    BidReveal.SECRET: (
+        _("Secret"),
+        _("The bids stay hidden until the round is scored; the app still checks the bid rule."),
+    ),
+}
+
+
+@dataclass(frozen=True)
+class BidRulePolicy:
+    """How a bid rule restricts the dealer, who bids last."""
+
+    name: ClassVar[BidRule]
+    title: ClassVar[str]
+    summary: ClassVar[str]
+    #: Said with a refusal of the dealer's bid when the rule holds only in some rounds: why
+    #: it holds in this one (``None``: it always holds).
+    refusal_note: ClassVar[str | None] = None
+
+    def restricts(self, *, dealer_leads_outright: bool) -> bool:
+        """Whether the dealer may not make the bids add up to the cards this round."""
+        raise NotImplementedError
+
+    def zero_always_allowed(self, *, last_bidder_may_bid_zero: bool) -> bool:
+        """Whether the dealer may bid 0 even when 0 makes the total equal the cards."""
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class StandardRule(BidRulePolicy):
+    """Any bids; the total may be anything."""
+
+    name: ClassVar[BidRule] = BidRule.STANDARD
+    title: ClassVar[str] = _("Standard")
+    summary: ClassVar[str] = _("Any bids: the total may be anything.")
+
+    def restricts(self, *, dealer_leads_outright: bool) -> bool:
+        return False
+
+    def zero_always_allowed(self, *, last_bidder_may_bid_zero: bool) -> bool:
+        return True
+
+
+@dataclass(frozen=True)
+class PlusMinusOneRule(BidRulePolicy):
+    """The bids may never add up to the cards; the dealer, bidding last, is restricted."""
+
+    name: ClassVar[BidRule] = BidRule.PLUS_MINUS_ONE
+    title: ClassVar[str] = _("Plus/Minus One")
+    summary: ClassVar[str] = _(
+        "The bids may not add up to the cards dealt, so someone must miss: the dealer, "
+        "bidding last, may not make them add up."
+    )
+
+    def restricts(self, *, dealer_leads_outright: bool) -> bool:
+        return True
+
+    def zero_always_allowed(self, *, last_bidder_may_bid_zero: bool) -> bool:
+        return last_bidder_may_bid_zero
+
+
+@dataclass(frozen=True)
+class CanadianRule(BidRulePolicy):
+    """Plus/Minus One, but only for a dealer who leads outright, and 0 is always allowed."""
+
+    name: ClassVar[BidRule] = BidRule.CANADIAN
+    title: ClassVar[str] = _("Canadian")
+    summary: ClassVar[str] = _(
+        "A dealer who leads the standings alone may not make the bids add up to the "
+        "cards dealt, but may always bid 0."
+    )
+    refusal_note: ClassVar[str | None] = _("Canadian rule: the dealer leads the standings alone")
+
+    def restricts(self, *, dealer_leads_outright: bool) -> bool:
+        return dealer_leads_outright
+
+    def zero_always_allowed(self, *, last_bidder_may_bid_zero: bool) -> bool:
+        return True
+
+
+BID_RULES: Final[Mapping[BidRule, BidRulePolicy]] = {
+    policy.name: policy for policy in (StandardRule(), PlusMinusOneRule(), CanadianRule())
+}
+
+
+def parse_bid_rule(name: str) -> BidRule:
+    """The bid rule called ``name``, or a :class:`SetupError` that lists the choices."""
+    try:
+        return BidRule(name)
+    except ValueError:
+        raise SetupError(
+            _("The bid rule is one of %(allowed)s, not “%(value)s”."),
+            field="rules.bid_rule",
+            allowed=", ".join(BidRule),
+            value=name,
+        ) from None
+
+
+def parse_bid_reveal(name: str) -> BidReveal:
+    """The reveal mode called ``name``, or a :class:`SetupError` that lists the choices."""
+    try:
+        return BidReveal(name)
+    except ValueError:
+        raise SetupError(
+            _("The bid reveal is one of %(allowed)s, not “%(value)s”."),
+            field="rules.bid_reveal",
+            allowed=", ".join(BidReveal),
+            value=name,
+        ) from None
+
+
+def bid_rule_policy(name: str) -> BidRulePolicy:
+    """The policy of the bid rule called ``name``."""
+    try:
+        return BID_RULES[BidRule(name)]
+    except ValueError:
+        raise ValueError(f"unsupported bid rule: {name!r}") from None
+
+
+@dataclass(frozen=True)
+class GameRules:
+    """The variant a table chose; ``rounds`` is the number of rounds to play."""
+
+    rounds: int
+    bid_rule: BidRule = BidRule.STANDARD
+    last_bidder_may_bid_zero: bool = False
+    bid_reveal: BidReveal = BidReveal.OPEN
+    clairvoyance: bool = False
+
+    @property
+    def policy(self) -> BidRulePolicy:
+        """The bid rule's policy."""
+        return BID_RULES[self.bid_rule]
