@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TypeVar
 
 from flask import Response
@@ -21,23 +20,17 @@ _ROUND_PROBLEMS = (400, 401, 403, 404, 409, 412, 413, 415, 422, 429, 503)
 _WRITTEN = {200: Answer("The game after the write.", GAME_ANSWER.model, ("ETag",))}
 
 
-def _round_write(
-    game_id: str,
-    number: int,
-    model: type[B],
-    write: Callable[[B, str | None, frozenset[int] | None], service.GameSnapshot],
-) -> Response:
-    """Shared steps of the round PUTs: token, body, If-Match, write, answer."""
+def _body(game_id: str, number: int, model: type[B]) -> tuple[B, str | None]:
+    """The body of a round PUT and its bearer token."""
     bearer = token()
     try:
-        body = parse(model, json_body())
+        return parse(model, json_body()), bearer
     except (Problem, HTTPException):
         # The body is wrong, but a stranger, or a request for a round the game does not
         # have, hears that first: 401/403/404 come before 400/413/415/422. (A body that is
         # right goes straight to the write, which checks the token in its transaction.)
         service.authorize(game_id, bearer, number)
         raise
-    return game_response(write(body, bearer, if_match()))
 
 
 def _put(name: str, summary: str, description: str, body: type[BaseModel]) -> dict[str, object]:
@@ -67,15 +60,11 @@ def _put(name: str, summary: str, description: str, body: type[BaseModel]) -> di
 )
 def put_trump(game_id: str, number: int) -> Response:
     """Record the card turned (and the dealer's choice under a Wizard)."""
-
-    def write(
-        body: TrumpBody, bearer: str | None, versions: frozenset[int] | None
-    ) -> service.GameSnapshot:
-        return service.record_trump(
-            game_id, bearer, number, body.turned, body.chosen, if_match=versions
-        )
-
-    return _round_write(game_id, number, TrumpBody, write)
+    body, bearer = _body(game_id, number, TrumpBody)
+    written = service.record_trump(
+        game_id, bearer, number, body.turned, body.chosen, if_match=if_match()
+    )
+    return game_response(written)
 
 
 @operation(
@@ -89,13 +78,9 @@ def put_trump(game_id: str, number: int) -> Response:
 )
 def put_bids(game_id: str, number: int) -> Response:
     """Record the bids so far (``null``: not bid yet)."""
-
-    def write(
-        body: BidsBody, bearer: str | None, versions: frozenset[int] | None
-    ) -> service.GameSnapshot:
-        return service.record_bids(game_id, bearer, number, body.bids, if_match=versions)
-
-    return _round_write(game_id, number, BidsBody, write)
+    body, bearer = _body(game_id, number, BidsBody)
+    written = service.record_bids(game_id, bearer, number, body.bids, if_match=if_match())
+    return game_response(written)
 
 
 @operation(
@@ -109,10 +94,6 @@ def put_bids(game_id: str, number: int) -> Response:
 )
 def put_tricks(game_id: str, number: int) -> Response:
     """Record the tricks won, which scores the round."""
-
-    def write(
-        body: TricksBody, bearer: str | None, versions: frozenset[int] | None
-    ) -> service.GameSnapshot:
-        return service.record_tricks(game_id, bearer, number, body.tricks, if_match=versions)
-
-    return _round_write(game_id, number, TricksBody, write)
+    body, bearer = _body(game_id, number, TricksBody)
+    written = service.record_tricks(game_id, bearer, number, body.tricks, if_match=if_match())
+    return game_response(written)
