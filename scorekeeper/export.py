@@ -1,7 +1,7 @@
 """Exports of games: JSON (the API's game object plus the audit trail) and CSV.
 
-The JSON export reuses the API's serializer, so an export reads exactly like ``GET
-/api/v1/games/{id}``; :func:`history.import_games` takes it back.
+The JSON export is made of the schemas' models, so an export reads exactly like ``GET
+/api/v1/games/{id}``; :func:`services.importing.import_games` takes it back.
 """
 
 from __future__ import annotations
@@ -10,62 +10,78 @@ import csv
 import io
 import re
 from collections.abc import Iterable, Mapping
-from datetime import datetime
 from typing import Any
 
 from babel.numbers import get_decimal_symbol
 from flask import Response
 from flask_babel import get_locale
 
-from . import api, history, rules, service
+from . import history, rules, service
 from .i18n import gettext
 from .models import utcnow
+from .schemas.document import (
+    SCHEMA_VERSION,
+    AuditEntry,
+    ExportedGame,
+    Facts,
+    ManyGamesExport,
+    OneGameExport,
+)
+from .schemas.games import Game, Trump, timestamp
 from .web import screens
 
-SCHEMA_VERSION = 1
 #: A spreadsheet reads a cell starting with one of these as a formula.
 _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _UNSAFE_FILENAME = re.compile(r"[^A-Za-z0-9_-]")
 
 
-def _timestamp(moment: datetime) -> str:
-    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+def _facts(facts: history.Facts | None) -> Facts | None:
+    if facts is None:
+        return None
+    return Facts(
+        trump=Trump.of(facts.trump),
+        bids=None if facts.bids is None else list(facts.bids),
+        tricks=None if facts.tricks is None else list(facts.tricks),
+    )
 
 
-def change_json(change: history.Change) -> dict[str, Any]:
+def audit_entry(change: history.Change) -> AuditEntry:
     """One entry of the audit trail."""
-    return {
-        "round": change.round,
-        "kind": change.kind,
-        "at": _timestamp(change.at),
-        "old": history.facts_json(change.old),
-        "new": history.facts_json(change.new),
-    }
+    return AuditEntry.model_validate(
+        {
+            "round": change.round,
+            "kind": change.kind,
+            "at": timestamp(change.at),
+            "old": _facts(change.old),
+            "new": _facts(change.new),
+        }
+    )
 
 
-def game_export(game: service.GameSnapshot, audit: Iterable[history.Change]) -> dict[str, Any]:
+def game_export(game: service.GameSnapshot, audit: Iterable[history.Change]) -> ExportedGame:
     """One game of an export: the game object and its audit trail."""
-    return {"game": api.game_json(game), "audit": [change_json(change) for change in audit]}
+    return ExportedGame(game=Game.of(game), audit=[audit_entry(change) for change in audit])
 
 
 def one_game_document(game: service.GameSnapshot) -> dict[str, Any]:
     """The export of one game."""
-    return {
-        "schema_version": SCHEMA_VERSION,
-        "exported_at": _timestamp(utcnow()),
-        **game_export(game, history.audit_trail(game)),
-    }
+    one = game_export(game, history.audit_trail(game))
+    document = OneGameExport(
+        schema_version=SCHEMA_VERSION, exported_at=timestamp(utcnow()), **dict(one)
+    )
+    return document.model_dump(mode="json")
 
 
 def many_games_document(
     games: Iterable[service.GameSnapshot], audits: Mapping[str, list[history.Change]]
 ) -> dict[str, Any]:
     """The export of every game a browser keeps."""
-    return {
-        "schema_version": SCHEMA_VERSION,
-        "exported_at": _timestamp(utcnow()),
-        "games": [game_export(game, audits.get(game.id, [])) for game in games],
-    }
+    document = ManyGamesExport(
+        schema_version=SCHEMA_VERSION,
+        exported_at=timestamp(utcnow()),
+        games=[game_export(game, audits.get(game.id, [])) for game in games],
+    )
+    return document.model_dump(mode="json")
 
 
 def guarded(text: str) -> str:

@@ -13,7 +13,7 @@ from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 from werkzeug.test import TestResponse
 
-from scorekeeper.openapi import openapi_document
+from scorekeeper.api import openapi_document
 
 DOC_URI = "urn:scorekeeper:openapi"
 

@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 
-from scorekeeper.openapi import openapi_document
+from scorekeeper.api import openapi_document
 
 from .api_client import ApiClient
 

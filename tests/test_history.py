@@ -23,6 +23,7 @@ from sqlalchemy import func, select, update
 from scorekeeper import history, rules, service
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, RoundChange, utcnow
+from scorekeeper.services import importing
 
 from .api_client import ApiClient
 from .confidant import Confidant, text
@@ -485,7 +486,7 @@ def test_a_file_sent_twice_at_once_starts_its_games_once(
     backup = json.loads(phone.get("/export.json").get_data())
     device = service.Device("another phone")
     both_read = threading.Barrier(2)
-    kept_identities = history._kept_identities
+    kept_identities = importing.kept_identities
 
     def read_then_wait(device: service.Device | None) -> Any:
         kept = kept_identities(device)
@@ -493,12 +494,12 @@ def test_a_file_sent_twice_at_once_starts_its_games_once(
             both_read.wait(timeout=0.5)
         return kept
 
-    monkeypatch.setattr(history, "_kept_identities", read_then_wait)
-    results: list[history.Imported] = []
+    monkeypatch.setattr(importing, "kept_identities", read_then_wait)
+    results: list[importing.Imported] = []
 
     def send() -> None:
         with app.app_context():
-            results.append(history.import_games(backup, device))
+            results.append(importing.import_games(backup, device))
 
     threads = [threading.Thread(target=send) for _ in range(2)]
     for thread in threads:
@@ -510,7 +511,7 @@ def test_a_file_sent_twice_at_once_starts_its_games_once(
         (2, 0),
     ]
     with app.app_context():
-        assert len(history._kept_identities(device)) == 2
+        assert len(importing.kept_identities(device)) == 2
 
 
 def test_a_start_time_with_an_offset_is_the_same_moment_and_the_same_game(

@@ -53,7 +53,7 @@ def test_every_rule_and_service_message_is_extracted() -> None:
 
 def test_problem_titles_are_extracted() -> None:
     messages = _extracted()
-    for title in api._TITLES.values():
+    for title in api.TITLES.values():
         assert str(title) in messages  # untranslated outside a request: the message id
 
 

@@ -13,17 +13,16 @@ from flask import flash, make_response, redirect, render_template, request, url_
 from flask_wtf.csrf import CSRFError, validate_csrf
 from wtforms.validators import ValidationError
 
-from .. import api, errors, export, history, i18n, rules, security, service
+from .. import errors, export, history, i18n, rules, security, service
+from ..api.import_export import IMPORT_MAX_BYTES
 from ..extensions import csrf
 from ..i18n import gettext, service_message
+from ..services import importing
 from . import screens
 from .common import Page, current_device, editable, helpers, page_blueprint
 from .following import followed_ids, forget_followed
 
 bp = page_blueprint("history", __name__)
-
-#: An export of every game a browser keeps can be large; other pages keep the small limit.
-IMPORT_MAX_BYTES = api.IMPORT_MAX_BYTES
 
 
 def _back_home() -> Page:
@@ -156,7 +155,7 @@ def import_games() -> Page:
             status = 400
         else:
             try:
-                created = history.import_games(document, device)
+                created = importing.import_games(document, device)
             except errors.ServiceError as refusal:
                 error = service_message(refusal)
                 status = 422
@@ -170,7 +169,7 @@ def import_games() -> Page:
     return make_response(body, status)
 
 
-def _imported_message(imported: history.Imported) -> str:
+def _imported_message(imported: importing.Imported) -> str:
     """What an import did, in a sentence or two."""
     if not imported.created and not imported.restorable:
         return gettext("Nothing was imported: every game of the file is already here.")

@@ -1,0 +1,96 @@
+"""The API's games: start one, read it, delete it; and the game object every write answers."""
+
+from __future__ import annotations
+
+from flask import Response, jsonify, request
+
+from .. import security, service
+from ..schemas.games import CreatedGame, CreateGameBody, Game, Rules
+from .openapi import Answer, operation
+from .requests import if_match, json_body, parse, token
+
+
+def versioned(response: Response, version: int, cache_control: str = "no-cache") -> Response:
+    """Tag ``response`` with the game's version; clients revalidate before reusing it."""
+    response.set_etag(str(version))
+    response.headers["Cache-Control"] = cache_control
+    return response
+
+
+def game_response(game: service.GameSnapshot) -> Response:
+    """The game with its version as ETag."""
+    return versioned(jsonify(Game.of(game).model_dump(mode="json")), game.version)
+
+
+GAME_ANSWER = Answer("The game.", Game, ("ETag",))
+
+
+@operation(
+    rule="/games",
+    method="POST",
+    operation_id="createGame",
+    summary="Start a game",
+    body=CreateGameBody,
+    answers={
+        201: Answer(
+            "The game, with its edit token (shown only here).", CreatedGame, ("Location", "ETag")
+        )
+    },
+    problems=(400, 413, 415, 422, 429, 503),
+)
+@security.limited("RATELIMIT_CREATE_GAME", scope=security.CREATE_GAME)
+def create_game() -> Response:
+    """Start a game; the answer carries the edit token, once."""
+    body = parse(CreateGameBody, json_body())
+    options = body.rules or Rules()
+    created = service.create_game(
+        body.players,
+        first_dealer=body.first_dealer,
+        bid_rule=options.bid_rule,
+        last_bidder_may_bid_zero=options.last_bidder_may_bid_zero,
+        bid_reveal=options.bid_reveal,
+        clairvoyance=options.clairvoyance,
+        rounds=options.rounds,
+    )
+    game = Game.of(created.game)
+    answer = CreatedGame(**dict(game), edit_token=created.edit_token)
+    response = versioned(jsonify(answer.model_dump(mode="json")), created.game.version, "no-store")
+    response.status_code = 201
+    response.headers["Location"] = game.links.self
+    return response
+
+
+@operation(
+    rule="/games/<game_id>",
+    method="GET",
+    operation_id="getGame",
+    summary="Read a game",
+    headers=("If-None-Match",),
+    answers={
+        200: GAME_ANSWER,
+        304: Answer("`If-None-Match` names the current version.", headers=("ETag",)),
+    },
+    problems=(404, 503),
+)
+def get_game(game_id: str) -> Response:
+    """The game; 304 when ``If-None-Match`` names its version."""
+    game = service.get_game(game_id)
+    if request.if_none_match.contains_weak(str(game.version)):
+        return versioned(Response(status=304), game.version)
+    return game_response(game)
+
+
+@operation(
+    rule="/games/<game_id>",
+    method="DELETE",
+    operation_id="deleteGame",
+    summary="Delete a game",
+    editor=True,
+    headers=("If-Match",),
+    answers={204: Answer("Deleted.")},
+    problems=(401, 403, 404, 412, 503),
+)
+def delete_game(game_id: str) -> Response:
+    """Delete the game."""
+    service.delete_game(game_id, token(), if_match=if_match())
+    return Response(status=204)

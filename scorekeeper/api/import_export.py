@@ -1,0 +1,77 @@
+"""The API's export of a game and its import of exported games."""
+
+from __future__ import annotations
+
+from flask import Response, jsonify, request, url_for
+
+from .. import export, security, service
+from ..schemas.document import (
+    Export,
+    ImportedGame,
+    ImportLinks,
+    ImportResult,
+    OneGameExport,
+)
+from ..services import importing
+from .games import versioned
+from .openapi import Answer, operation
+from .requests import json_body
+
+#: An export of many games is larger than a round's body.
+IMPORT_MAX_BYTES = 16 * 1024 * 1024
+
+
+@operation(
+    rule="/games/<game_id>/export",
+    method="GET",
+    operation_id="exportGame",
+    summary="Export a game",
+    description="The game object (as `GET /api/v1/games/{game_id}`) and its audit trail: "
+    "every write to a round, with the facts before and after. `POST /api/v1/import` takes "
+    "it back.",
+    answers={200: Answer("The export, `schema_version` 1.", OneGameExport, ("ETag",))},
+    problems=(404, 503),
+)
+def export_game(game_id: str) -> Response:
+    """The game as an export: the game object and its audit trail (readable by its id)."""
+    game = service.get_game(game_id)
+    return versioned(jsonify(export.one_game_document(game)), game.version)
+
+
+@operation(
+    rule="/import",
+    method="POST",
+    operation_id="importGames",
+    summary="Import games",
+    description="An export of one game or many becomes new games, with new ids and edit "
+    "tokens. Every round is replayed through the rules; a round they refuse, or scores and "
+    "totals that do not follow from the bids and tricks, refuse the whole file (422, naming "
+    "the game, the round and the reason), and nothing is imported.",
+    body=Export,
+    answers={201: Answer("The new games with their edit tokens.", ImportResult)},
+    problems=(400, 413, 415, 422, 503),
+)
+@security.limited("RATELIMIT_CREATE_GAME", scope=security.CREATE_GAME)
+def import_games() -> Response:
+    """New games from an export (one game or many), each round checked by the rules; all or
+    nothing. Each game gets a new id and a new edit token, shown once."""
+    request.max_content_length = IMPORT_MAX_BYTES
+    # The file is read by the import itself, which refuses it in the rules' words.
+    created = importing.import_games(json_body()).created
+    body = ImportResult(
+        games=[
+            ImportedGame(
+                id=new.game.id,
+                edit_token=new.edit_token,
+                links=ImportLinks(
+                    self=url_for("api.get_game", game_id=new.game.id),
+                    view=url_for("games.sheet", game_id=new.game.id),
+                ),
+            )
+            for new in created
+        ]
+    )
+    response = jsonify(body.model_dump(mode="json"))
+    response.status_code = 201
+    response.headers["Cache-Control"] = "no-store"  # holds the tokens
+    return response

@@ -1,0 +1,256 @@
+"""The game object of API.md, its parts, and the bodies of the requests that write it."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Annotated, Any, Literal
+
+from flask import url_for
+from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
+
+from .. import rules
+from ..rules import GameStatus, RoundState, Suit, Turned
+from ..service import GameSnapshot
+
+_SUITS: list[Any] = [suit.value for suit in rules.Suit]
+_TURNABLE = [t.value for t in rules.Turned if t is not rules.Turned.NONE]
+
+
+class Model(BaseModel):
+    """A closed object of the API: strict JSON types, no field it does not declare."""
+
+    model_config = ConfigDict(strict=True, extra="forbid")
+
+
+def timestamp(moment: datetime) -> str:
+    """A time as the API writes it: UTC, to the second."""
+    return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+Timestamp = Annotated[str, Field(json_schema_extra={"format": "date-time"})]
+
+
+def _names(values: list[Any]) -> Any:
+    """A string the service checks against ``values``, documented as their enum."""
+    return WithJsonSchema({"enum": values})
+
+
+# -- Request bodies ------------------------------------------------------------------------
+# The bodies check JSON types only; the values (a bid rule's name, a dealer's seat) are the
+# rules' to refuse, in their words, after the token and the game are known.
+
+
+class Rules(Model):
+    """The options of a game (in a new game's body: each optional)."""
+
+    model_config = ConfigDict(json_schema_serialization_defaults_required=True)
+
+    bid_rule: Annotated[
+        str, WithJsonSchema({"enum": [r.value for r in rules.BidRule], "default": "standard"})
+    ] = "standard"
+    last_bidder_may_bid_zero: bool = False
+    bid_reveal: Annotated[
+        str, WithJsonSchema({"enum": [r.value for r in rules.BidReveal], "default": "open"})
+    ] = "open"
+    clairvoyance: bool = False
+    rounds: int | None = Field(
+        default=None,
+        json_schema_extra={"minimum": 1},
+        description="Rounds to play; default (or null) the full count, 60 / players.",
+    )
+
+
+class CreateGameBody(Model):
+    """A new game."""
+
+    players: list[Annotated[str, Field(json_schema_extra={"minLength": 1, "pattern": "\\S"})]] = (
+        Field(
+            json_schema_extra={"minItems": rules.MIN_PLAYERS, "maxItems": rules.MAX_PLAYERS},
+            description="Names in clockwise seat order: trimmed, 1 to 24 characters, "
+            "unique regardless of case.",
+        )
+    )
+    first_dealer: int | None = Field(
+        default=None,
+        json_schema_extra={"minimum": 0},
+        description="The seat that deals round 1; omitted or null: drawn at random.",
+    )
+    rules: Rules | None = None
+
+
+class TrumpBody(Model):
+    """The card turned, and the suit the dealer chose under a Wizard."""
+
+    turned: Annotated[str, _names(_TURNABLE)]
+    chosen: Annotated[str | None, _names([*_SUITS, None])] = Field(
+        default=None,
+        description='The suit the dealer chose; only, and always, with "wizard".',
+    )
+
+
+class BidsBody(Model):
+    """The bids so far."""
+
+    bids: list[Annotated[int, Field(ge=0)] | None] = Field(
+        description="One bid per seat, in seat order; null: not bid yet."
+    )
+
+
+class TricksBody(Model):
+    """The tricks won."""
+
+    tricks: list[Annotated[int, Field(ge=0)]] = Field(
+        description="The tricks each seat won, in seat order; they sum to the cards."
+    )
+
+
+# -- The game object -----------------------------------------------------------------------
+
+
+class Trump(Model):
+    """The card turned and the trump suit it gives."""
+
+    turned: Turned
+    suit: Suit | None = Field(description="The trump suit; null: no trump.")
+
+    @classmethod
+    def of(cls, trump: rules.Trump | None) -> Trump | None:
+        """The trump of a round, if it has one."""
+        return None if trump is None else cls(turned=trump.turned, suit=trump.suit)
+
+
+class Round(Model):
+    """One round of the game object."""
+
+    number: int = Field(ge=1)
+    cards: int = Field(ge=1)
+    dealer: int = Field(ge=0)
+    bid_order: list[Annotated[int, Field(ge=0)]] = Field(
+        description="Seats in bid order: left of the dealer first, the dealer last."
+    )
+    state: RoundState
+    trump: Trump | None
+    bids: list[int | None] | None = Field(
+        description="null until started; hidden bids read null (covered: until every bid "
+        "is in; secret: until the round is scored)."
+    )
+    has_bid: list[bool] | None = Field(
+        description="Who has bid, in seat order, in every reveal mode."
+    )
+    forbidden_bid: int | None = Field(
+        description="The one value the dealer may not bid now, else null; null too while "
+        "the bids are hidden, since it would give away their sum."
+    )
+    tricks: list[int] | None
+    scores: list[int] | None
+
+    @classmethod
+    def of(cls, view: rules.RoundView) -> Round:
+        """A round as the rules see it."""
+        return cls(
+            number=view.number,
+            cards=view.cards,
+            dealer=view.dealer,
+            bid_order=list(view.bid_order),
+            state=view.state,
+            trump=Trump.of(view.trump),
+            bids=None if view.shown_bids is None else list(view.shown_bids),
+            has_bid=None if view.has_bid is None else list(view.has_bid),
+            forbidden_bid=view.shown_forbidden_bid,
+            tricks=None if view.tricks is None else list(view.tricks),
+            scores=None if view.scores is None else list(view.scores),
+        )
+
+
+class Player(Model):
+    """A player in a seat."""
+
+    seat: int
+    name: str
+
+
+class Standing(Model):
+    """One line of the standings."""
+
+    seat: int
+    name: str
+    total: int
+    rank: int = Field(ge=1, description="Competition ranking.")
+
+
+class GameLinks(Model):
+    """Where the game is."""
+
+    self: str = Field(description="This game in the API.")
+    view: str = Field(
+        description="The spectator page: anyone with the game's id follows it there, live, "
+        "read-only."
+    )
+
+    @classmethod
+    def of(cls, game_id: str) -> GameLinks:
+        """Itself in the API, and the spectator page, where anyone with the game's id
+        follows the game, read-only."""
+        return cls(
+            self=url_for("api.get_game", game_id=game_id),
+            view=url_for("games.spectate", game_id=game_id),
+        )
+
+
+class Game(Model):
+    """The game object of API.md."""
+
+    id: str = Field(min_length=22)
+    version: int = Field(ge=1)
+    schema_version: Literal[1]
+    created_at: Timestamp
+    updated_at: Timestamp
+    players: list[Player]
+    first_dealer: int = Field(ge=0)
+    rules: Rules
+    status: GameStatus
+    current_round: int | None
+    rounds: list[Round]
+    totals: list[int]
+    standings: list[Standing]
+    winners: list[int]
+    links: GameLinks
+
+    @classmethod
+    def of(cls, game: GameSnapshot) -> Game:
+        """The game object of ``game`` (its links for the request's address root)."""
+        view, table = game.view, game.table
+        return cls(
+            id=game.id,
+            version=game.version,
+            schema_version=1,
+            created_at=timestamp(game.created_at),
+            updated_at=timestamp(game.updated_at),
+            players=[Player(seat=seat, name=name) for seat, name in enumerate(table.players)],
+            first_dealer=table.first_dealer,
+            rules=Rules(
+                bid_rule=table.rules.bid_rule.value,
+                last_bidder_may_bid_zero=table.rules.last_bidder_may_bid_zero,
+                bid_reveal=table.rules.bid_reveal.value,
+                clairvoyance=table.rules.clairvoyance,
+                rounds=table.rules.rounds,
+            ),
+            status=view.status,
+            current_round=view.current_round,
+            rounds=[Round.of(round_view) for round_view in view.rounds],
+            totals=list(view.totals),
+            standings=[
+                Standing(seat=s.seat, name=s.name, total=s.total, rank=s.rank)
+                for s in view.standings
+            ],
+            winners=list(view.winners),
+            links=GameLinks.of(game.id),
+        )
+
+
+class CreatedGame(Game):
+    """A new game: the game object with its edit token."""
+
+    edit_token: str = Field(
+        description="Only in the answer that creates the game: keep it, it is never shown again."
+    )

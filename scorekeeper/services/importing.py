@@ -1,0 +1,158 @@
+"""The import use case: every game of an export becomes a new game, each round replayed
+through the rules; a file they refuse starts nothing.
+
+The file is read here, not by a schema: each refusal names the game, the round and the
+reason in the rules' words, and the export's own models (:mod:`schemas.document`) describe
+it in the OpenAPI document.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import func, or_, select
+from sqlalchemy.orm import selectinload
+
+from .. import rules, service, store
+from ..errors import GameImportRefused, RoundImportRefused
+from ..extensions import db
+from ..history import kept_by, restorable
+from ..models import Entry, Game, Grant, Player, Round, utcnow
+from ..service import Device, NewGame
+from .import_file import ParsedGame, Refusal, game_label, games_of, parse_game
+
+
+@dataclass(frozen=True)
+class Imported:
+    """What an import did: the games it started, and how many of the file's it left out as
+    the browser already keeps them, in its list or deleted and still restorable."""
+
+    created: list[NewGame]
+    already_kept: int = 0
+    restorable: int = 0
+
+
+def _identity(created_at: datetime, table: rules.Table) -> tuple[datetime, rules.Table]:
+    """What makes two copies the same game: started at the same second (an export gives
+    seconds) by the same table (the players in their seats, the first dealer, the rules)."""
+    return created_at.astimezone(UTC).replace(microsecond=0), table
+
+
+def kept_identities(device: Device | None) -> dict[tuple[datetime, rules.Table], bool]:
+    """The games ``device`` keeps, each with whether it is deleted (and still restorable)."""
+    if device is None:
+        return {}
+    statement = (
+        select(Game)
+        .where(kept_by(device), or_(Game.deleted_at.is_(None), restorable()))
+        .options(selectinload(Game.players))
+    )
+    return {
+        _identity(store.aware(game.created_at), service.game_table(game)): game.deleted_at
+        is not None
+        for game in db.session.scalars(statement)
+    }
+
+
+def _one_import_at_a_time(device: Device) -> None:
+    """Make an import by ``device`` wait for another one of its imports in progress (a form
+    sent twice), so that the second finds the games the first started. SQLite's write
+    transaction runs alone already; PostgreSQL's takes a lock named after the browser,
+    released when the transaction ends."""
+    if db.session.get_bind().dialect.name == "postgresql":
+        key = int(device.hash[:15], 16)  # 60 bits of the hash: within a bigint
+        db.session.execute(select(func.pg_advisory_xact_lock(key)))
+
+
+def import_games(document: Any, device: Device | None = None) -> Imported:
+    """Every game of an export (one game or many) as a new game with a new id and token,
+    each round checked by the rules. A game or round the rules refuse refuses the whole
+    file: nothing is imported. ``device`` gets the edit right to every imported game; a game
+    it already keeps (the original, or a copy imported before, whatever was played in it
+    since) is left out, so importing a file twice starts no game twice; so is one it deleted
+    and can still restore (restoring it gives it back, with its address)."""
+    now = utcnow()
+    parsed: list[ParsedGame] = []
+    for index, item in enumerate(games_of(document), start=1):
+        try:
+            parsed.append(parse_game(item, now))
+        except Refusal as refusal:
+            if refusal.round is not None:
+                raise RoundImportRefused(
+                    game=game_label(index, item), round=refusal.round, reason=refusal.reason
+                ) from None
+            raise GameImportRefused(game=game_label(index, item), reason=refusal.reason) from None
+    created = []
+    already_kept = restorable = 0
+    with service.write_transaction():
+        if device is not None:
+            _one_import_at_a_time(device)
+        kept = kept_identities(device)
+        for game in parsed:
+            identity = _identity(game.created_at, game.table)
+            if game.dated and identity in kept:
+                if kept[identity]:
+                    restorable += 1
+                else:
+                    already_kept += 1
+                continue
+            if device is not None:
+                kept[identity] = False  # the same game twice in one file: once
+            token = secrets.token_urlsafe(service.EDIT_TOKEN_BYTES)
+            row = _game_row(game, token)
+            db.session.add(row)
+            if device is not None:
+                db.session.add(Grant(device_hash=device.hash, game_id=row.id, created_at=now))
+            created.append((row, token))
+    return Imported(
+        created=[NewGame(game=service.snapshot(row), edit_token=token) for row, token in created],
+        already_kept=already_kept,
+        restorable=restorable,
+    )
+
+
+def _game_row(game: ParsedGame, token: str) -> Game:
+    table = game.table
+    row = Game(
+        id=secrets.token_urlsafe(service.GAME_ID_BYTES),
+        edit_token_hash=service.hash_token(token),
+        version=1,
+        first_dealer=table.first_dealer,
+        bid_rule=table.rules.bid_rule.value,
+        last_bidder_may_bid_zero=table.rules.last_bidder_may_bid_zero,
+        bid_reveal=table.rules.bid_reveal.value,
+        clairvoyance=table.rules.clairvoyance,
+        round_count=table.rules.rounds,
+        created_at=game.created_at,
+        updated_at=game.updated_at,
+        players=[Player(seat=seat, name=name) for seat, name in enumerate(table.players)],
+    )
+    corrected: dict[int, datetime] = {}
+    for change in game.audit:
+        if change.kind == "correction":
+            corrected[change.round_number] = max(
+                change.changed_at, corrected.get(change.round_number, change.changed_at)
+            )
+    for number, record in sorted(game.records.items()):
+        round_row = Round(number=number, corrected_at=corrected.get(number))
+        if record.trump is not None and not table.deals_every_card(number):
+            round_row.trump_turned = record.trump.turned.value
+            round_row.trump_suit = record.trump.suit.value if record.trump.suit else None
+        if record.bids is not None:
+            round_row.entries = [
+                Entry(
+                    game_id=row.id,
+                    seat=seat,
+                    bid=bid,
+                    tricks=record.tricks[seat] if record.tricks is not None else None,
+                )
+                for seat, bid in enumerate(record.bids)
+            ]
+        row.rounds.append(round_row)
+    for change in game.audit:
+        change.game_id = row.id
+        db.session.add(change)
+    return row
