@@ -17,9 +17,10 @@ from babel.numbers import get_decimal_symbol
 from flask import Response
 from flask_babel import get_locale
 
-from . import api, history, rules, screens, service
+from . import api, rules, screens, service
 from .i18n import gettext
 from .models import utcnow
+from .services import history
 
 SCHEMA_VERSION = 1
 #: A spreadsheet reads a cell starting with one of these as a formula.

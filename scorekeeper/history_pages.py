@@ -15,10 +15,13 @@ from flask import flash, make_response, redirect, render_template, request, url_
 from flask_wtf.csrf import CSRFError, validate_csrf
 from wtforms.validators import ValidationError
 
-from . import api, errors, export, history, i18n, rules, screens, security, service
+from . import api, errors, export, i18n, rules, screens, security, service
+from . import history as importing
 from .extensions import csrf
 from .following import forget_followed
 from .i18n import gettext, service_message
+from .services import history
+from .services import statistics as statistics_service
 from .views import Page, _editable, _helpers, bp, current_device
 
 #: An export of every game a browser keeps can be large; other pages keep the small limit.
@@ -124,7 +127,7 @@ def import_games() -> Page:
             status = 400
         else:
             try:
-                created = history.import_games(document, device)
+                created = importing.import_games(document, device)
             except errors.ServiceError as refusal:
                 error = service_message(refusal)
                 status = 422
@@ -138,7 +141,7 @@ def import_games() -> Page:
     return make_response(body, status)
 
 
-def _imported_message(imported: history.Imported) -> str:
+def _imported_message(imported: importing.Imported) -> str:
     """What an import did, in a sentence or two."""
     if not imported.created and not imported.restorable:
         return gettext("Nothing was imported: every game of the file is already here.")
@@ -223,7 +226,7 @@ def _kind_labels() -> dict[str, str]:
 @bp.get("/statistics")
 def statistics() -> Page:
     """Every player of the games this browser keeps: wins, scores, bids; pairs; sparklines."""
-    stats = history.statistics(current_device())
+    stats = statistics_service.statistics(current_device())
     return render_template(
         "statistics.html",
         stats=stats,

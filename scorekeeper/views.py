@@ -34,7 +34,7 @@ from werkzeug.exceptions import BadRequest, HTTPException
 from werkzeug.wrappers import Response
 from wtforms.fields.choices import SelectChoice
 
-from . import errors, history, i18n, qr, rules, screens, security, service
+from . import errors, i18n, qr, rules, screens, security, service
 from .following import followed_ids, remember_followed
 from .forms import (
     FULL_GAME,
@@ -46,6 +46,7 @@ from .forms import (
     small_number,
 )
 from .i18n import gettext, rule_message, service_message
+from .services import history
 
 bp = Blueprint("pages", __name__)
 
