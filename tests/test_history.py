@@ -880,8 +880,8 @@ def test_the_sparkline_is_an_svg_with_an_accessible_name(phone: Confidant) -> No
 )
 def test_the_statistics_score_a_round_by_the_rules(bid: int, tricks: int) -> None:
     seats = [
-        statistics_service.Seat("Ann", "ann", [(bid, tricks)]),
-        statistics_service.Seat("Bob", "bob", [(0, 0)]),
+        statistics_service.Seat("Ann", "ann", [(1, bid, tricks)]),
+        statistics_service.Seat("Bob", "bob", [(1, 0, 0)]),
     ]
     stats = statistics_service.tally([statistics_service.KeptGame(1, seats)])
     ann = next(player for player in stats.players if player.name == "Ann")
@@ -890,6 +890,21 @@ def test_the_statistics_score_a_round_by_the_rules(bid: int, tricks: int) -> Non
         rules.score(bid, tricks),
         [rules.score(bid, tricks)],
     )
+
+
+def test_the_head_to_head_table_shows_the_pairs_with_the_most_games_together() -> None:
+    def game(*names: str) -> statistics_service.KeptGame:
+        seats = [statistics_service.Seat(name, name.lower(), [(1, 0, 0)]) for name in names]
+        return statistics_service.KeptGame(1, seats)
+
+    games = [game(f"P{n:02}", f"Q{n:02}", f"R{n:02}") for n in range(30)]
+    stats = statistics_service.tally([*games, game("Zed", "Yve", "Xan"), game("Zed", "Yve", "Xan")])
+    assert len(stats.pairs) == statistics_service.PAIRS_SHOWN
+    assert [(pair.first, pair.second, pair.games) for pair in stats.pairs[:3]] == [
+        ("Xan", "Yve", 2),
+        ("Xan", "Zed", 2),
+        ("Yve", "Zed", 2),
+    ]
 
 
 def reference_statistics(

@@ -12,7 +12,7 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from scorekeeper import following
-from scorekeeper.history import FOLLOWED_MAX
+from scorekeeper.services.history import FOLLOWED_MAX
 from scorekeeper.views import POLL_SECONDS, POLL_SECONDS_OVER
 
 from .confidant import Confidant, text, without_language_switch

@@ -10,8 +10,8 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
 from itertools import combinations
+from typing import NamedTuple
 
 from sqlalchemy import select
 
@@ -86,22 +86,21 @@ class Statistics:
     pairs: list[HeadToHead]
 
 
-@dataclass(frozen=True)
-class Seat:
+class Seat(NamedTuple):
     """One player of a kept game: the name as typed, the name in any case (``key``: the
-    same person whatever the case), and the bid and tricks of each round scored, in order."""
+    same person whatever the case), and each round scored as its number, the bid and the
+    tricks won, in the order of the rounds."""
 
     name: str
     key: str
-    played: Sequence[tuple[int, int]]
+    played: Sequence[tuple[int, int, int]]
 
 
-@dataclass(frozen=True)
-class KeptGame:
+class KeptGame(NamedTuple):
     """The facts of one kept game that the statistics count."""
 
     round_count: int
-    seats: Sequence[Seat]
+    seats: list[Seat]
 
 
 @dataclass
@@ -123,27 +122,40 @@ class _Tally:
     run: int = 0
     longest_run: int = 0
 
-    def count(self, seat: Seat) -> None:
-        """Add the player's rounds of one game (a run of exact bids goes on into it)."""
+    def count(self, seat: Seat) -> int:
+        """Add the player's rounds of one game (a run of exact bids goes on into it); the
+        player's total in that game, by the rules' scores."""
         self.names.append(seat.name)
         self.games += 1
-        for bid, tricks in seat.played:
-            self.rounds += 1
+        self.rounds += len(seat.played)
+        total = exact = over = over_sum = under = under_sum = zero_bids = zero_made = 0
+        run, longest = self.run, self.longest_run
+        for _number, bid, tricks in seat.played:
+            total += rules.score(bid, tricks)
             if bid == tricks:
-                self.exact += 1
-                self.run += 1
-                self.longest_run = max(self.longest_run, self.run)
+                exact += 1
+                run += 1
+                longest = max(longest, run)
             else:
-                self.run = 0
+                run = 0
                 if bid > tricks:
-                    self.over += 1
-                    self.over_sum += bid - tricks
+                    over += 1
+                    over_sum += bid - tricks
                 else:
-                    self.under += 1
-                    self.under_sum += tricks - bid
+                    under += 1
+                    under_sum += tricks - bid
             if bid == 0:
-                self.zero_bids += 1
-                self.zero_made += tricks == 0
+                zero_bids += 1
+                zero_made += tricks == 0
+        self.run, self.longest_run = run, longest
+        self.exact += exact
+        self.over += over
+        self.over_sum += over_sum
+        self.under += under
+        self.under_sum += under_sum
+        self.zero_bids += zero_bids
+        self.zero_made += zero_made
+        return total
 
     def stats(self) -> PlayerStats:
         """The player's statistics (the name: one of the ways it was typed, always the
@@ -190,9 +202,7 @@ def tally(games: Iterable[KeptGame]) -> Statistics:
     pairs: dict[tuple[str, str], list[int]] = {}
     for game in games:
         seats = [seat for seat in game.seats if seat.played]
-        totals = [sum(rules.score(bid, tricks) for bid, tricks in seat.played) for seat in seats]
-        for seat in seats:
-            players.setdefault(seat.key, _Tally()).count(seat)
+        totals = [players.setdefault(seat.key, _Tally()).count(seat) for seat in seats]
         finished = [
             (seat.key, total)
             for seat, total in zip(seats, totals, strict=True)
@@ -230,42 +240,50 @@ def tally(games: Iterable[KeptGame]) -> Statistics:
 def kept_games(device: Device) -> list[KeptGame]:
     """The facts of the games ``device`` keeps and has not deleted, oldest first, in two
     statements: the games with their players, then the bids and tricks of the rounds
-    scored."""
-    mine = (Grant.device_hash == device.hash, Game.deleted_at.is_(None))
-    players = db.session.execute(
+    scored. Asked of the tables' columns (SQLAlchemy Core): the rows are many, and plain
+    rows cost far less to build than the ORM's."""
+    games, players, entries, grants = (
+        Game.__table__,
+        Player.__table__,
+        Entry.__table__,
+        Grant.__table__,
+    )
+    mine = (grants.c.device_hash == device.hash, games.c.deleted_at.is_(None))
+    seated = db.session.execute(
         select(
-            Game.id,
-            Game.created_at,
-            Game.round_count,
-            Player.seat,
-            Player.name,
-            folded(Player.name),
+            games.c.id,
+            games.c.round_count,
+            players.c.seat,
+            players.c.name,
+            folded(players.c.name),
         )
-        .join(Grant, Grant.game_id == Game.id)
-        .join(Player, Player.game_id == Game.id)
+        .join_from(games, grants, grants.c.game_id == games.c.id)
+        .join(players, players.c.game_id == games.c.id)
         .where(*mine)
+        .order_by(games.c.created_at, games.c.id)
     ).all()
-    entries = db.session.execute(
-        select(Entry.game_id, Entry.seat, Entry.round_number, Entry.bid, Entry.tricks)
-        .join(Grant, Grant.game_id == Entry.game_id)
-        .join(Game, Game.id == Entry.game_id)
-        .where(*mine, Entry.bid.is_not(None), Entry.tricks.is_not(None))
+    scored = db.session.execute(
+        select(
+            entries.c.game_id,
+            entries.c.seat,
+            entries.c.round_number,
+            entries.c.bid,
+            entries.c.tricks,
+        )
+        .join_from(entries, grants, grants.c.game_id == entries.c.game_id)
+        .join(games, games.c.id == entries.c.game_id)
+        .where(*mine, entries.c.bid.is_not(None), entries.c.tricks.is_not(None))
     ).all()
     played: dict[tuple[str, int], list[tuple[int, int, int]]] = {}
-    for game_id, seat, number, bid, tricks in entries:
-        if bid is not None and tricks is not None:
-            played.setdefault((game_id, seat), []).append((number, bid, tricks))
-    games: dict[str, tuple[datetime, int, list[Seat]]] = {}
-    for game_id, created_at, round_count, seat, name, key in players:
-        rounds = sorted(played.get((game_id, seat), []))
-        facts = games.setdefault(game_id, (created_at, round_count, []))
-        facts[2].append(Seat(name, key, [(bid, tricks) for _number, bid, tricks in rounds]))
-    return [
-        KeptGame(round_count, seats)
-        for _id, (_created, round_count, seats) in sorted(
-            games.items(), key=lambda item: (item[1][0], item[0])
-        )
-    ]
+    for game_id, seat, number, bid, tricks in scored:
+        played.setdefault((game_id, seat), []).append((number, bid, tricks))
+    kept: dict[str, KeptGame] = {}
+    for game_id, round_count, seat, name, key in seated:
+        game = kept.get(game_id)
+        if game is None:
+            game = kept[game_id] = KeptGame(round_count, [])
+        game.seats.append(Seat(name, key, sorted(played.get((game_id, seat), ()))))
+    return list(kept.values())
 
 
 def statistics(device: Device | None) -> Statistics:
