@@ -10,10 +10,11 @@ import click
 from flask import Flask, current_app, request, session
 from flask_babel import get_locale
 
-from . import address, api, assets, health, history, i18n, pwa, security
+from . import address, api, assets, health, i18n, pwa, security
 from . import config as settings
 from .database import init_engine
 from .extensions import babel, compress, csrf, db, migrate
+from .services import history as history_service
 from .web import common, games, rounds, sharing
 from .web import history as history_pages
 
@@ -96,7 +97,7 @@ def register_commands(app: Flask) -> None:
     @app.cli.command("purge-deleted")
     @click.option(
         "--days",
-        default=history.RESTORE_DAYS,
+        default=history_service.RESTORE_DAYS,
         show_default=True,
         type=click.IntRange(min=0),
         help="Purge the games deleted more than this many days ago.",
@@ -104,5 +105,5 @@ def register_commands(app: Flask) -> None:
     def purge_deleted(days: int) -> None:
         """Delete for good the games deleted more than DAYS days ago (they can no longer be
         restored)."""
-        count = history.purge_deleted(days)
+        count = history_service.purge_deleted(days)
         click.echo(f"Purged {count} deleted game{'' if count == 1 else 's'}.")

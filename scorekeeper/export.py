@@ -16,7 +16,7 @@ from babel.numbers import get_decimal_symbol
 from flask import Response
 from flask_babel import get_locale
 
-from . import history, rules, service
+from . import rules, service
 from .i18n import gettext
 from .models import utcnow
 from .schemas.document import (
@@ -28,6 +28,7 @@ from .schemas.document import (
     OneGameExport,
 )
 from .schemas.games import Game, Trump, timestamp
+from .services import history
 from .web import screens
 
 #: A spreadsheet reads a cell starting with one of these as a formula.

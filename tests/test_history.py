@@ -20,10 +20,12 @@ from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from sqlalchemy import func, select, update
 
-from scorekeeper import history, rules, service
+from scorekeeper import rules, service
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, RoundChange, utcnow
+from scorekeeper.services import history as history_service
 from scorekeeper.services import importing
+from scorekeeper.services import statistics as statistics_service
 
 from .api_client import ApiClient
 from .confidant import Confidant, text
@@ -79,7 +81,7 @@ def test_every_write_to_a_round_is_kept_with_its_time_and_old_and_new_values(
     phone.play(1, [0, 1, 1], [0, 0, 1])
     correct(phone, 1, [0, 0, 1], [0, 0, 1])
     with app.test_request_context():
-        changes = history.audit_trail(service.get_game(phone.game_id), 1)
+        changes = history_service.audit_trail(service.get_game(phone.game_id), 1)
     kinds = [change.kind for change in changes]
     assert kinds == ["trump", "bids", "bids", "bids", "score", "correction"]
     first, last = changes[0], changes[-1]
@@ -100,7 +102,7 @@ def test_a_refused_write_leaves_no_trace_in_the_audit_trail(app: Flask, phone: C
     phone.trump(1, "red")
     assert phone.bid(1, 0, 5).status_code == 422
     with app.test_request_context():
-        kinds = [c.kind for c in history.audit_trail(service.get_game(phone.game_id))]
+        kinds = [c.kind for c in history_service.audit_trail(service.get_game(phone.game_id))]
     assert kinds == ["trump"]
 
 
@@ -162,13 +164,13 @@ def test_each_change_shows_only_what_it_changed_newest_first(app: Flask, phone: 
     phone.play(1, [0, 1, 1], [0, 0, 1])
     correct(phone, 1, [0, 0, 1], [0, 0, 1])  # the trump green → blue, Ute's bid 1 → 0
     with app.test_request_context():
-        changes = history.audit_trail(service.get_game(phone.game_id), 1)
+        changes = history_service.audit_trail(service.get_game(phone.game_id), 1)
     assert changes[-1].lines == [
-        history.Line(None, (history.Difference("trump", GREEN, BLUE),)),
-        history.Line(1, (history.Difference("bid", 1, 0),)),
+        history_service.Line(None, (history_service.Difference("trump", GREEN, BLUE),)),
+        history_service.Line(1, (history_service.Difference("bid", 1, 0),)),
     ]
     assert changes[-2].lines == [
-        history.Line(seat, (history.Difference("tricks", None, count),))
+        history_service.Line(seat, (history_service.Difference("tricks", None, count),))
         for seat, count in enumerate([0, 0, 1])
     ]
 
@@ -230,9 +232,9 @@ def test_a_bid_not_made_reads_a_dash_and_a_made_one_stays_hidden(
     phone.trump(1, "green")
     phone.bid(1, 1, 1)  # Ute, hidden; nobody else has bid
     with app.test_request_context():
-        (_trump, ute) = history.audit_trail(service.get_game(phone.game_id), 1)
+        (_trump, ute) = history_service.audit_trail(service.get_game(phone.game_id), 1)
     assert ute.new is not None
-    assert [ute.new.bid(seat) for seat in range(4)] == [None, history.HIDDEN, None, None]
+    assert [ute.new.bid(seat) for seat in range(4)] == [None, history_service.HIDDEN, None, None]
     assert shown_changes(phone.get(path))[0] == ("Bids recorded", ["Ute: bid hidden"])
     assert text(phone.get(path)).count("hidden") == 1
 
@@ -655,7 +657,7 @@ def test_names_are_found_and_counted_together_in_any_case_of_any_alphabet(
         assert "Özil, Jürgen, Åsa" in found, needle
         assert ("ÖZIL, JÜRGEN, Bo" in found) == (needle.lower() != "åsa"), needle
     with app.test_request_context():
-        stats = history.statistics(device_of(phone))
+        stats = statistics_service.statistics(device_of(phone))
     games = {player.name.lower(): player.games for player in stats.players}
     assert (games["özil"], games["jürgen"], games["åsa"]) == (2, 2, 1)
 
@@ -674,7 +676,7 @@ def test_turkish_and_greek_names_are_found_and_counted_alike_on_every_database(
         assert "İlker, ΟΔΟΣ, Cem" in found, needle
         assert "ILKER, Οδος, Bo" in found, needle
     with app.test_request_context():
-        stats = history.statistics(device_of(phone))
+        stats = statistics_service.statistics(device_of(phone))
     games = {player.name.upper(): player.games for player in stats.players}
     assert games == {"İLKER": 2, "ΟΔΟΣ": 2, "CEM": 1, "BO": 1}
 
@@ -682,14 +684,14 @@ def test_turkish_and_greek_names_are_found_and_counted_alike_on_every_database(
 def test_the_list_shows_newest_activity_first_and_more_on_request(
     app: Flask, phone: Confidant
 ) -> None:
-    ids = [started(phone, [f"P{n}", "Bob", "Cy"]) for n in range(history.GAMES_PAGE + 1)]
+    ids = [started(phone, [f"P{n}", "Bob", "Cy"]) for n in range(history_service.GAMES_PAGE + 1)]
     with app.test_request_context():
         service.record_trump(ids[0], device_of(phone), 1, "red")  # the oldest moves up
     page = text(phone.get("/"))
-    assert page.index("P0, Bob") < page.index(f"P{history.GAMES_PAGE}, Bob")
+    assert page.index("P0, Bob") < page.index(f"P{history_service.GAMES_PAGE}, Bob")
     assert "P1, Bob" not in page
     assert "Show more" in page
-    more = text(phone.get(f"/?shown={2 * history.GAMES_PAGE}"))
+    more = text(phone.get(f"/?shown={2 * history_service.GAMES_PAGE}"))
     assert "P1, Bob" in more
     assert "Show more" not in more
 
@@ -785,7 +787,7 @@ def test_statistics_count_games_wins_scores_and_bids_by_name_in_any_case(
     # Game 2: ann 20, BOB 20, Cy -10 → a shared win for ann and BOB.
     play_short_game(phone, ["ann", "BOB", "Cy"], [([0, 0, 0], [0, 0, 1])])
     with app.test_request_context():
-        stats = history.statistics(device_of(phone))
+        stats = statistics_service.statistics(device_of(phone))
     by_name = {player.name.lower(): player for player in stats.players}
     ann, bob, cy = by_name["ann"], by_name["bob"], by_name["cy"]
     assert (ann.games, ann.wins, ann.best, ann.average) == (2, 2, 60, 40.0)
@@ -841,7 +843,7 @@ def test_statistics_list_names_with_umlauts_among_their_plain_letters(
     play_short_game(phone, ["Uwe", "Özil", "Ännchen"], [([0, 1, 1], [0, 0, 1])])
     play_short_game(phone, ["Otto", "Anton", "Zoe"], [([0, 1, 1], [0, 0, 1])])
     with app.test_request_context():
-        stats = history.statistics(device_of(phone))
+        stats = statistics_service.statistics(device_of(phone))
     names = [player.name for player in stats.players]
     assert names == ["Ännchen", "Anton", "Otto", "Özil", "Uwe", "Zoe"]
 
@@ -877,10 +879,33 @@ def test_the_sparkline_is_an_svg_with_an_accessible_name(phone: Confidant) -> No
 @pytest.mark.parametrize(
     ("bid", "tricks"), [(0, 0), (1, 1), (3, 3), (7, 6), (7, 5), (5, 6), (0, 4)]
 )
-def test_the_sql_score_is_the_rules_score(app: Flask, bid: int, tricks: int) -> None:
-    with app.app_context():
-        value = db.session.scalar(select(history.score_sql(bid, tricks)))
-    assert value == rules.score(bid, tricks)
+def test_the_statistics_score_a_round_by_the_rules(bid: int, tricks: int) -> None:
+    seats = [
+        statistics_service.Seat("Ann", "ann", [(1, bid, tricks)]),
+        statistics_service.Seat("Bob", "bob", [(1, 0, 0)]),
+    ]
+    stats = statistics_service.tally([statistics_service.KeptGame(1, seats)])
+    ann = next(player for player in stats.players if player.name == "Ann")
+    assert (ann.best, ann.average, ann.history) == (
+        rules.score(bid, tricks),
+        rules.score(bid, tricks),
+        [rules.score(bid, tricks)],
+    )
+
+
+def test_the_head_to_head_table_shows_the_pairs_with_the_most_games_together() -> None:
+    def game(*names: str) -> statistics_service.KeptGame:
+        seats = [statistics_service.Seat(name, name.lower(), [(1, 0, 0)]) for name in names]
+        return statistics_service.KeptGame(1, seats)
+
+    games = [game(f"P{n:02}", f"Q{n:02}", f"R{n:02}") for n in range(30)]
+    stats = statistics_service.tally([*games, game("Zed", "Yve", "Xan"), game("Zed", "Yve", "Xan")])
+    assert len(stats.pairs) == statistics_service.PAIRS_SHOWN
+    assert [(pair.first, pair.second, pair.games) for pair in stats.pairs[:3]] == [
+        ("Xan", "Yve", 2),
+        ("Xan", "Zed", 2),
+        ("Yve", "Zed", 2),
+    ]
 
 
 def reference_statistics(
@@ -955,14 +980,14 @@ def reference_statistics(
             "zero_bids": p["zero_bids"],
             "zero_made": p["zero_made"],
             "longest_run": p["best_run"],
-            "history": finals[-history.SPARK_POINTS :],
+            "history": finals[-statistics_service.SPARK_POINTS :],
         }
     result["pairs"] = {pair: tuple(tally) for pair, tally in pairs.items()}
     return result
 
 
 @pytest.mark.parametrize("seed", [1, 2])
-def test_the_sql_statistics_equal_the_rules_counted_in_python(
+def test_the_statistics_equal_the_rules_counted_in_python(
     app: Flask, phone: Confidant, seed: int
 ) -> None:
     rng = random.Random(seed)
@@ -988,7 +1013,7 @@ def test_the_sql_statistics_equal_the_rules_counted_in_python(
         games.append((names, round_count, played))
     expected = reference_statistics(games)
     with app.test_request_context():
-        stats = history.statistics(device_of(phone))
+        stats = statistics_service.statistics(device_of(phone))
     found = {
         player.name.lower(): {name: getattr(player, name) for name in expected[player.name.lower()]}
         for player in stats.players

@@ -11,7 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from scorekeeper.history import FOLLOWED_MAX
+from scorekeeper.services.history import FOLLOWED_MAX
 from scorekeeper.web import following
 from scorekeeper.web.games import POLL_SECONDS, POLL_SECONDS_OVER
 

@@ -10,9 +10,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from scorekeeper import history, rules, service
+from scorekeeper import rules, service
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
+from scorekeeper.services import history
 
 from .confidant import Confidant, text
 from .test_queries import count_statements

@@ -19,9 +19,9 @@ from sqlalchemy.orm import selectinload
 from .. import rules, service, store
 from ..errors import GameImportRefused, RoundImportRefused
 from ..extensions import db
-from ..history import kept_by, restorable
 from ..models import Entry, Game, Grant, Player, Round, utcnow
 from ..service import Device, NewGame
+from .history import kept_by, restorable
 from .import_file import ParsedGame, Refusal, game_label, games_of, parse_game
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from flask import session
 
-from ..history import FOLLOWED_MAX
+from ..services.history import FOLLOWED_MAX
 
 FOLLOWED_KEY = "followed"
 

@@ -13,11 +13,12 @@ from flask import flash, make_response, redirect, render_template, request, url_
 from flask_wtf.csrf import CSRFError, validate_csrf
 from wtforms.validators import ValidationError
 
-from .. import errors, export, history, i18n, rules, security, service
+from .. import errors, export, i18n, rules, security, service
 from ..api.import_export import IMPORT_MAX_BYTES
 from ..extensions import csrf
 from ..i18n import gettext, service_message
-from ..services import importing
+from ..services import history, importing
+from ..services import statistics as statistics_service
 from . import screens
 from .common import Page, current_device, editable, helpers, page_blueprint
 from .following import followed_ids, forget_followed
@@ -254,7 +255,7 @@ def _kind_labels() -> dict[str, str]:
 @bp.get("/statistics")
 def statistics() -> Page:
     """Every player of the games this browser keeps: wins, scores, bids; pairs; sparklines."""
-    stats = history.statistics(current_device())
+    stats = statistics_service.statistics(current_device())
     return render_template(
         "statistics.html",
         stats=stats,
