@@ -88,9 +88,8 @@ class Pool:
                 connection = self._idle() if attempt == 1 else None
                 connection = connection or await self._open()
                 try:
-                    answer, keep = await asyncio.wait_for(
-                        self._exchange(connection, message), TIMEOUT
-                    )
+                    async with asyncio.timeout(TIMEOUT):
+                        answer, keep = await self._exchange(connection, message)
                 except BROKEN:
                     connection.close()
                     if attempt == 1 and connection.used:

@@ -17,6 +17,7 @@ import datetime as dt
 import itertools
 import os
 import random
+import signal
 import sys
 import time
 from collections.abc import Awaitable, Callable
@@ -269,6 +270,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--access-log", action="store_true", help="gunicorn's access log on")
     parser.add_argument("--seed", type=int, default=Options.seed)
     arguments = parser.parse_args(argv)
+    # Stopped by a signal, the servers are stopped and the databases dropped on the way out
+    # (a shell starts a background job with SIGINT ignored).
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.signal(signal.SIGTERM, lambda _number, _frame: sys.exit(143))
     options = Options(
         seconds=arguments.seconds,
         limit_ms=arguments.limit_ms,

@@ -24,12 +24,16 @@ WRITE_EVERY = 5.0  # seconds between a table's writes, on average
 POLL_EVERY = 3.0  # seconds between a spectator's polls (templates/_live.html, hx-trigger)
 SPECTATORS = 6
 WRITE, POLL_304, POLL_200, HEALTHZ = "write", "poll 304", "poll 200", "healthz"
-# What a phone's browser sends with htmx's poll of the live fragment.
+# What a phone's browser sends with htmx's poll of the live fragment (htmx 4's own headers,
+# the page's hx-headers, the session cookie the page set) besides the page's address.
 BROWSER = {
     "Accept": "text/html",
     "Accept-Encoding": "gzip, deflate, br, zstd",
     "Accept-Language": "en-GB,en;q=0.9",
     "HX-Request": "true",
+    "HX-Source": "div#live",
+    "HX-Target": "div#live",
+    "User-Agent": "Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 Chrome/131.0 Mobile",
 }
 
 
@@ -58,6 +62,7 @@ class Game:
 class Table:
     game: Game
     tags: list[tuple[str, str] | None]  # each spectator's (game id, tag it holds)
+    cookie: str = ""  # the session cookie the spectators' page set
 
 
 @dataclass
@@ -194,6 +199,9 @@ class Players:
         game_id = table.game.id
         held = table.tags[spectator]
         headers = dict(BROWSER)
+        headers["HX-Current-URL"] = f"http://127.0.0.1:{self.pool.port}/games/{game_id}/view"
+        if table.cookie:
+            headers["Cookie"] = table.cookie
         if held is not None and held[0] == game_id:
             headers["If-None-Match"] = held[1]
         answer = await self.pool.request("GET", f"/games/{game_id}/view/live", headers)
@@ -221,6 +229,10 @@ class Players:
                 table = Table(game, [None] * SPECTATORS)
                 for _ in range(self.rng.randint(0, 3 * prefill_rounds)):
                     await self.write(table)
+                page = await self.pool.request("GET", f"/games/{game.id}/view", BROWSER)
+                if page.status != 200:
+                    raise RuntimeError(f"GET the spectators' page: {page.status}")
+                table.cookie = page.headers.get("set-cookie", "").split(";")[0]
                 await self.poll(table, 0)
                 table.tags = [table.tags[0]] * SPECTATORS
                 return table
