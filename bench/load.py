@@ -135,7 +135,8 @@ async def _cpu_per_kind(port: int, cpu: Callable[[], float], seed: int) -> dict[
 
     def fresh_page(n: int) -> traffic.Table:
         """A page that holds no tag for the game yet: its poll is answered 200."""
-        return traffic.Table(tables[n % len(tables)].game, [None])
+        table = tables[n % len(tables)]
+        return traffic.Table(table.game, [None], table.cookie)
 
     kinds: dict[str, tuple[int, Callable[[int], Awaitable[None]]]] = {
         HEALTHZ: (2000, lambda _n: players.healthz(0.0)),
