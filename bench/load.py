@@ -204,22 +204,23 @@ def measure_capacity(capacity: Capacity, options: Options) -> None:
 
 def report(capacities: list[Capacity], options: Options) -> list[str]:
     per_table = traffic.requests_per_table()
+    today = dt.date.today().isoformat()
     lines = [
         f"Open loop, {options.seconds:g} s steps; a table: a write every {traffic.WRITE_EVERY:g} s "
         f"and {traffic.SPECTATORS} polls every {traffic.POLL_EVERY:g} s ({per_table:.2f} req/s); "
-        f"limit p95 {options.limit_ms:g} ms, 0 errors, 0 writes lost. {dt.date.today()}.",
+        f"limit p95 {options.limit_ms:g} ms, 0 errors, 0 writes lost.",
         "",
-        "| backend | commit | T (runs) | req/s | p95 write / poll (304, 200) ms | first failing T "
-        "| /healthz at that rate: p95 | floor: req/s (tables' worth) "
+        "| backend | commit | date | T (runs) | req/s | p95 write / poll (304, 200) ms "
+        "| first failing T | /healthz at that rate: p95 | floor: req/s (tables' worth) "
         "| CPU ms: poll 304 / poll 200 / write / healthz / mix | load average (before / after) |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for capacity in capacities:
         passed, failed, load = capacity.median()
         runs = ", ".join(str(run[0].tables if run[0] else 0) for run in capacity.runs)
         if passed is None:
             lines.append(
-                f"| {capacity.backend} | {commit_of(capacity.checkout)} | 0 ({runs}) "
+                f"| {capacity.backend} | {commit_of(capacity.checkout)} | {today} | 0 ({runs}) "
                 f"| | | | | | | {load} |"
             )
             continue
@@ -237,6 +238,7 @@ def report(capacities: list[Capacity], options: Options) -> list[str]:
         cells = [
             capacity.backend,
             commit_of(capacity.checkout),
+            today,
             f"**{passed.tables}** ({runs})",
             f"{passed.requests / passed.seconds:,.0f}",
             f"{passed.p95(WRITE):.0f} / {passed.p95(POLL_304, POLL_200):.0f} "
