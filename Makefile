@@ -37,17 +37,21 @@ typecheck: $(BIN)/.installed-test
 pytest: $(BIN)/.installed-test
 	$(BIN)/pytest $(PYTEST_ARGS)
 
-# Benchmarks: figures, not pass/fail timings (see bench/). PostgreSQL rows need
+# Benchmarks: figures, not pass/fail timings (docs/performance.md). PostgreSQL rows need
 # BENCH_DATABASE_URL (or TEST_DATABASE_URL); each run works in a schema of its own.
 bench: $(BIN)/.installed-test
 	$(BIN)/python -m bench
 
-# The load test at full size: LOAD_ARGS="--tables 16 --seconds 120 --backend sqlite".
-load: $(BIN)/.installed-test
-	$(BIN)/python -m bench.load $(LOAD_ARGS)
+# Capacity, open loop: the largest number of tables served within the limits, on SQLite and
+# PostgreSQL, beside the floor (/healthz). Old and new in the same hour, median of three:
+# `make load OLD=../old` (OLD: a checkout of the older commit, e.g. a git worktree; its
+# .venv is made here). More options: LOAD_ARGS="--backend sqlite --seconds 20", --help.
+load: $(BIN)/.installed
+	$(if $(OLD),$(MAKE) -C "$(OLD)" $(BIN)/.installed)
+	$(BIN)/python -m bench.load $(if $(OLD),--checkout "$(OLD)" --checkout . --runs 3) $(LOAD_ARGS)
 
 # SIGKILL the server mid-load and restart it, repeatedly: CRASH_ARGS="--rounds 20 --backend both".
-crash: $(BIN)/.installed-test
+crash: $(BIN)/.installed
 	$(BIN)/python -m bench.crash $(CRASH_ARGS)
 
 # 1,000 racing pairs of writes per path and backend.

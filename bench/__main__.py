@@ -2,8 +2,8 @@
 
 Each module in ``MODULES`` exposes ``run() -> list[tuple[str, str]]`` (what was measured,
 the figure). Adding one is adding its name here; a module not (yet) in this checkout is
-skipped with a note. The long runs have their own entry points: ``make load`` (the load test
-at full size), ``make crash`` (SIGKILL mid-load, repeated) and ``python -m bench.racing``.
+skipped with a note. The long runs have their own entry points: ``make load`` (the capacity
+search, docs/performance.md), ``make crash`` (SIGKILL mid-load, repeated) and ``make racing``.
 """
 
 from __future__ import annotations
@@ -16,8 +16,6 @@ import traceback
 MODULES = [
     "page_weight",
     "queries",
-    "latency",
-    "polls",
     "stats",
     "racing",
     "load",

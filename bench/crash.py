@@ -1,11 +1,12 @@
 """Crashes: SIGKILL the server in the middle of the load, restart it, check every write.
 
 Each of K rounds starts gunicorn on the same database, lets the tables and spectators of
-``bench/load.py`` run for a random moment, SIGKILLs the master and all workers at once
+bench/traffic.py play for a random moment, SIGKILLs the master and all workers at once
 (nothing flushed, nothing finished), starts gunicorn again, and checks that every write the
-clients were told was saved is in the database (a write cut off mid-flight may be there or
-not, never half) and, on SQLite, that ``PRAGMA integrity_check`` says ok. The restarted
-server must answer; the next round plays on.
+scorekeepers were told was saved is in the database (a write cut off mid-flight may be there
+or not) and, on SQLite, that ``PRAGMA integrity_check`` says ok. The restarted server must
+answer; the next round plays on. Like the load test it runs the app from a checkout as a
+subprocess and imports nothing of it.
 
 ``make crash`` (``python -m bench.crash --rounds 5 --backend sqlite``); exits 1 on any loss.
 """
@@ -13,14 +14,18 @@ server must answer; the next round plays on.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import random
 import sqlite3
 import sys
 import threading
 from dataclasses import dataclass
+from pathlib import Path
 
-from .databases import BACKENDS, Unavailable, database
-from .load import Recorder, Server, Settings, drive, verify
+from . import traffic
+from .server import BACKENDS, Server, Unavailable, fresh_database
+
+ROOT = Path(__file__).resolve().parents[1]
 
 
 @dataclass
@@ -28,7 +33,7 @@ class Tally:
     rounds: int = 0
     acknowledged: int = 0
     lost: int = 0
-    in_flight_saved: int = 0
+    cut_off: int = 0
     integrity_ok: int = 0
     integrity_checked: int = 0
     restarts_ok: int = 0
@@ -42,8 +47,16 @@ class Tally:
         return (
             f"crash ({backend}): SIGKILL mid-load, restart, verify",
             f"{self.rounds} rounds: {self.lost} of {self.acknowledged} acknowledged writes lost, "
-            f"{self.in_flight_saved} in-flight writes saved, "
+            f"{self.cut_off} writes cut off unanswered, "
             f"{self.restarts_ok}/{self.rounds} restarts answered{integrity}",
+        )
+
+    @property
+    def failed(self) -> bool:
+        return (
+            self.lost > 0
+            or self.integrity_ok < self.integrity_checked
+            or self.restarts_ok < self.rounds
         )
 
 
@@ -54,78 +67,71 @@ def integrity_ok(url: str) -> bool:
     return bool(result and result[0] == "ok")
 
 
-def crash_rounds(backend: str, rounds: int, settings: Settings, seed: int = 7) -> Tally:
+def crash_rounds(
+    backend: str, rounds: int, tables: int, seconds: float, checkout: Path = ROOT, seed: int = 7
+) -> Tally:
     rng = random.Random(seed)
     tally = Tally()
-    with database(backend) as url:
-        for _ in range(rounds):
-            server = Server(url, settings)
+    with fresh_database(checkout, backend) as url:
+        for number in range(rounds):
+            server = Server(checkout, url, access_log=False)
             server.start()
-            recorder = Recorder(settings)
-            # The load runs on; the kill comes at a random moment in its middle.
-            killer = threading.Timer(rng.uniform(1.0, settings.seconds - 1.0), server.kill)
-            killer.start()
-            drive(server.port, settings, recorder)
+            killer = threading.Timer(rng.uniform(1.0, seconds - 1.0), server.kill)
+            step = asyncio.run(
+                traffic.run_tables(
+                    server.port, tables, seconds, seed + number, 3, lambda: 0.0, killer.start
+                )
+            )
             killer.join()
             server.log.close()
             tally.rounds += 1
-            restarted = Server(url, settings)
+            restarted = Server(checkout, url, access_log=False)
             try:
                 restarted.start()
                 tally.restarts_ok += 1
+                asyncio.run(traffic.verify(restarted.port, step))
             finally:
                 restarted.stop()
                 restarted.log.close()
-            verdict = verify(url, recorder)
-            tally.acknowledged += verdict.acknowledged
-            tally.lost += verdict.lost
-            tally.in_flight_saved += verdict.in_flight_saved
-            for problem in verdict.problems:
-                print(problem, file=sys.stderr)
+            tally.acknowledged += step.acknowledged
+            tally.lost += step.lost
+            tally.cut_off += sum(game.unknown for game in step.games)
             if backend == "sqlite":
                 tally.integrity_checked += 1
                 tally.integrity_ok += integrity_ok(url)
     return tally
 
 
-def run(rounds: int = 2, backends: tuple[str, ...] = ("sqlite",)) -> list[tuple[str, str]]:
+def run(rounds: int = 2) -> list[tuple[str, str]]:
     """``make bench``'s short version: two crashes on SQLite."""
-    settings = Settings(tables=4, spectators=4, seconds=4.0, max_requests=100_000)
-    rows = []
-    for backend in backends:
-        try:
-            rows.append(crash_rounds(backend, rounds, settings).row(backend))
-        except Unavailable as reason:
-            rows.append((f"crash ({backend})", f"skipped: {reason}"))
-    return rows
+    return [crash_rounds("sqlite", rounds, tables=8, seconds=4.0).row("sqlite")]
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=5.0, help="load per round before the kill")
-    parser.add_argument("--tables", type=int, default=6)
-    parser.add_argument("--spectators", type=int, default=8)
+    parser.add_argument("--tables", type=int, default=20)
     parser.add_argument("--backend", choices=[*BACKENDS, "both"], default="sqlite")
+    parser.add_argument("--checkout", type=Path, default=ROOT, help="run the server from here")
     arguments = parser.parse_args()
-    settings = Settings(
-        tables=arguments.tables,
-        spectators=arguments.spectators,
-        seconds=arguments.seconds,
-        max_requests=1_000_000,
-    )
     backends = BACKENDS if arguments.backend == "both" else (arguments.backend,)
     failed = False
     for backend in backends:
         try:
-            tally = crash_rounds(backend, arguments.rounds, settings)
+            tally = crash_rounds(
+                backend,
+                arguments.rounds,
+                arguments.tables,
+                arguments.seconds,
+                arguments.checkout.resolve(),
+            )
         except Unavailable as reason:
             print(f"crash ({backend}): skipped: {reason}")
             continue
         what, figure = tally.row(backend)
         print(f"{what}: {figure}")
-        failed |= tally.lost > 0 or tally.integrity_ok < tally.integrity_checked
-        failed |= tally.restarts_ok < tally.rounds
+        failed |= tally.failed
     return 1 if failed else 0
 
 

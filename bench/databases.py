@@ -1,10 +1,11 @@
-"""Throw-away databases for the benchmarks: a temporary SQLite file, or a schema of its own
-in the PostgreSQL database named by ``BENCH_DATABASE_URL`` (else ``TEST_DATABASE_URL``),
-dropped afterwards. Both are built by the migrations, as ``make run`` builds its own."""
+"""Throw-away databases for the in-process benchmarks (queries, racing, stats), which run the
+app of this checkout through Flask's test client: a temporary SQLite file, or a schema of its
+own in the PostgreSQL database named by ``BENCH_DATABASE_URL`` (else ``TEST_DATABASE_URL``),
+dropped afterwards. Both are built by the migrations, as ``make run`` builds its own. (The
+load and crash tests run the server as a subprocess instead: bench/server.py.)"""
 
 from __future__ import annotations
 
-import os
 import tempfile
 import uuid
 from collections.abc import Iterator
@@ -19,19 +20,9 @@ from scorekeeper import create_app
 from scorekeeper.database import normalize_url
 from scorekeeper.extensions import db
 
-BACKENDS = ("sqlite", "postgresql")
+from .server import BACKENDS, Unavailable, postgres_base_url
 
-
-class Unavailable(Exception):
-    """The backend cannot be had here (no PostgreSQL configured or reachable)."""
-
-
-def postgres_base_url() -> str:
-    """The PostgreSQL server the benchmarks may use; never the shared ``test`` database."""
-    url = os.environ.get("BENCH_DATABASE_URL") or os.environ.get("TEST_DATABASE_URL")
-    if not url:
-        raise Unavailable("set BENCH_DATABASE_URL (or TEST_DATABASE_URL) to a PostgreSQL database")
-    return normalize_url(url)
+__all__ = ["BACKENDS", "Unavailable", "database", "migrate"]
 
 
 def migrate(url: str) -> None:
@@ -51,7 +42,7 @@ def database(backend: str) -> Iterator[str]:
             migrate(url)
             yield url
         return
-    base = postgres_base_url()
+    base = normalize_url(postgres_base_url())
     schema = f"bench_{uuid.uuid4().hex[:12]}"
     engine = sa.create_engine(base)
     try:
