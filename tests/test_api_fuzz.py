@@ -51,12 +51,17 @@ def test_no_server_error_and_every_answer_as_documented(app: Flask) -> None:
             )
             def check(case: Any) -> None:
                 parameters = case.path_parameters or {}
+                excluded = [RULE_DEPENDENT]
                 if "game_id" in parameters and len(repr(case.body)) % 2:
                     parameters["game_id"] = game_id
                     # Not for DELETE: the real game would be gone for every case after it.
                     if case.method != "DELETE":
                         case.headers = {**(case.headers or {}), "Authorization": f"Bearer {token}"}
-                case.call_and_validate(excluded_checks=[RULE_DEPENDENT])
+                        # Schemathesis takes a token put in the headers for one it made up,
+                        # and a write it lets through for "accepts invalid authentication";
+                        # this one is the game's real token (test_api_access checks refusals).
+                        excluded.append(schemathesis.checks.ignored_auth)
+                case.call_and_validate(excluded_checks=excluded)
 
             try:
                 check()
