@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
@@ -87,3 +88,57 @@ def test_import_refuses_what_is_not_json(client: FlaskClient) -> None:
 
 def test_the_export_of_an_unknown_game_is_a_404(client: FlaskClient) -> None:
     assert client.get("/api/v1/games/nothing-here/export").status_code == 404
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "reason"),
+    [
+        (
+            ("game", "rounds", 1, "bids", 0),
+            "x",
+            "round 2 of game 1 (Thomas, Ute, Kevin) is refused: "
+            "game.rounds[1].bids[0] must be a whole number.",
+        ),
+        (
+            ("game", "rules", "clairvoyance"),
+            1,
+            "game 1 (Thomas, Ute, Kevin) is refused: "
+            "game.rules.clairvoyance must be true or false.",
+        ),
+        (
+            ("game", "players", 0, "age"),
+            7,
+            "game 1 (Thomas, Ute, Kevin) is refused: game.players[0].age is not a field here; "
+            "the fields are seat, name.",
+        ),
+        (
+            ("game", "rounds", 0, "trump", "turned"),
+            "joker",
+            "round 1 of game 1 (Thomas, Ute, Kevin) is refused: The turned card is one of",
+        ),
+        (
+            ("audit", 1, "kind"),
+            "guess",
+            "game 1 (Thomas, Ute, Kevin) is refused: audit[1] names no round of this game or no "
+            "kind of change.",
+        ),
+        (
+            ("audit", 0, "new", "trump", "turned"),
+            "joker",
+            "game 1 (Thomas, Ute, Kevin) is refused: audit[0] holds facts that are not a round's.",
+        ),
+    ],
+)
+def test_a_file_of_the_wrong_shape_is_refused_in_the_apps_words(
+    app: Flask, api: ApiClient, path: tuple[Any, ...], value: Any, reason: str
+) -> None:
+    document = api.client.get(f"/api/v1/games/{played(api)}/export").get_json()
+    node = document
+    for step in path[:-1]:
+        node = node[step]
+    node[path[-1]] = value
+    count = game_count(app)
+    response = api.client.post("/api/v1/import", json=document)
+    assert response.status_code == 422
+    assert response.get_json()["detail"].startswith(f"Nothing was imported, as {reason}")
+    assert game_count(app) == count

@@ -12,8 +12,8 @@ from flask import Flask
 
 from scorekeeper.api import ROUTES, openapi_document
 from scorekeeper.api.openapi import operation_of
-from scorekeeper.api.requests import field_name
 from scorekeeper.schemas.document import OneGameExport
+from scorekeeper.schemas.faults import field_name
 from scorekeeper.schemas.games import Game
 
 from .api_client import ApiClient

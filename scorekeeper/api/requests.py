@@ -12,21 +12,11 @@ from typing import Any, NoReturn, TypeVar
 from flask import request
 from flask_babel import gettext
 from pydantic import BaseModel, ValidationError
-from pydantic_core import ErrorDetails
 
+from ..schemas.faults import first_fault
 from .problems import Problem
 
 M = TypeVar("M", bound=BaseModel)
-
-# pydantic's error types, by the sentence the API says for them (400: a wrong JSON type).
-_TYPE_SENTENCES = {
-    "int_type": lambda field: gettext("%(field)s must be a whole number.", field=field),
-    "string_type": lambda field: gettext("%(field)s must be a string.", field=field),
-    "bool_type": lambda field: gettext("%(field)s must be true or false.", field=field),
-    "list_type": lambda field: gettext("%(field)s must be a list.", field=field),
-    "model_type": lambda field: gettext("%(field)s must be a JSON object.", field=field),
-    "dict_type": lambda field: gettext("%(field)s must be a JSON object.", field=field),
-}
 
 
 def _malformed(detail: str, field: str | None = None) -> NoReturn:
@@ -58,62 +48,16 @@ def json_body() -> dict[str, Any]:
     return data
 
 
-def field_name(loc: tuple[int | str, ...]) -> str:
-    """A field's path as the API names it: ``rules.rounds``, ``bids[2]``."""
-    name = ""
-    for part in loc:
-        name += f"[{part}]" if isinstance(part, int) else f".{part}" if name else part
-    return name
-
-
-def _fields_of(model: type[BaseModel], loc: tuple[int | str, ...]) -> list[str]:
-    """The fields of the object at ``loc`` inside ``model``."""
-    for part in loc:
-        annotation = model.model_fields[str(part)].annotation
-        model = next(
-            arg
-            for arg in (annotation, *getattr(annotation, "__args__", ()))
-            if isinstance(arg, type) and issubclass(arg, BaseModel)
-        )
-    return list(model.model_fields)
-
-
-def _problem(model: type[BaseModel], error: ErrorDetails) -> Problem:
-    loc = tuple(error["loc"])
-    field = field_name(loc)
-    kind = error["type"]
-    if kind == "extra_forbidden":
-        allowed = ", ".join(_fields_of(model, loc[:-1]))
-        detail = gettext(
-            "%(key)s is not a field here; the fields are %(allowed)s.", key=field, allowed=allowed
-        )
-        return Problem(422, "rule-violation", detail, field)
-    if kind == "missing":
-        detail = gettext("The field %(key)s is missing.", key=field)
-        return Problem(422, "rule-violation", detail, field)
-    if kind == "greater_than_equal":
-        return Problem(
-            422, "rule-violation", gettext("%(field)s cannot be below 0.", field=field), field
-        )
-    sentence = _TYPE_SENTENCES.get(kind)
-    if sentence is None:
-        return Problem(
-            400, "malformed-request", gettext("The request cannot be handled as it was sent.")
-        )
-    return Problem(400, "malformed-request", sentence(field), field)
-
-
 def parse(model: type[M], data: dict[str, Any]) -> M:
     """``data`` as ``model``; the first fault as a problem. An unknown field of the body
     itself is named first, as the checks of old did before reading any field."""
     try:
         return model.model_validate(data)
     except ValidationError as error:
-        faults = sorted(
-            error.errors(),
-            key=lambda e: not (e["type"] == "extra_forbidden" and len(e["loc"]) == 1),
-        )
-        raise _problem(model, faults[0]) from None
+        fault = first_fault(model, error)
+        if fault.malformed:
+            raise Problem(400, "malformed-request", fault.detail, fault.field) from None
+        raise Problem(422, "rule-violation", fault.detail, fault.field) from None
 
 
 def token() -> str | None:

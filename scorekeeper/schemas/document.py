@@ -3,16 +3,15 @@ and what it answers."""
 
 from __future__ import annotations
 
-from typing import Any, Literal, get_args
+from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
-from .games import Game, Model, Timestamp, Trump
+from .games import Game, Model, Player, Rules, Timestamp, Trump
 
 SCHEMA_VERSION: Literal[1] = 1
 #: What wrote to a round (see :class:`models.RoundChange`).
 Kind = Literal["trump", "bids", "tricks", "score", "correction", "import"]
-KINDS: tuple[str, ...] = get_args(Kind)
 
 
 class Facts(Model):
@@ -58,12 +57,48 @@ class ManyGamesExport(Model):
     games: list[ExportedGame]
 
 
-class GameExport(BaseModel):
-    """One game of a file to import: the game object as an export wrote it (checked by the
-    import, round by round, in the rules' words)."""
+class Loose(BaseModel):
+    """An object of a file to import: strict JSON types; the fields the import derives
+    again (ids, states, standings, links) are ignored, whatever they hold."""
 
-    game: dict[str, Any] = Field(description="The game object, as GET returns it.")
-    audit: list[AuditEntry]
+    model_config = ConfigDict(strict=True)
+
+
+class TrumpFile(Loose):
+    """A round's trump in a file to import: the rules read the card and the suit."""
+
+    turned: str
+    suit: str | None = None
+
+
+class RoundFile(Loose):
+    """A round of a file to import: the facts the rules replay, and the scores to compare."""
+
+    number: int
+    trump: TrumpFile | None = None
+    bids: list[int | None] | None = None
+    tricks: list[int] | None = None
+    scores: list[int] | None = None
+
+
+class GameFile(Loose):
+    """The game object of a file to import (as GET returns it): its table and its rounds,
+    each replayed through the rules; without ``created_at`` the game is started now."""
+
+    players: list[Player]
+    first_dealer: int
+    rules: Rules
+    rounds: list[RoundFile]
+    created_at: str | None = None
+    updated_at: str | None = None
+    totals: list[int] | None = None
+
+
+class GameExport(Loose):
+    """One game of a file to import: the game object and its audit trail."""
+
+    game: GameFile
+    audit: list[AuditEntry] | None = None
 
 
 class Export(BaseModel):
@@ -71,7 +106,7 @@ class Export(BaseModel):
 
     schema_version: Literal[1]
     exported_at: Timestamp | None = None
-    game: dict[str, Any] | None = None
+    game: GameFile | None = None
     audit: list[AuditEntry] | None = None
     games: list[GameExport] | None = None
 

@@ -1,19 +1,23 @@
-"""Reading an export file: its games, each checked field by field and replayed round by
-round through the rules, before anything is written. Each refusal says, in the rules'
-words, what in the file is wrong."""
+"""Reading an export file: its games, each read through the export's models and replayed
+round by round through the rules, before anything is written. Each refusal says, in the
+app's words, what in the file is wrong."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+from pydantic import ValidationError
+
 from .. import rules, service
 from ..errors import ImportRefused
 from ..models import RoundChange
 from ..rules import _
-from ..schemas.document import KINDS
+from ..schemas.document import AuditEntry, Facts, GameExport, GameFile, RoundFile, TrumpFile
+from ..schemas.faults import first_fault
 
 MAX_IMPORT_GAMES = 2000
 
@@ -31,43 +35,13 @@ def _bad(message: str, round_number: int | None = None, **params: Any) -> Refusa
     return Refusal(rules.RuleError(message, **params), round_number)
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _object(value: Any, what: str, round_number: int | None = None) -> dict[str, Any]:
-    if not isinstance(value, dict):
-        raise _bad(_("%(what)s is not a JSON object."), round_number, what=what)
-    return value
-
-
-def _ints(
-    value: Any, what: str, round_number: int, *, nullable: bool
-) -> tuple[int | None, ...] | None:
-    if value is None:
-        return None
-    ok = isinstance(value, list) and all(
-        _is_int(item) or (nullable and item is None) for item in value
-    )
-    if not ok:
-        raise _bad(_("%(what)s must be a list of whole numbers."), round_number, what=what)
-    return tuple(value)
-
-
-def _moment(value: Any) -> datetime | None:
+def _time(value: str | None) -> datetime | None:
     """A time of the file in UTC (as every time is stored), or ``None`` without one."""
-    if not isinstance(value, str):
-        return None
     try:
-        moment = datetime.fromisoformat(value.replace("Z", "+00:00"))
+        moment = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
     except ValueError:
         return None
     return moment.astimezone(UTC) if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
-def _time(value: Any, default: datetime) -> datetime:
-    """A time of the file, or ``default`` without one."""
-    return _moment(value) or default
 
 
 @dataclass
@@ -82,72 +56,77 @@ class ParsedGame:
     dated: bool = True
 
 
-def _table(game: dict[str, Any]) -> rules.Table:
-    players = game.get("players")
-    if not isinstance(players, list):
-        raise _bad(_("players must be a list of the players by seat."))
-    names = []
-    for seat, player in enumerate(players):
-        entry = _object(player, f"players[{seat}]")
-        name = entry.get("name")
-        if entry.get("seat") != seat or not isinstance(name, str):
+def _read(item: Any) -> GameExport:
+    """One game of the file through the export's models; their first fault (a round's
+    named with its round) in the app's words."""
+    if not isinstance(item, dict) or not isinstance(item.get("game"), dict):
+        raise _bad(_("%(what)s is not a JSON object."), what="game")
+    try:  # as JSON, where the audit's cards are read from their names
+        return GameExport.model_validate_json(json.dumps(item))
+    except ValidationError as error:
+        fault = first_fault(GameExport, error)
+        loc = fault.loc
+        if fault.field is None and loc[:1] == ("audit",):  # a kind or a card no export writes
+            if loc[2:3] == ("kind",):
+                message = _("audit[%(index)d] names no round of this game or no kind of change.")
+            else:
+                message = _("audit[%(index)d] holds facts that are not a round's.")
+            raise _bad(message, index=loc[1]) from None
+        number = int(loc[2]) + 1 if loc[:2] == ("game", "rounds") and len(loc) > 2 else None
+        raise Refusal(rules.RuleError("%(fault)s", fault=fault.detail), number) from None
+
+
+def _table(game: GameFile) -> rules.Table:
+    for seat, player in enumerate(game.players):
+        if player.seat != seat:
             raise _bad(
                 _("players[%(seat)d] must be the player in seat %(seat)d, with a name."),
                 seat=seat,
             )
-        names.append(name)
-    options = _object(game.get("rules"), "rules")
-    first_dealer: Any = game.get("first_dealer")
-    rounds: Any = options.get("rounds")
-    flags = (options.get("last_bidder_may_bid_zero"), options.get("clairvoyance"))
-    if not _is_int(first_dealer) or not _is_int(rounds) or not all(type(f) is bool for f in flags):
+    options = game.rules
+    if options.rounds is None:
         raise _bad(_("first_dealer and the rules are missing or of the wrong type."))
     return rules.Table(
-        players=rules.clean_names(names),
-        first_dealer=int(first_dealer),
+        players=rules.clean_names([player.name for player in game.players]),
+        first_dealer=game.first_dealer,
         rules=rules.GameRules(
-            rounds=int(rounds),
-            bid_rule=rules.parse_bid_rule(str(options.get("bid_rule"))),
-            last_bidder_may_bid_zero=bool(flags[0]),
-            bid_reveal=rules.parse_bid_reveal(str(options.get("bid_reveal"))),
-            clairvoyance=bool(flags[1]),
+            rounds=options.rounds,
+            bid_rule=rules.parse_bid_rule(options.bid_rule),
+            last_bidder_may_bid_zero=options.last_bidder_may_bid_zero,
+            bid_reveal=rules.parse_bid_reveal(options.bid_reveal),
+            clairvoyance=options.clairvoyance,
         ),
     )
 
 
-def _trump(value: Any, table: rules.Table, number: int) -> rules.Trump | None:
+def _trump(value: TrumpFile | None, table: rules.Table, number: int) -> rules.Trump | None:
     if value is None:
         return None
-    data = _object(value, "trump", number)
-    turned, suit = data.get("turned"), data.get("suit")
+    turned, suit = value.turned, value.suit
     if turned == rules.Turned.NONE.value:
         if not table.deals_every_card(number) or suit is not None:
             raise _bad(_("only the round that deals every card has no card turned."), number)
         return None  # the rules record it themselves
-    trump = rules.trump_from(
-        str(turned), str(suit) if turned == rules.Turned.WIZARD.value and suit else None
-    )
+    trump = rules.trump_from(turned, suit if turned == rules.Turned.WIZARD.value else None)
     if (trump.suit.value if trump.suit else None) != suit:
         raise _bad(_("the trump suit does not match the card turned."), number)
     return trump
 
 
-def _replay(table: rules.Table, rounds: Any) -> dict[int, rules.RoundRecord]:
+def _replay(table: rules.Table, rounds: list[RoundFile]) -> dict[int, rules.RoundRecord]:
     """The rounds of the file, each checked by the rules as if it were recorded now."""
-    if not isinstance(rounds, list) or len(rounds) != table.rules.rounds:
+    if len(rounds) != table.rules.rounds:
         raise _bad(
             _("rounds must list every round of the game, 1 to %(rounds)d."),
             rounds=table.rules.rounds,
         )
     records: dict[int, rules.RoundRecord] = {}
-    for number, raw in enumerate(rounds, start=1):
-        data = _object(raw, f"rounds[{number - 1}]", number)
-        if data.get("number") != number:
+    for number, data in enumerate(rounds, start=1):
+        if data.number != number:
             raise _bad(_("the rounds are not numbered 1, 2, 3, … in order."), number)
         try:
-            trump = _trump(data.get("trump"), table, number)
-            bids = _ints(data.get("bids"), "bids", number, nullable=True)
-            tricks = _ints(data.get("tricks"), "tricks", number, nullable=False)
+            trump, tricks = _trump(data.trump, table, number), data.tricks
+            bids = tuple(data.bids) if data.bids is not None else None
             if bids is not None and all(bid is None for bid in bids):
                 bids = None  # nobody has bid yet (or the bids were hidden at export)
             if trump is not None:
@@ -159,51 +138,40 @@ def _replay(table: rules.Table, rounds: Any) -> dict[int, rules.RoundRecord]:
                 rules.verify_bids_turn(rules.evaluate(table, records), number, bids)
                 records[number] = rules.RoundRecord(trump=trump, bids=bids)
             if tricks is not None:
-                view = rules.evaluate(table, records)
-                counts = tuple(t or 0 for t in tricks)
-                rules.verify_tricks_turn(view, number, counts)
-                records[number] = rules.RoundRecord(trump=trump, bids=bids, tricks=counts)
+                rules.verify_tricks_turn(rules.evaluate(table, records), number, tuple(tricks))
+                records[number] = rules.RoundRecord(trump, bids, tuple(tricks))
         except rules.RuleError as error:
             raise Refusal(error, number) from None
-        scores = data.get("scores")
         derived = rules.evaluate(table, records).round(number).scores
-        if scores is not None and scores != derived:
+        if data.scores is not None and data.scores != derived:
             raise _bad(_("the scores in the file do not follow from its bids and tricks."), number)
     return records
 
 
 def _audit_rows(
-    entries: Any, table: rules.Table, records: Mapping[int, rules.RoundRecord], now: datetime
+    entries: list[AuditEntry],
+    table: rules.Table,
+    records: Mapping[int, rules.RoundRecord],
+    now: datetime,
 ) -> list[RoundChange]:
-    if entries is None:
-        entries = []
-    if not isinstance(entries, list):
-        raise _bad(_("audit must be a list of changes."))
     rows = []
-    for index, raw in enumerate(entries):
-        entry = _object(raw, f"audit[{index}]")
-        raw_number: Any = entry.get("round")
-        kind = entry.get("kind")
-        number = int(raw_number) if _is_int(raw_number) else 0
-        if not 1 <= number <= table.rules.rounds or kind not in KINDS:
+    for index, entry in enumerate(entries):
+        if entry.round > table.rules.rounds:
             raise _bad(
                 _("audit[%(index)d] names no round of this game or no kind of change."),
                 index=index,
             )
-        sides = []
-        for side in ("old", "new"):
-            value = entry.get(side)
-            try:
-                sides.append(_change_facts(value, table, number))
-            except (rules.RuleError, Refusal, ValueError):
-                raise _bad(
-                    _("audit[%(index)d] holds facts that are not a round's."), index=index
-                ) from None
+        try:
+            sides = [_change_facts(facts, table, entry.round) for facts in (entry.old, entry.new)]
+        except (rules.RuleError, Refusal, ValueError):
+            raise _bad(
+                _("audit[%(index)d] holds facts that are not a round's."), index=index
+            ) from None
         rows.append(
             RoundChange(
-                round_number=number,
-                kind=str(kind),
-                changed_at=_time(entry.get("at"), now),
+                round_number=entry.round,
+                kind=entry.kind,
+                changed_at=_time(entry.at) or now,
                 old=sides[0],
                 new=sides[1],
             )
@@ -221,47 +189,37 @@ def _audit_rows(
     return rows
 
 
-def _change_facts(value: Any, table: rules.Table, number: int) -> dict[str, object] | None:
-    if value is None:
+def _change_facts(facts: Facts | None, table: rules.Table, number: int) -> dict[str, object] | None:
+    if facts is None:
         return None
-    data = _object(value, "facts", number)
-    raw_trump = data.get("trump")
-    trump = None
-    if isinstance(raw_trump, dict) and raw_trump.get("turned") == rules.Turned.NONE.value:
-        trump = rules.Trump.NO_CARD_LEFT
-    else:
-        trump = _trump(raw_trump, table, number)
-    bids = _ints(data.get("bids"), "bids", number, nullable=True)
-    tricks = _ints(data.get("tricks"), "tricks", number, nullable=False)
-    for values in (bids, tricks):
+    trump = None if facts.trump is None else TrumpFile(**facts.trump.model_dump(mode="json"))
+    none_left = trump is not None and trump.turned == rules.Turned.NONE.value
+    card = rules.Trump.NO_CARD_LEFT if none_left else _trump(trump, table, number)
+    for values in (facts.bids, facts.tricks):
         if values is not None and len(values) != table.seats:
             raise ValueError(values)
-    return service.facts_json(
-        rules.RoundRecord(
-            trump, bids, tuple(int(t or 0) for t in tricks) if tricks is not None else None
-        )
-    )
+    bids = tuple(facts.bids) if facts.bids is not None else None
+    tricks = tuple(facts.tricks) if facts.tricks is not None else None
+    return service.facts_json(rules.RoundRecord(card, bids, tricks))
 
 
 def parse_game(item: Any, now: datetime) -> ParsedGame:
-    wrapper = _object(item, "game")
-    game = _object(wrapper.get("game"), "game")
+    game = (entry := _read(item)).game
     try:
         table = _table(game)
     except rules.RuleError as error:
         raise Refusal(error) from None
-    records = _replay(table, game.get("rounds"))
-    started = _moment(game.get("created_at"))
-    totals = game.get("totals")
-    if totals is not None and totals != rules.evaluate(table, records).totals:
+    records = _replay(table, game.rounds)
+    started = _time(game.created_at)
+    if game.totals is not None and game.totals != rules.evaluate(table, records).totals:
         raise _bad(_("the totals in the file do not follow from its rounds."))
     return ParsedGame(
         table=table,
         records=records,
         created_at=started or now,
         dated=started is not None,
-        updated_at=_time(game.get("updated_at"), now),
-        audit=_audit_rows(wrapper.get("audit"), table, records, now),
+        updated_at=_time(game.updated_at) or now,
+        audit=_audit_rows(entry.audit or [], table, records, now),
     )
 
 

@@ -1,9 +1,8 @@
 """The import use case: every game of an export becomes a new game, each round replayed
 through the rules; a file they refuse starts nothing.
 
-The file is read here, not by a schema: each refusal names the game, the round and the
-reason in the rules' words, and the export's own models (:mod:`schemas.document`) describe
-it in the OpenAPI document.
+The file is read through the export's own models (:mod:`schemas.document`), which the
+OpenAPI document shows too; each refusal names the game, the round and the reason.
 """
 
 from __future__ import annotations
