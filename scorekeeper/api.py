@@ -31,9 +31,10 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.routing import BaseConverter
 from werkzeug.wrappers import Response as BaseResponse
 
-from . import errors, export, history, rules, security, service
+from . import errors, export, history, rules, security
 from .i18n import rule_message, service_message, unavailable_message
 from .openapi import openapi_document
+from .services import games, loading, rounds, sharing
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 
@@ -382,17 +383,17 @@ class _RoundTexts:
         return texts
 
 
-# Every round of the games the process keeps (``service.SNAPSHOT_CACHE_SIZE``), at twenty each.
-_ROUND_TEXTS = _RoundTexts(20 * service.SNAPSHOT_CACHE_SIZE)
+# Every round of a thousand games, at twenty each.
+_ROUND_TEXTS = _RoundTexts(20 * 1024)
 
 
-def game_json(game: service.GameSnapshot) -> dict[str, Any]:
+def game_json(game: loading.GameSnapshot) -> dict[str, Any]:
     """The game object of API.md."""
     rounds = [round_json(round_view) for round_view in game.view.rounds]
     return {**_game_head(game), "rounds": rounds, **_game_tail(game)}
 
 
-def _game_text(game: service.GameSnapshot) -> str:
+def _game_text(game: loading.GameSnapshot) -> str:
     """``game_json`` as the JSON text ``jsonify`` would give, each round's text taken from
     the views answered before when it is there."""
     dumps = functools.partial(current_app.json.dumps, separators=(",", ":"))
@@ -401,7 +402,7 @@ def _game_text(game: service.GameSnapshot) -> str:
     return f'{head[:-1]},"rounds":[{rounds}],{tail[1:]}\n'  # ends as jsonify's does
 
 
-def _game_head(game: service.GameSnapshot) -> dict[str, Any]:
+def _game_head(game: loading.GameSnapshot) -> dict[str, Any]:
     """The game object's members before ``rounds``."""
     view = game.view
     table = game.table
@@ -425,7 +426,7 @@ def _game_head(game: service.GameSnapshot) -> dict[str, Any]:
     }
 
 
-def _game_tail(game: service.GameSnapshot) -> dict[str, Any]:
+def _game_tail(game: loading.GameSnapshot) -> dict[str, Any]:
     """The game object's members after ``rounds``."""
     view = game.view
     return {
@@ -486,7 +487,7 @@ def _versioned(response: Response, version: int, cache_control: str = "no-cache"
     return response
 
 
-def game_response(game: service.GameSnapshot, body: dict[str, Any] | None = None) -> Response:
+def game_response(game: loading.GameSnapshot, body: dict[str, Any] | None = None) -> Response:
     """The game (or ``body``, the game with extras) with its version as ETag."""
     if body is not None or current_app.debug:  # debug: jsonify's indented text
         return _versioned(jsonify(body or game_json(game)), game.version)
@@ -510,7 +511,7 @@ def create_game() -> Response:
     options = {} if data.get("rules") is None else _object(data["rules"], "rules")
     _only_keys(options, _RULES_KEYS, "rules.")
     rounds = _optional_int(options.get("rounds"), "rules.rounds")
-    created = service.create_game(
+    created = games.create_game(
         names,
         first_dealer=first_dealer,
         bid_rule=_str(options.get("bid_rule", "standard"), "rules.bid_rule"),
@@ -532,7 +533,7 @@ def create_game() -> Response:
 @bp.get("/games/<game_id>")
 def get_game(game_id: str) -> Response:
     """The game; 304 when ``If-None-Match`` names its version."""
-    game = service.get_game(game_id)
+    game = games.get_game(game_id)
     if request.if_none_match.contains_weak(str(game.version)):
         return _versioned(Response(status=304), game.version)
     return game_response(game)
@@ -541,7 +542,7 @@ def get_game(game_id: str) -> Response:
 @bp.delete("/games/<game_id>")
 def delete_game(game_id: str) -> Response:
     """Delete the game."""
-    service.delete_game(game_id, _token(), if_match=_if_match())
+    games.delete_game(game_id, _token(), if_match=_if_match())
     return Response(status=204)
 
 
@@ -549,7 +550,7 @@ def _round_write(
     game_id: str,
     number: int,
     keys: Collection[str],
-    write: Callable[..., service.GameSnapshot],
+    write: Callable[..., loading.GameSnapshot],
 ) -> Response:
     """Shared steps of the round PUTs: token, body, If-Match, write, answer."""
     token = _token()
@@ -561,7 +562,7 @@ def _round_write(
         # The body is wrong, but a stranger, or a request for a round the game does not
         # have, hears that first: 401/403/404 come before 400/413/415/422. (A body that is
         # right goes straight to the write, which checks the token in its transaction.)
-        service.authorize(game_id, token, number)
+        sharing.authorize(game_id, token, number)
         raise
 
 
@@ -569,11 +570,11 @@ def _round_write(
 def put_trump(game_id: str, number: int) -> Response:
     """Record the card turned (and the dealer's choice under a Wizard)."""
 
-    def write(data: dict[str, Any], token: str, if_match: Any) -> service.GameSnapshot:
+    def write(data: dict[str, Any], token: str, if_match: Any) -> loading.GameSnapshot:
         turned = _str(_required(data, "turned"), "turned")
         chosen = data.get("chosen")
         chosen = None if chosen is None else _str(chosen, "chosen")
-        return service.record_trump(game_id, token, number, turned, chosen, if_match=if_match)
+        return rounds.record_trump(game_id, token, number, turned, chosen, if_match=if_match)
 
     return _round_write(game_id, number, ("turned", "chosen"), write)
 
@@ -582,10 +583,10 @@ def put_trump(game_id: str, number: int) -> Response:
 def put_bids(game_id: str, number: int) -> Response:
     """Record the bids so far (``null``: not bid yet)."""
 
-    def write(data: dict[str, Any], token: str, if_match: Any) -> service.GameSnapshot:
+    def write(data: dict[str, Any], token: str, if_match: Any) -> loading.GameSnapshot:
         values = _list(_required(data, "bids"), "bids")
         bids = [_optional_count(bid, f"bids[{seat}]") for seat, bid in enumerate(values)]
-        return service.record_bids(game_id, token, number, bids, if_match=if_match)
+        return rounds.record_bids(game_id, token, number, bids, if_match=if_match)
 
     return _round_write(game_id, number, ("bids",), write)
 
@@ -594,10 +595,10 @@ def put_bids(game_id: str, number: int) -> Response:
 def put_tricks(game_id: str, number: int) -> Response:
     """Record the tricks won, which scores the round."""
 
-    def write(data: dict[str, Any], token: str, if_match: Any) -> service.GameSnapshot:
+    def write(data: dict[str, Any], token: str, if_match: Any) -> loading.GameSnapshot:
         values = _list(_required(data, "tricks"), "tricks")
         tricks = [_count(count, f"tricks[{seat}]") for seat, count in enumerate(values)]
-        return service.record_tricks(game_id, token, number, tricks, if_match=if_match)
+        return rounds.record_tricks(game_id, token, number, tricks, if_match=if_match)
 
     return _round_write(game_id, number, ("tricks",), write)
 
@@ -605,7 +606,7 @@ def put_tricks(game_id: str, number: int) -> Response:
 @bp.get("/games/<game_id>/export")
 def export_game(game_id: str) -> Response:
     """The game as an export: the game object and its audit trail (readable by its id)."""
-    game = service.get_game(game_id)
+    game = games.get_game(game_id)
     return _versioned(jsonify(export.one_game_document(game)), game.version)
 
 

@@ -17,9 +17,10 @@ from babel.numbers import get_decimal_symbol
 from flask import Response
 from flask_babel import get_locale
 
-from . import api, history, rules, screens, service
+from . import api, history, rules, screens
 from .i18n import gettext
 from .models import utcnow
+from .services import loading
 
 SCHEMA_VERSION = 1
 #: A spreadsheet reads a cell starting with one of these as a formula.
@@ -42,12 +43,12 @@ def change_json(change: history.Change) -> dict[str, Any]:
     }
 
 
-def game_export(game: service.GameSnapshot, audit: Iterable[history.Change]) -> dict[str, Any]:
+def game_export(game: loading.GameSnapshot, audit: Iterable[history.Change]) -> dict[str, Any]:
     """One game of an export: the game object and its audit trail."""
     return {"game": api.game_json(game), "audit": [change_json(change) for change in audit]}
 
 
-def one_game_document(game: service.GameSnapshot) -> dict[str, Any]:
+def one_game_document(game: loading.GameSnapshot) -> dict[str, Any]:
     """The export of one game."""
     return {
         "schema_version": SCHEMA_VERSION,
@@ -57,7 +58,7 @@ def one_game_document(game: service.GameSnapshot) -> dict[str, Any]:
 
 
 def many_games_document(
-    games: Iterable[service.GameSnapshot], audits: Mapping[str, list[history.Change]]
+    games: Iterable[loading.GameSnapshot], audits: Mapping[str, list[history.Change]]
 ) -> dict[str, Any]:
     """The export of every game a browser keeps."""
     return {
@@ -80,7 +81,7 @@ def csv_delimiter() -> str:
     return ";" if get_decimal_symbol(get_locale()) == "," else ","
 
 
-def game_csv(game: service.GameSnapshot) -> str:
+def game_csv(game: loading.GameSnapshot) -> str:
     """One row per player per round begun: round, cards, dealer, trump, player, bid, tricks,
     score, running total (bids the reveal mode still hides stay empty), in the request's
     language: its words, and its list separator."""
@@ -121,7 +122,7 @@ def game_csv(game: service.GameSnapshot) -> str:
     return out.getvalue()
 
 
-def filename(game: service.GameSnapshot | None, extension: str) -> str:
+def filename(game: loading.GameSnapshot | None, extension: str) -> str:
     """A download name of safe characters only: ``tablet-of-truth-2026-11-21-AbCdEf12.csv``."""
     if game is None:
         stem = f"tablet-of-truth-{utcnow():%Y-%m-%d}-all"

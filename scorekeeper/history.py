@@ -35,13 +35,16 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import selectinload
 
-from . import errors, rules, service, store
+from . import errors, rules
 from .database import folded
 from .errors import GameImportRefused, ImportRefused, RoundImportRefused
 from .extensions import db
 from .models import Entry, Game, Grant, Player, Round, RoundChange, utcnow
 from .rules import _
-from .service import Device, GameSnapshot, NewGame
+from .services import games, loading, sharing
+from .services.games import NewGame
+from .services.loading import GameSnapshot
+from .services.sharing import Device
 
 RESTORE_DAYS = 30
 GAMES_PAGE = 20
@@ -123,7 +126,7 @@ def game_list(
     player's name, any case.
     """
     limit = max(1, min(limit, MAX_GAMES_SHOWN))
-    followed_ids = [game_id for game_id in followed if service.valid_id(game_id)]
+    followed_ids = [game_id for game_id in followed if loading.valid_id(game_id)]
     kept = _kept_by(device)
     whose = or_(kept, Game.id.in_(followed_ids)) if followed_ids else kept
     statement = select(Game, kept.label("kept")).where(whose, Game.deleted_at.is_(None))
@@ -148,7 +151,7 @@ def game_list(
         )
     )
     rows = db.session.execute(statement).all()
-    games = [ListedGame(service.snapshot(game), bool(is_kept)) for game, is_kept in rows[:limit]]
+    games = [ListedGame(loading.snapshot(game), bool(is_kept)) for game, is_kept in rows[:limit]]
     return GameList(games=games, more=len(rows) > limit)
 
 
@@ -166,7 +169,7 @@ def deleted_games(device: Device | None, now: datetime | None = None) -> list[De
     )
     result = []
     for game in db.session.scalars(statement):
-        deleted_at = store.aware(game.deleted_at or utcnow())
+        deleted_at = loading.aware(game.deleted_at or utcnow())
         result.append(
             DeletedGame(
                 id=game.id,
@@ -182,9 +185,9 @@ def restore_game(game_id: str, device: Device | None) -> GameSnapshot:
     """Undo the deletion of a game, within :data:`RESTORE_DAYS` days of it."""
     if device is None:
         raise errors.TokenMissing()
-    if not service.valid_id(game_id):
+    if not loading.valid_id(game_id):
         raise errors.GameNotFound()
-    with service.write_transaction():
+    with loading.write_transaction():
         game = db.session.scalars(
             select(Game)
             .where(Game.id == game_id, _restorable())
@@ -193,18 +196,18 @@ def restore_game(game_id: str, device: Device | None) -> GameSnapshot:
         ).one_or_none()
         if game is None:
             raise errors.GameNotFound()
-        if not service.has_grant(game.id, device):
+        if not sharing.has_grant(game.id, device):
             raise errors.NotKeeper()
         game.deleted_at = None
         game.version += 1
         game.updated_at = utcnow()
-        return service.snapshot(game)
+        return loading.snapshot(game)
 
 
 def purge_deleted(days: int = RESTORE_DAYS, now: datetime | None = None) -> int:
     """Delete for good the games deleted more than ``days`` days ago; how many there were."""
     cutoff = (now or utcnow()) - timedelta(days=days)
-    with service.write_transaction():
+    with loading.write_transaction():
         result = db.session.execute(
             delete(Game)
             .where(Game.deleted_at.is_not(None), Game.deleted_at < cutoff)
@@ -385,7 +388,7 @@ def audit_trails(
             Change(
                 round=row.round_number,
                 kind=row.kind,
-                at=store.aware(row.changed_at),
+                at=loading.aware(row.changed_at),
                 old=_facts(row.old, hide_bids=hide),
                 new=_facts(row.new, hide_bids=hide),
             )
@@ -395,14 +398,14 @@ def audit_trails(
 
 def kept_snapshots(device: Device | None) -> list[GameSnapshot]:
     """Every game this browser keeps, newest activity first (for "export everything")."""
-    return service.kept_games(device, limit=None)
+    return games.kept_games(device, limit=None)
 
 
 def facts_json(facts: Facts | None) -> dict[str, object] | None:
     """Facts as the export writes them."""
     if facts is None:
         return None
-    return service.facts_json(rules.RoundRecord(facts.trump, facts.bids, facts.tricks))
+    return loading.facts_json(rules.RoundRecord(facts.trump, facts.bids, facts.tricks))
 
 
 # -- Import --------------------------------------------------------------------------------
@@ -605,7 +608,7 @@ def _audit_rows(
                 kind="import",
                 changed_at=now,
                 old=None,
-                new=service.facts_json(record),
+                new=loading.facts_json(record),
             )
         )
     return rows
@@ -626,7 +629,7 @@ def _change_facts(value: Any, table: rules.Table, number: int) -> dict[str, obje
     for values in (bids, tricks):
         if values is not None and len(values) != table.seats:
             raise ValueError(values)
-    return service.facts_json(
+    return loading.facts_json(
         rules.RoundRecord(
             trump, bids, tuple(int(t or 0) for t in tricks) if tricks is not None else None
         )
@@ -716,7 +719,7 @@ def _kept_identities(device: Device | None) -> dict[tuple[datetime, rules.Table]
         .options(selectinload(Game.players))
     )
     return {
-        _identity(store.aware(game.created_at), service.game_table(game)): game.deleted_at
+        _identity(loading.aware(game.created_at), loading.game_table(game)): game.deleted_at
         is not None
         for game in db.session.scalars(statement)
     }
@@ -752,7 +755,7 @@ def import_games(document: Any, device: Device | None = None) -> Imported:
             raise GameImportRefused(game=_label(index, item), reason=refusal.reason) from None
     created = []
     already_kept = restorable = 0
-    with service.write_transaction():
+    with loading.write_transaction():
         if device is not None:
             _one_import_at_a_time(device)
         kept = _kept_identities(device)
@@ -766,14 +769,14 @@ def import_games(document: Any, device: Device | None = None) -> Imported:
                 continue
             if device is not None:
                 kept[identity] = False  # the same game twice in one file: once
-            token = secrets.token_urlsafe(service.EDIT_TOKEN_BYTES)
+            token = secrets.token_urlsafe(loading.EDIT_TOKEN_BYTES)
             row = _game_row(game, token)
             db.session.add(row)
             if device is not None:
                 db.session.add(Grant(device_hash=device.hash, game_id=row.id, created_at=now))
             created.append((row, token))
     return Imported(
-        created=[NewGame(game=service.snapshot(row), edit_token=token) for row, token in created],
+        created=[NewGame(game=loading.snapshot(row), edit_token=token) for row, token in created],
         already_kept=already_kept,
         restorable=restorable,
     )
@@ -782,8 +785,8 @@ def import_games(document: Any, device: Device | None = None) -> Imported:
 def _game_row(game: _Parsed, token: str) -> Game:
     table = game.table
     row = Game(
-        id=secrets.token_urlsafe(service.GAME_ID_BYTES),
-        edit_token_hash=service.hash_token(token),
+        id=secrets.token_urlsafe(loading.GAME_ID_BYTES),
+        edit_token_hash=sharing.hash_token(token),
         version=1,
         first_dealer=table.first_dealer,
         bid_rule=table.rules.bid_rule.value,

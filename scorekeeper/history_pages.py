@@ -15,10 +15,11 @@ from flask import flash, make_response, redirect, render_template, request, url_
 from flask_wtf.csrf import CSRFError, validate_csrf
 from wtforms.validators import ValidationError
 
-from . import api, errors, export, history, i18n, rules, screens, security, service
+from . import api, errors, export, history, i18n, rules, screens, security
 from .extensions import csrf
 from .following import forget_followed
 from .i18n import gettext, service_message
+from .services import games
 from .views import Page, _editable, _helpers, bp, current_device
 
 #: An export of every game a browser keeps can be large; other pages keep the small limit.
@@ -39,7 +40,7 @@ def _back_home() -> Page:
 @bp.post("/games/<game_id>/delete")
 def delete_game(game_id: str) -> Page:
     """Delete a game this browser keeps; it can be restored for 30 days."""
-    service.delete_game(game_id, current_device())
+    games.delete_game(game_id, current_device())
     flash(
         gettext(
             "The game is deleted. You can restore it from this list for %(days)d days.",
@@ -71,7 +72,7 @@ def forget_game(game_id: str) -> Page:
 @bp.get("/games/<game_id>/export.csv")
 def export_csv(game_id: str) -> Page:
     """The game as a spreadsheet: one row per player per round."""
-    game = service.get_game(game_id)
+    game = games.get_game(game_id)
     return export.download(
         export.game_csv(game), export.filename(game, "csv"), "text/csv", bom=True
     )
@@ -80,7 +81,7 @@ def export_csv(game_id: str) -> Page:
 @bp.get("/games/<game_id>/export.json")
 def export_json(game_id: str) -> Page:
     """The game as JSON: the API's game object and its audit trail."""
-    game = service.get_game(game_id)
+    game = games.get_game(game_id)
     body = json.dumps(export.one_game_document(game), ensure_ascii=False, indent=1)
     return export.download(body, export.filename(game, "json"), "application/json")
 
@@ -178,7 +179,7 @@ csrf.exempt(f"{__name__}.import_games")
 @bp.get("/games/<game_id>/rounds/<round:number>/history")
 def round_history(game_id: str, number: int) -> Page:
     """Every write to one round: when, what, and its facts before and after."""
-    game = service.get_game(game_id)
+    game = games.get_game(game_id)
     view = game.round(number)
     changes = history.audit_trail(game, number)
     return render_template(

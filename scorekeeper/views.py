@@ -34,7 +34,7 @@ from werkzeug.exceptions import BadRequest, HTTPException
 from werkzeug.wrappers import Response
 from wtforms.fields.choices import SelectChoice
 
-from . import errors, history, i18n, qr, rules, screens, security, service
+from . import errors, history, i18n, qr, rules, screens, security
 from .following import followed_ids, remember_followed
 from .forms import (
     FULL_GAME,
@@ -46,6 +46,7 @@ from .forms import (
     small_number,
 )
 from .i18n import gettext, rule_message, service_message
+from .services import games, loading, rounds, sharing
 
 bp = Blueprint("pages", __name__)
 
@@ -58,7 +59,7 @@ Page = Response | str
 # -- The browser ---------------------------------------------------------------------------
 
 
-def current_device(*, create: bool = False) -> service.Device | None:
+def current_device(*, create: bool = False) -> sharing.Device | None:
     """This browser's device key from its session cookie (made on first need)."""
     key = session.get(DEVICE_KEY)
     if not isinstance(key, str) or not key:
@@ -67,7 +68,7 @@ def current_device(*, create: bool = False) -> service.Device | None:
         key = secrets.token_urlsafe(DEVICE_KEY_BYTES)
         session[DEVICE_KEY] = key
         session.permanent = True
-    return service.Device(key)
+    return sharing.Device(key)
 
 
 class SessionInterface(security.SessionInterface):
@@ -221,7 +222,7 @@ def _setup_again(game_id: str | None) -> NewGameForm | None:
     if not game_id:
         return None
     try:
-        table = service.get_game(game_id).table
+        table = games.get_game(game_id).table
     except errors.ServiceError:
         return None
     full = table.rules.rounds == rules.full_game_rounds(table.seats)
@@ -248,7 +249,7 @@ def _start_game(form: NewGameForm) -> Response | None:
         form.form_errors.append(gettext("Some of the choices were not understood: check them."))
         return None
     try:
-        created = service.create_game(
+        created = games.create_game(
             form.seat_names(),
             first_dealer=form.dealer_seat(),
             bid_rule=form.bid_rule.data,
@@ -322,7 +323,7 @@ def _render_new_game(form: NewGameForm, status: int, *, restored: bool = False) 
     body = render_template(
         "new_game.html",
         form=form,
-        suggestions=service.known_names(current_device()),
+        suggestions=games.known_names(current_device()),
         policies=rules.BID_RULES,
         reveals=rules.REVEALS,
         min_players=rules.MIN_PLAYERS,
@@ -339,7 +340,7 @@ def _render_new_game(form: NewGameForm, status: int, *, restored: bool = False) 
 @bp.get("/games/<game_id>")
 def game(game_id: str) -> Page:
     """The game as it stands: the round to play, or the final standings."""
-    snapshot = service.get_game(game_id)
+    snapshot = games.get_game(game_id)
     current = snapshot.view.current_round
     if not _editable(game_id):
         return redirect(url_for(".spectate", game_id=game_id), 303)
@@ -353,7 +354,7 @@ def game(game_id: str) -> Page:
 @bp.get("/games/<game_id>/sheet")
 def sheet(game_id: str) -> Page:
     """The Tablet of Truth: every round × every player. Anyone with the game's id may read it."""
-    snapshot = service.get_game(game_id)
+    snapshot = games.get_game(game_id)
     editable = _editable(game_id)
     if not editable:
         remember_followed(game_id)
@@ -361,7 +362,7 @@ def sheet(game_id: str) -> Page:
 
 
 def _editable(game_id: str) -> bool:
-    return service.can_edit(game_id, current_device())
+    return sharing.can_edit(game_id, current_device())
 
 
 def _helpers() -> dict[str, Any]:
@@ -393,7 +394,7 @@ def spectate(game_id: str) -> Page:
     """The game for everyone at the table (its id is the capability to read it): standings,
     the round being played, the chart and the sheet; it updates by itself, and no control
     on it changes the game. Without JavaScript, a reload shows the current state."""
-    snapshot = service.get_game(game_id)
+    snapshot = games.get_game(game_id)
     remember_followed(game_id)
     return render_template("spectate.html", game=snapshot, **_live_context(snapshot))
 
@@ -403,13 +404,13 @@ def spectate_live(game_id: str) -> Response:
     """The changing part of the spectator page, which the page polls: 304 while the game's
     version (and the language) is the one the page shows, for the cost of one query."""
     try:
-        etag = _live_etag(service.game_version(game_id))
+        etag = _live_etag(games.game_version(game_id))
     except errors.GameNotFound as error:
         body = render_template("_live_gone.html", message=service_message(error))
         return make_response(body, 404)
     if request.if_none_match.contains_weak(etag):
         return _live_headers(Response(status=304), etag)
-    snapshot = service.get_game(game_id)
+    snapshot = games.get_game(game_id)
     context = _live_context(snapshot)
     response = make_response(render_template("_live.html", game=snapshot, **context))
     return _live_headers(response, context["etag"])
@@ -420,7 +421,7 @@ def _live_etag(version: int) -> str:
     return f"live-{version}-{get_locale() or 'en'}"
 
 
-def _live_context(snapshot: service.GameSnapshot) -> dict[str, Any]:
+def _live_context(snapshot: loading.GameSnapshot) -> dict[str, Any]:
     etag = _live_etag(snapshot.version)
     number = snapshot.view.current_round
     return {
@@ -451,7 +452,7 @@ HANDOVER_KEY = "handover"
 def share(game_id: str) -> Page:
     """Invite the table (the view link and its QR code); for the scorekeeper also handing the
     scorekeeping over to another phone, and taking it back from every other phone."""
-    return _render_share(service.get_game(game_id))
+    return _render_share(games.get_game(game_id))
 
 
 @bp.post("/games/<game_id>/handover")
@@ -459,14 +460,14 @@ def share(game_id: str) -> Page:
 def create_handover(game_id: str) -> Page:
     """Make a one-time link (15 minutes) that hands scorekeeping over to another phone; shown
     once, on the page this answers with, never stored."""
-    token = service.create_handover(game_id, current_device())
+    token = sharing.create_handover(game_id, current_device())
     link = url_for(".handover", token=token, _external=True)
-    return _render_share(service.get_game(game_id), handover_link=link)
+    return _render_share(games.get_game(game_id), handover_link=link)
 
 
-def _render_share(snapshot: service.GameSnapshot, handover_link: str | None = None) -> Page:
+def _render_share(snapshot: loading.GameSnapshot, handover_link: str | None = None) -> Page:
     device = current_device()
-    editable = service.can_edit(snapshot.id, device)
+    editable = sharing.can_edit(snapshot.id, device)
     view_link = url_for(".spectate", game_id=snapshot.id, _external=True)
     return render_template(
         "share.html",
@@ -478,9 +479,9 @@ def _render_share(snapshot: service.GameSnapshot, handover_link: str | None = No
         handover_qr=qr.qr_svg(handover_link, gettext("QR code of the hand-over link"))
         if handover_link
         else None,
-        minutes=service.HANDOVER_MINUTES,
-        others=service.other_keepers(snapshot.id, device) if editable else 0,
-        open_links=service.open_handovers(snapshot.id) if editable else 0,
+        minutes=sharing.HANDOVER_MINUTES,
+        others=sharing.other_keepers(snapshot.id, device) if editable else 0,
+        open_links=sharing.open_handovers(snapshot.id) if editable else 0,
         **_helpers(),
     )
 
@@ -488,7 +489,7 @@ def _render_share(snapshot: service.GameSnapshot, handover_link: str | None = No
 @bp.post("/games/<game_id>/revoke")
 def revoke(game_id: str) -> Response:
     """Take the right to keep score from every other phone (and void unused hand-over links)."""
-    count = service.revoke_other_keepers(game_id, current_device())
+    count = sharing.revoke_other_keepers(game_id, current_device())
     flash(
         ngettext(
             "%(num)d other phone can no longer keep score.",
@@ -517,8 +518,8 @@ def take_over() -> Page:
         if not isinstance(token, str) or not token:
             raise errors.HandoverInvalid()
         if request.method == "GET":
-            return render_template("handover.html", game=service.handover_game(token))
-        game_id = service.redeem_handover(token, _device())
+            return render_template("handover.html", game=sharing.handover_game(token))
+        game_id = sharing.redeem_handover(token, _device())
     except errors.HandoverInvalid:
         session.pop(HANDOVER_KEY, None)
         raise
@@ -527,7 +528,7 @@ def take_over() -> Page:
     return redirect(url_for(".game", game_id=game_id), 303)
 
 
-def _device() -> service.Device:
+def _device() -> sharing.Device:
     device = current_device(create=True)
     assert device is not None
     return device
@@ -539,7 +540,7 @@ def _device() -> service.Device:
 @bp.get("/games/<game_id>/rounds/<round:number>")
 def round_screen(game_id: str, number: int) -> Page:
     """One round, one step at a time: trump, bids, tricks, then its scores."""
-    snapshot = service.get_game(game_id)
+    snapshot = games.get_game(game_id)
     snapshot.round(number)  # an unknown round is a 404
     if not _editable(game_id):
         flash(gettext("This phone follows the game: only the scorekeeper's phone changes it."))
@@ -548,7 +549,7 @@ def round_screen(game_id: str, number: int) -> Page:
 
 
 def _render_round(
-    snapshot: service.GameSnapshot,
+    snapshot: loading.GameSnapshot,
     number: int,
     *,
     status: int = 200,
@@ -598,7 +599,7 @@ def _render_round(
     return response
 
 
-def _step(snapshot: service.GameSnapshot, number: int, change: str | None, *, wizard: bool) -> str:
+def _step(snapshot: loading.GameSnapshot, number: int, change: str | None, *, wizard: bool) -> str:
     """Which step the screen shows: the round's state, or an earlier step being changed."""
     view = snapshot.view.round(number)
     trump_changeable = view.state in _CHANGEABLE_TRUMP and not snapshot.table.deals_every_card(
@@ -624,8 +625,8 @@ _STEPS = {
 def round_action(game_id: str, number: int) -> Page:
     """A tap on the round screen: trump, a bid, a trick count, or scoring the round."""
     device = current_device()
-    if not service.can_edit(game_id, device) or device is None:
-        service.get_game(game_id)  # an unknown game is a 404, not a 403
+    if not sharing.can_edit(game_id, device) or device is None:
+        games.get_game(game_id)  # an unknown game is a 404, not a 403
         raise errors.NotKeeper()
     action = request.form.get("action", "")
     handler = _ACTIONS.get(action)
@@ -636,7 +637,7 @@ def round_action(game_id: str, number: int) -> Page:
     except _FormInvalid:
         return _refused(game_id, number, gettext("This page sent something it never sends."))
     except rules.RuleError as error:
-        snapshot = service.get_game(game_id)
+        snapshot = games.get_game(game_id)
         return _render_round(snapshot, number, status=_refusal_status(error), error=error)
     anchor = request.form.get("anchor", "")
     change = "bids" if request.form.get("change") == "bids" else None
@@ -670,9 +671,9 @@ def _if_match(form: VersionedForm) -> set[int]:
     return {form.version.data}
 
 
-def _trump(game_id: str, number: int, device: service.Device) -> None:
+def _trump(game_id: str, number: int, device: sharing.Device) -> None:
     form = _form(TrumpForm)
-    service.record_trump(
+    rounds.record_trump(
         game_id,
         device,
         number,
@@ -683,9 +684,9 @@ def _trump(game_id: str, number: int, device: service.Device) -> None:
     )
 
 
-def _bid(game_id: str, number: int, device: service.Device) -> None:
+def _bid(game_id: str, number: int, device: sharing.Device) -> None:
     form = _form(SeatForm)
-    recorded = service.record_bid(
+    recorded = rounds.record_bid(
         game_id, device, number, form.seat.data, form.value.data, if_match=_if_match(form)
     )
     again = recorded.dealer_bids_again
@@ -708,24 +709,24 @@ def _notice(game_id: str, number: int) -> tuple[str, str] | None:
     return None
 
 
-def _tricks(game_id: str, number: int, device: service.Device) -> None:
+def _tricks(game_id: str, number: int, device: sharing.Device) -> None:
     form = _form(SeatForm)
-    service.save_trick_draft(
+    rounds.save_trick_draft(
         game_id, device, number, form.seat.data, form.value.data, if_match=_if_match(form)
     )
 
 
-def _score(game_id: str, number: int, device: service.Device) -> None:
+def _score(game_id: str, number: int, device: sharing.Device) -> None:
     form = _form(VersionedForm)
-    service.score_round(game_id, device, number, if_match=_if_match(form))
+    rounds.score_round(game_id, device, number, if_match=_if_match(form))
 
 
-def _all_made(game_id: str, number: int, device: service.Device) -> None:
+def _all_made(game_id: str, number: int, device: sharing.Device) -> None:
     form = _form(VersionedForm)
-    service.score_round(game_id, device, number, all_made=True, if_match=_if_match(form))
+    rounds.score_round(game_id, device, number, all_made=True, if_match=_if_match(form))
 
 
-_ACTIONS: dict[str, Callable[[str, int, service.Device], None]] = {
+_ACTIONS: dict[str, Callable[[str, int, sharing.Device], None]] = {
     "trump": _trump,
     "bid": _bid,
     "tricks": _tricks,
@@ -736,7 +737,7 @@ _ACTIONS: dict[str, Callable[[str, int, service.Device], None]] = {
 
 def _refused(game_id: str, number: int, message: str, status: int = 400) -> Response:
     """The page again, fresh, with a message that nothing was saved."""
-    snapshot = service.get_game(game_id)
+    snapshot = games.get_game(game_id)
     snapshot.round(number)  # an unknown round is a 404
     flash(message, "error")
     return _render_round(snapshot, number, status=status)
@@ -748,7 +749,7 @@ def _refused(game_id: str, number: int, message: str, status: int = 400) -> Resp
 @bp.route("/games/<game_id>/rounds/<round:number>/correct", methods=["GET", "POST"])
 def correct(game_id: str, number: int) -> Page:
     """Reopen a scored round: change its trump, bids or tricks under the same checks."""
-    snapshot = service.get_game(game_id)
+    snapshot = games.get_game(game_id)
     view = snapshot.round(number)
     if not _editable(game_id):
         raise errors.NotKeeper()
@@ -778,7 +779,7 @@ def correct(game_id: str, number: int) -> Page:
             bids, tricks = values.bids, values.tricks
             if not form.validate() or None in bids or None in tricks:
                 raise _FormInvalid()
-            service.correct_round(
+            rounds.correct_round(
                 game_id,
                 current_device(),
                 number,
@@ -813,7 +814,7 @@ def correct(game_id: str, number: int) -> Page:
     return make_response(body, status)
 
 
-def _correction_fields(snapshot: service.GameSnapshot) -> set[str]:
+def _correction_fields(snapshot: loading.GameSnapshot) -> set[str]:
     seats = range(snapshot.table.seats)
     return {"turned", "chosen", *(f"bids[{s}]" for s in seats), *(f"tricks[{s}]" for s in seats)}
 
@@ -829,7 +830,7 @@ class Correction:
 
 
 def _same_facts(
-    snapshot: service.GameSnapshot, number: int, recorded: Correction, sent: Correction
+    snapshot: loading.GameSnapshot, number: int, recorded: Correction, sent: Correction
 ) -> bool:
     """Whether the correction form was sent with the round's facts as recorded."""
 
@@ -844,7 +845,7 @@ def _same_facts(
     return facts(recorded) == facts(sent)
 
 
-def _correction_values(snapshot: service.GameSnapshot, number: int) -> Correction:
+def _correction_values(snapshot: loading.GameSnapshot, number: int) -> Correction:
     form = request.form
     seats = snapshot.table.seats
 
@@ -910,7 +911,7 @@ def _stale() -> Response:
     )
     game_id = (request.view_args or {}).get("game_id", "")
     number = (request.view_args or {}).get("number")
-    snapshot = service.get_game(game_id)
+    snapshot = games.get_game(game_id)
     if number is not None and request.endpoint == "pages.round_action":
         return _render_round(snapshot, number, status=412)
     target = url_for(".game", game_id=game_id)
