@@ -14,6 +14,7 @@ from flask import Flask
 
 from .api_client import ApiClient
 from .conftest import app_on
+from .statements import count_statements
 
 
 @pytest.fixture
@@ -56,10 +57,12 @@ def test_one_version_of_a_game_is_the_same_json_text_from_every_instance(
         for instance in (app, other_process, app, other_process)
     }
     assert len(texts) == 1
-    poll = other_process.test_client().get(
-        f"/api/v1/games/{game_id}", headers={"If-None-Match": '"5"'}
-    )
+    with count_statements(other_process) as statements:
+        poll = other_process.test_client().get(
+            f"/api/v1/games/{game_id}", headers={"If-None-Match": '"5"'}
+        )
     assert poll.status_code == 304
+    assert len(statements) == 1, statements  # the version alone
 
 
 def test_written_answers_match_what_a_new_process_reads(
