@@ -211,15 +211,17 @@ def load_game(game_id: str, *, lock: bool = False) -> StoredGame:
     """
     if not valid_id(game_id):
         raise GameNotFound()
-    session = db.session
-    rows = session.execute(_LOCKED_GAME if lock else _GAME, {"game_id": game_id}).all()
+    # Plain rows, read on the session's connection (in its transaction): no ORM objects
+    # are made, so none has to be kept track of.
+    connection = db.session.connection()
+    rows = connection.execute(_LOCKED_GAME if lock else _GAME, {"game_id": game_id}).all()
     if not rows:
         raise GameNotFound()
     first = rows[0]
     rounds: dict[int, RoundFacts] = {}
     entries: dict[int, list[EntryFacts]] = {}
     version = updated_at = None
-    for row in session.execute(_FACTS, {"game_id": game_id}):
+    for row in connection.execute(_FACTS, {"game_id": game_id}):
         version, updated_at = row.version, row.updated_at
         number = row.number
         if number is None:  # a game without rounds joins to one row of NULLs
