@@ -18,7 +18,8 @@ from flask import Flask
 from flask.testing import FlaskClient
 from flask_migrate import upgrade
 
-from scorekeeper import create_app, service
+from scorekeeper import create_app
+from scorekeeper.services import games, rounds, sharing
 
 BUDGET_BYTES = 25 * 1024
 BUDGET_REQUESTS = 5
@@ -60,9 +61,9 @@ def weigh(client: FlaskClient, name: str, path: str) -> Weight:
     return Weight(name, gzipped(html), assets, 1 + len(links))
 
 
-def _device(client: FlaskClient) -> service.Device:
+def _device(client: FlaskClient) -> sharing.Device:
     with client.session_transaction() as session:
-        return service.Device(session["device"])
+        return sharing.Device(session["device"])
 
 
 def _start(client: FlaskClient, names: list[str]) -> str:
@@ -87,11 +88,11 @@ def _play_until(app: Flask, client: FlaskClient, game_id: str, last: int, seats:
     device = _device(client)
     with app.test_request_context():
         for number in range(1, last + 1):
-            game = service.get_game(game_id)
+            game = games.get_game(game_id)
             if not game.table.deals_every_card(number):
-                service.record_trump(game_id, device, number, "blue")
-            service.record_bids(game_id, device, number, [0] * seats)
-            service.record_tricks(game_id, device, number, [number] + [0] * (seats - 1))
+                rounds.record_trump(game_id, device, number, "blue")
+            rounds.record_bids(game_id, device, number, [0] * seats)
+            rounds.record_tricks(game_id, device, number, [number] + [0] * (seats - 1))
 
 
 def measure(app: Flask, language: str = "en") -> list[Weight]:
@@ -114,20 +115,20 @@ def measure(app: Flask, language: str = "en") -> list[Weight]:
         _play_until(app, client, game_id, last - 1, seats)
         device = _device(client)
         with app.test_request_context():
-            if not service.get_game(game_id).table.deals_every_card(last):
+            if not games.get_game(game_id).table.deals_every_card(last):
                 weights.append(weigh(client, f"round: trump ({label})", round_path))
-                service.record_trump(game_id, device, last, "wizard", "red")
-            dealer = service.get_game(game_id).view.round(last).dealer
+                rounds.record_trump(game_id, device, last, "wizard", "red")
+            dealer = games.get_game(game_id).view.round(last).dealer
             bids: list[int | None] = [0] * seats
             bids[dealer] = None
-            service.record_bids(game_id, device, last, bids)
+            rounds.record_bids(game_id, device, last, bids)
         weights.append(weigh(client, f"round: bids ({label})", round_path))
         with app.test_request_context():
-            service.record_bids(game_id, device, last, [0] * seats)
-            service.save_trick_draft(game_id, device, last, 1, 0)
+            rounds.record_bids(game_id, device, last, [0] * seats)
+            rounds.save_trick_draft(game_id, device, last, 1, 0)
         weights.append(weigh(client, f"round: tricks ({label})", round_path))
         with app.test_request_context():
-            service.record_tricks(game_id, device, last, [last] + [0] * (seats - 1))
+            rounds.record_tricks(game_id, device, last, [last] + [0] * (seats - 1))
         weights.append(weigh(client, f"round: scored ({label})", round_path))
         weights.append(weigh(client, f"sheet ({label})", f"/games/{game_id}/sheet"))
         weights.append(weigh(client, f"game over ({label})", f"/games/{game_id}"))

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import functools
-import sqlite3
 import time
 from typing import Any
 
 from flask import Flask
 from sqlalchemy import ColumnElement, event, func, make_url
 from sqlalchemy.engine import Connection, Dialect
-from sqlalchemy.exc import DBAPIError, DisconnectionError, SQLAlchemyError
+from sqlalchemy.exc import DisconnectionError, SQLAlchemyError
 from sqlalchemy.orm import QueryableAttribute
 
 from .extensions import db
@@ -101,8 +100,8 @@ def end_read_transaction(error: BaseException | None) -> None:
     prepared statements.
 
     Nothing written waits here: every write commits or rolls back in its own use case
-    (``service.write_transaction``), handled errors included. A request that ended in an
-    unhandled error, or left ORM changes pending, is rolled back as before.
+    (``services.loading.write_transaction``), handled errors included. A request that ended
+    in an unhandled error, or left ORM changes pending, is rolled back as before.
     """
     if error is not None or not db.session.registry.has():
         return
@@ -147,17 +146,10 @@ def folded(column: ColumnElement[str] | QueryableAttribute[str]) -> ColumnElemen
 def _sqlite_begin(connection: Connection) -> None:
     # A write takes the write lock when it begins, so two writers queue up instead of one
     # failing with "database is locked" when it tries to upgrade a read lock; reads stay
-    # deferred and run beside a writer thanks to WAL.
-    statement = (
-        "BEGIN IMMEDIATE" if connection.get_execution_options().get(WRITE_OPTION) else "BEGIN"
-    )
-    # On the driver's connection: SQLAlchemy's execution of a statement (a context, a cursor,
-    # a result) cost more than SQLite's BEGIN itself. The driver's error (the write lock not
-    # had within the busy timeout) is raised as SQLAlchemy's, as that execution would.
-    try:
-        connection.connection.dbapi_connection.execute(statement)  # type: ignore[union-attr]
-    except sqlite3.Error as error:
-        raise DBAPIError.instance(statement, (), error, sqlite3.Error) from error
+    # deferred and run beside a writer thanks to WAL. (SQLAlchemy's own recipe for pysqlite:
+    # the driver's transaction handling is off, see _sqlite_connect, and BEGIN is sent here.)
+    write = connection.get_execution_options().get(WRITE_OPTION)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
 
 def is_connection_lost(error: Exception) -> bool:

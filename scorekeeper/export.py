@@ -16,7 +16,7 @@ from babel.numbers import get_decimal_symbol
 from flask import Response
 from flask_babel import get_locale
 
-from . import rules, service
+from . import rules
 from .i18n import gettext
 from .models import utcnow
 from .schemas.document import (
@@ -28,7 +28,7 @@ from .schemas.document import (
     OneGameExport,
 )
 from .schemas.games import Game, Trump, timestamp
-from .services import history
+from .services import history, loading
 from .web import screens
 
 #: A spreadsheet reads a cell starting with one of these as a formula.
@@ -59,12 +59,12 @@ def audit_entry(change: history.Change) -> AuditEntry:
     )
 
 
-def game_export(game: service.GameSnapshot, audit: Iterable[history.Change]) -> ExportedGame:
+def game_export(game: loading.GameSnapshot, audit: Iterable[history.Change]) -> ExportedGame:
     """One game of an export: the game object and its audit trail."""
     return ExportedGame(game=Game.of(game), audit=[audit_entry(change) for change in audit])
 
 
-def one_game_document(game: service.GameSnapshot) -> dict[str, Any]:
+def one_game_document(game: loading.GameSnapshot) -> dict[str, Any]:
     """The export of one game."""
     one = game_export(game, history.audit_trail(game))
     document = OneGameExport(
@@ -74,7 +74,7 @@ def one_game_document(game: service.GameSnapshot) -> dict[str, Any]:
 
 
 def many_games_document(
-    games: Iterable[service.GameSnapshot], audits: Mapping[str, list[history.Change]]
+    games: Iterable[loading.GameSnapshot], audits: Mapping[str, list[history.Change]]
 ) -> dict[str, Any]:
     """The export of every game a browser keeps."""
     document = ManyGamesExport(
@@ -98,7 +98,7 @@ def csv_delimiter() -> str:
     return ";" if get_decimal_symbol(get_locale()) == "," else ","
 
 
-def game_csv(game: service.GameSnapshot) -> str:
+def game_csv(game: loading.GameSnapshot) -> str:
     """One row per player per round begun: round, cards, dealer, trump, player, bid, tricks,
     score, running total (bids the reveal mode still hides stay empty), in the request's
     language: its words, and its list separator."""
@@ -139,7 +139,7 @@ def game_csv(game: service.GameSnapshot) -> str:
     return out.getvalue()
 
 
-def filename(game: service.GameSnapshot | None, extension: str) -> str:
+def filename(game: loading.GameSnapshot | None, extension: str) -> str:
     """A download name of safe characters only: ``tablet-of-truth-2026-11-21-AbCdEf12.csv``."""
     if game is None:
         stem = f"tablet-of-truth-{utcnow():%Y-%m-%d}-all"

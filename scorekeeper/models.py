@@ -23,7 +23,7 @@ from .rules import BidReveal, BidRule, Suit, Turned
 
 
 # The stored strings mirror the rules' enums; the check constraints keep the database honest
-# even against a write that bypasses the service.
+# even against a write that bypasses the services.
 def _one_of(values: type[StrEnum]) -> str:
     return ", ".join(f"'{value}'" for value in values)
 
@@ -204,7 +204,7 @@ class RoundChange(db.Model):  # type: ignore[name-defined,misc]
     """One write to a round (the audit trail): when, which use case, the facts before and
     after (``{"trump": {"turned", "suit"} | None, "bids": [...] | None, "tricks": [...] | None}``).
 
-    Written by the service in the same transaction as the write it records.
+    Written by the use cases in the same transaction as the write it records.
     """
 
     __tablename__ = "round_changes"

@@ -64,14 +64,10 @@ def init_app(app: Flask) -> None:
         # Trust exactly as many proxies as configured: a client cannot forge its address
         # or scheme past them. Rate limits and HSTS then see the real client and scheme.
         app.wsgi_app = ProxyFix(app.wsgi_app, **counts)  # type: ignore[method-assign]
-    limiter.init_app(app)
     # Every limit is on its view (``limited``), whose wrapper checks it; the app has no
-    # limits of its own. Flask-Limiter's check before every request would find none to
-    # count, at a sixth of the cost of a no-op request, so it is not run.
-    # (Switched off, Flask-Limiter installs no check at all.)
-    hooks = app.before_request_funcs.get(None, [])
-    if limiter._check_request_limit in hooks:
-        hooks.remove(limiter._check_request_limit)
+    # default or application limits, so Flask-Limiter's own check before each request
+    # counts nothing, and a limited view is counted once, by its wrapper.
+    limiter.init_app(app)
 
 
 def add_headers(response: Response) -> Response:

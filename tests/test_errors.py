@@ -10,9 +10,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy.exc import OperationalError
 
-from scorekeeper import create_app, database, service
+from scorekeeper import create_app, database
 from scorekeeper.database import is_lock_timeout
 from scorekeeper.extensions import db
+from scorekeeper.services import rounds
 
 from .conftest import migrated_sqlite_app
 
@@ -41,7 +42,7 @@ def test_an_unexpected_failure_is_a_problem_document_and_changes_nothing(
     def broken(*_args: object, **_kwargs: object) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(service.rules, "trump_from", broken)
+    monkeypatch.setattr(rounds.rules, "trump_from", broken)
     app.config["PROPAGATE_EXCEPTIONS"] = False
     plain = FlaskClient(app, app.response_class, use_cookies=False)
     response = plain.put(

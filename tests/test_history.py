@@ -20,11 +20,11 @@ from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from sqlalchemy import func, select, update
 
-from scorekeeper import rules, service
+from scorekeeper import rules
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, RoundChange, utcnow
+from scorekeeper.services import games, importing, rounds, sharing
 from scorekeeper.services import history as history_service
-from scorekeeper.services import importing
 from scorekeeper.services import statistics as statistics_service
 
 from .api_client import ApiClient
@@ -43,9 +43,9 @@ def started(phone: Confidant, names: list[str] | None = None, **choices: object)
     return phone.game_id
 
 
-def device_of(phone: Confidant) -> service.Device:
+def device_of(phone: Confidant) -> sharing.Device:
     with phone.client.session_transaction() as session:
-        return service.Device(session["device"])
+        return sharing.Device(session["device"])
 
 
 def post(phone: Confidant, path: str, **data: str) -> Any:
@@ -81,7 +81,7 @@ def test_every_write_to_a_round_is_kept_with_its_time_and_old_and_new_values(
     phone.play(1, [0, 1, 1], [0, 0, 1])
     correct(phone, 1, [0, 0, 1], [0, 0, 1])
     with app.test_request_context():
-        changes = history_service.audit_trail(service.get_game(phone.game_id), 1)
+        changes = history_service.audit_trail(games.get_game(phone.game_id), 1)
     kinds = [change.kind for change in changes]
     assert kinds == ["trump", "bids", "bids", "bids", "score", "correction"]
     first, last = changes[0], changes[-1]
@@ -102,7 +102,7 @@ def test_a_refused_write_leaves_no_trace_in_the_audit_trail(app: Flask, phone: C
     phone.trump(1, "red")
     assert phone.bid(1, 0, 5).status_code == 422
     with app.test_request_context():
-        kinds = [c.kind for c in history_service.audit_trail(service.get_game(phone.game_id))]
+        kinds = [c.kind for c in history_service.audit_trail(games.get_game(phone.game_id))]
     assert kinds == ["trump"]
 
 
@@ -164,7 +164,7 @@ def test_each_change_shows_only_what_it_changed_newest_first(app: Flask, phone: 
     phone.play(1, [0, 1, 1], [0, 0, 1])
     correct(phone, 1, [0, 0, 1], [0, 0, 1])  # the trump green → blue, Ute's bid 1 → 0
     with app.test_request_context():
-        changes = history_service.audit_trail(service.get_game(phone.game_id), 1)
+        changes = history_service.audit_trail(games.get_game(phone.game_id), 1)
     assert changes[-1].lines == [
         history_service.Line(None, (history_service.Difference("trump", GREEN, BLUE),)),
         history_service.Line(1, (history_service.Difference("bid", 1, 0),)),
@@ -232,7 +232,7 @@ def test_a_bid_not_made_reads_a_dash_and_a_made_one_stays_hidden(
     phone.trump(1, "green")
     phone.bid(1, 1, 1)  # Ute, hidden; nobody else has bid
     with app.test_request_context():
-        (_trump, ute) = history_service.audit_trail(service.get_game(phone.game_id), 1)
+        (_trump, ute) = history_service.audit_trail(games.get_game(phone.game_id), 1)
     assert ute.new is not None
     assert [ute.new.bid(seat) for seat in range(4)] == [None, history_service.HIDDEN, None, None]
     assert shown_changes(phone.get(path))[0] == ("Bids recorded", ["Ute: bid hidden"])
@@ -486,11 +486,11 @@ def test_a_file_sent_twice_at_once_starts_its_games_once(
     started(phone, ["Thomas", "Ute", "Kevin"], first_dealer="0")
     started(phone, ["Dora", "Eve", "Finn"])
     backup = json.loads(phone.get("/export.json").get_data())
-    device = service.Device("another phone")
+    device = sharing.Device("another phone")
     both_read = threading.Barrier(2)
     kept_identities = importing.kept_identities
 
-    def read_then_wait(device: service.Device | None) -> Any:
+    def read_then_wait(device: sharing.Device | None) -> Any:
         kept = kept_identities(device)
         with contextlib.suppress(threading.BrokenBarrierError):
             both_read.wait(timeout=0.5)
@@ -686,7 +686,7 @@ def test_the_list_shows_newest_activity_first_and_more_on_request(
 ) -> None:
     ids = [started(phone, [f"P{n}", "Bob", "Cy"]) for n in range(history_service.GAMES_PAGE + 1)]
     with app.test_request_context():
-        service.record_trump(ids[0], device_of(phone), 1, "red")  # the oldest moves up
+        rounds.record_trump(ids[0], device_of(phone), 1, "red")  # the oldest moves up
     page = text(phone.get("/"))
     assert page.index("P0, Bob") < page.index(f"P{history_service.GAMES_PAGE}, Bob")
     assert "P1, Bob" not in page

@@ -16,8 +16,8 @@ from flask.testing import FlaskCliRunner
 from flask_migrate import downgrade, upgrade
 from sqlalchemy.dialects import sqlite
 
-from scorekeeper import service
 from scorekeeper.extensions import db, migrate
+from scorekeeper.services import games
 
 from .conftest import make_app
 
@@ -124,8 +124,8 @@ def test_downgrade_to_base_and_upgrade_again(app: Flask, engine: sa.Engine) -> N
     assert current_revision(engine) == head_revision(app)
     assert schema_differences(engine) == []
     with app.app_context():
-        created = service.create_game(["Ann", "Bob", "Cy"])
-        assert service.get_game(created.game.id).version == 1
+        created = games.create_game(["Ann", "Bob", "Cy"])
+        assert games.get_game(created.game.id).version == 1
 
 
 def test_cli_upgrade_creates_the_schema_then_does_nothing(fresh_sqlite_app: Flask) -> None:
@@ -135,21 +135,21 @@ def test_cli_upgrade_creates_the_schema_then_does_nothing(fresh_sqlite_app: Flas
     assert "Running upgrade  -> 0001_initial" in first.output
     with fresh_sqlite_app.app_context():
         assert user_tables(db.engine) == set(db.metadata.tables)
-        game_id = service.create_game(["Ann", "Bob", "Cy"]).game.id
+        game_id = games.create_game(["Ann", "Bob", "Cy"]).game.id
 
     again = runner.invoke(args=["db", "upgrade"])
 
     assert again.exit_code == 0, again.output
     assert "Running upgrade" not in again.output
     with fresh_sqlite_app.app_context():
-        assert service.get_game(game_id).version == 1
+        assert games.get_game(game_id).version == 1
         assert current_revision(db.engine) == head_revision(fresh_sqlite_app)
         assert schema_differences(db.engine) == []
 
 
 def test_cli_upgrade_of_a_migrated_database_keeps_its_games(app: Flask) -> None:
     with app.app_context():
-        game_id = service.create_game(["Ann", "Bob", "Cy"]).game.id
+        game_id = games.create_game(["Ann", "Bob", "Cy"]).game.id
 
     for _ in range(2):
         result = app.test_cli_runner().invoke(args=["db", "upgrade"])
@@ -157,7 +157,7 @@ def test_cli_upgrade_of_a_migrated_database_keeps_its_games(app: Flask) -> None:
         assert "Running upgrade" not in result.output
 
     with app.app_context():
-        assert service.get_game(game_id).version == 1
+        assert games.get_game(game_id).version == 1
         assert current_revision(db.engine) == head_revision(app)
 
 

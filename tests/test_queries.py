@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from flask import Flask
 
-from bench.queries import counted as count_statements
-
 from .api_client import ApiClient
+from .statements import count_statements
 
 
 def _game_after(api: ApiClient, rounds_scored: int) -> str:

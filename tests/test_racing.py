@@ -1,12 +1,12 @@
 """Racing phones: 100 pairs of writes on the same version of one game, through the API and
 through the round screen's form, on each backend: one wins, the other is told (412), and
-no acknowledged write is ever missing. ``python -m bench.racing`` runs 1,000 pairs."""
+no acknowledged write is ever missing."""
 
 from __future__ import annotations
 
 from flask import Flask
 
-from bench.racing import Counts, race_api, race_forms
+from .racing import Counts, race_api, race_forms
 
 PAIRS = 100
 

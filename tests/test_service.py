@@ -13,8 +13,9 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 
-from scorekeeper import errors, rules, service
+from scorekeeper import errors, rules
 from scorekeeper.extensions import db
+from scorekeeper.services import games, loading, rounds, sharing
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 DATA_TABLES = {"games", "players", "rounds", "entries", "grants", "handovers", "round_changes"}
@@ -27,22 +28,22 @@ class Game:
     token: str
 
 
-def read(app: Flask, game_id: str) -> service.GameSnapshot:
+def read(app: Flask, game_id: str) -> loading.GameSnapshot:
     """The game as the database holds it, read in an app context (and session) of its own."""
     with app.app_context():
-        return service.get_game(game_id)
+        return games.get_game(game_id)
 
 
 def play(game: Game, number: int, bids: list[int], tricks: list[int], turned: str = "blue") -> Any:
     """Trump, bids and tricks of one round; the last snapshot."""
-    service.record_trump(game.id, game.token, number, turned)
-    service.record_bids(game.id, game.token, number, bids)
-    return service.record_tricks(game.id, game.token, number, tricks)
+    rounds.record_trump(game.id, game.token, number, turned)
+    rounds.record_bids(game.id, game.token, number, bids)
+    return rounds.record_tricks(game.id, game.token, number, tricks)
 
 
 def new_game(app: Flask, **options: Any) -> Game:
     with app.app_context():
-        created = service.create_game(PLAYERS, first_dealer=0, **options)
+        created = games.create_game(PLAYERS, first_dealer=0, **options)
     return Game(created.game.id, created.edit_token)
 
 
@@ -52,8 +53,8 @@ def game(app: Flask) -> Game:
     game = new_game(app)
     with app.app_context():
         play(game, 1, [0, 1, 0], [0, 1, 0])
-        service.record_trump(game.id, game.token, 2, "red")
-        service.record_bids(game.id, game.token, 2, [1, None, None])
+        rounds.record_trump(game.id, game.token, 2, "red")
+        rounds.record_bids(game.id, game.token, 2, [1, None, None])
     return game
 
 
@@ -69,16 +70,16 @@ sqlite_only = pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 
 def test_each_write_bumps_the_version_by_one_and_the_update_time(app: Flask) -> None:
     with app.app_context():
-        created = service.create_game(PLAYERS, first_dealer=0)
+        created = games.create_game(PLAYERS, first_dealer=0)
         game = Game(created.game.id, created.edit_token)
         first = created.game
-        writes: list[Callable[[], service.GameSnapshot]] = [
-            lambda: service.record_trump(game.id, game.token, 1, "wizard", "green"),
-            lambda: service.record_bids(game.id, game.token, 1, [1, None, None]),
-            lambda: service.record_bids(game.id, game.token, 1, [1, 0, 0]),
-            lambda: service.record_trump(game.id, game.token, 1, "jester"),
-            lambda: service.record_tricks(game.id, game.token, 1, [1, 0, 0]),
-            lambda: service.correct_round(
+        writes: list[Callable[[], loading.GameSnapshot]] = [
+            lambda: rounds.record_trump(game.id, game.token, 1, "wizard", "green"),
+            lambda: rounds.record_bids(game.id, game.token, 1, [1, None, None]),
+            lambda: rounds.record_bids(game.id, game.token, 1, [1, 0, 0]),
+            lambda: rounds.record_trump(game.id, game.token, 1, "jester"),
+            lambda: rounds.record_tricks(game.id, game.token, 1, [1, 0, 0]),
+            lambda: rounds.correct_round(
                 game.id,
                 game.token,
                 1,
@@ -108,64 +109,64 @@ Refusal = Callable[[Game, str], object]
 
 REFUSALS: dict[str, tuple[Refusal, type[Exception]]] = {
     "bid out of range": (
-        lambda g, _other: service.record_bids(g.id, g.token, 2, [1, 3, None]),
+        lambda g, _other: rounds.record_bids(g.id, g.token, 2, [1, 3, None]),
         rules.BidError,
     ),
     "bids of the wrong length": (
-        lambda g, _other: service.record_bids(g.id, g.token, 2, [1, 0]),
+        lambda g, _other: rounds.record_bids(g.id, g.token, 2, [1, 0]),
         rules.RuleError,
     ),
     "Wizard trump without a suit": (
-        lambda g, _other: service.record_trump(g.id, g.token, 2, "wizard"),
+        lambda g, _other: rounds.record_trump(g.id, g.token, 2, "wizard"),
         rules.TrumpError,
     ),
     "tricks before every bid": (
-        lambda g, _other: service.record_tricks(g.id, g.token, 2, [1, 1, 0]),
+        lambda g, _other: rounds.record_tricks(g.id, g.token, 2, [1, 1, 0]),
         rules.OutOfTurnError,
     ),
     "trump of a round after an unscored one": (
-        lambda g, _other: service.record_trump(g.id, g.token, 3, "blue"),
+        lambda g, _other: rounds.record_trump(g.id, g.token, 3, "blue"),
         rules.OutOfTurnError,
     ),
     "tricks correction not adding up": (
-        lambda g, _other: service.record_tricks(g.id, g.token, 1, [1, 1, 0]),
+        lambda g, _other: rounds.record_tricks(g.id, g.token, 1, [1, 1, 0]),
         rules.TrickError,
     ),
     "correcting a round not scored": (
-        lambda g, _other: service.correct_round(
+        lambda g, _other: rounds.correct_round(
             g.id, g.token, 2, turned="red", chosen=None, bids=[1, 0, 0], tricks=[1, 1, 0]
         ),
         rules.OutOfTurnError,
     ),
     # The new trump is fine, the tricks are not: the trump must not stay changed either.
     "correction with a good trump and bad tricks": (
-        lambda g, _other: service.correct_round(
+        lambda g, _other: rounds.correct_round(
             g.id, g.token, 1, turned="yellow", chosen=None, bids=[1, 0, 0], tricks=[1, 1, 1]
         ),
         rules.TrickError,
     ),
     "stale If-Match": (
-        lambda g, _other: service.record_trump(g.id, g.token, 2, "green", if_match={1, 4}),
+        lambda g, _other: rounds.record_trump(g.id, g.token, 2, "green", if_match={1, 4}),
         errors.StaleVersion,
     ),
     "another game's token": (
-        lambda g, other: service.record_trump(g.id, other, 2, "green"),
+        lambda g, other: rounds.record_trump(g.id, other, 2, "green"),
         errors.TokenRejected,
     ),
     "no token": (
-        lambda g, _other: service.record_trump(g.id, None, 2, "green"),
+        lambda g, _other: rounds.record_trump(g.id, None, 2, "green"),
         errors.TokenMissing,
     ),
     "round beyond the game": (
-        lambda g, _other: service.record_trump(g.id, g.token, 21, "green"),
+        lambda g, _other: rounds.record_trump(g.id, g.token, 21, "green"),
         errors.RoundNotFound,
     ),
     "delete with a stale If-Match": (
-        lambda g, _other: service.delete_game(g.id, g.token, if_match={2}),
+        lambda g, _other: games.delete_game(g.id, g.token, if_match={2}),
         errors.StaleVersion,
     ),
     "delete with another game's token": (
-        lambda g, other: service.delete_game(g.id, other),
+        lambda g, other: games.delete_game(g.id, other),
         errors.TokenRejected,
     ),
 }
@@ -189,7 +190,7 @@ def test_the_app_context_goes_on_after_a_refused_write(app: Flask, game: Game) -
     # The session is usable after a refusal, and the next write starts from the stored facts.
     with app.app_context():
         with pytest.raises(rules.TrickError):
-            service.correct_round(
+            rounds.correct_round(
                 game.id,
                 game.token,
                 1,
@@ -198,7 +199,7 @@ def test_the_app_context_goes_on_after_a_refused_write(app: Flask, game: Game) -
                 bids=[1, 0, 0],
                 tricks=[1, 1, 1],
             )
-        after = service.record_bids(game.id, game.token, 2, [1, 0, None])
+        after = rounds.record_bids(game.id, game.token, 2, [1, 0, None])
     assert after.version == 7
     assert after.view.round(1).trump == rules.Trump(rules.Turned.BLUE, rules.Suit.BLUE)
     assert read(app, game.id) == after
@@ -211,42 +212,42 @@ def test_the_app_context_goes_on_after_a_refused_write(app: Flask, game: Game) -
 def test_a_write_without_a_token_is_refused(app: Flask, game: Game, token: str | None) -> None:
     with app.app_context():
         with pytest.raises(errors.TokenMissing):
-            service.authorize(game.id, token)
+            sharing.authorize(game.id, token)
         with pytest.raises(errors.TokenMissing):
-            service.record_bids(game.id, token, 2, [1, 0, None])
+            rounds.record_bids(game.id, token, 2, [1, 0, None])
         with pytest.raises(errors.TokenMissing):
-            service.delete_game(game.id, token)
+            games.delete_game(game.id, token)
 
 
 def test_a_token_of_another_game_or_a_made_up_one_is_rejected(app: Flask, game: Game) -> None:
     other = new_game(app)
     with app.app_context():
-        service.authorize(game.id, game.token)
+        sharing.authorize(game.id, game.token)
         for token in (other.token, game.token + "x", game.token[:-1]):
             with pytest.raises(errors.TokenRejected):
-                service.authorize(game.id, token)
+                sharing.authorize(game.id, token)
             with pytest.raises(errors.TokenRejected):
-                service.record_bids(game.id, token, 2, [1, 0, None])
+                rounds.record_bids(game.id, token, 2, [1, 0, None])
 
 
 def test_an_unknown_game_is_not_found(app: Flask, game: Game) -> None:
     with app.app_context():
         for game_id in ("no-such-game", game.id.upper(), ""):
             with pytest.raises(errors.GameNotFound):
-                service.get_game(game_id)
+                games.get_game(game_id)
             with pytest.raises(errors.GameNotFound):
-                service.authorize(game_id, game.token)
+                sharing.authorize(game_id, game.token)
             with pytest.raises(errors.GameNotFound):
-                service.record_trump(game_id, game.token, 2, "green")
+                rounds.record_trump(game_id, game.token, 2, "green")
 
 
 @pytest.mark.parametrize("number", [0, -1, 21, 1000])
 def test_a_round_outside_the_game_is_not_found(app: Flask, game: Game, number: int) -> None:
     with app.app_context():
         with pytest.raises(errors.RoundNotFound) as raised:
-            service.record_bids(game.id, game.token, number, [0, 0, 0])
+            rounds.record_bids(game.id, game.token, number, [0, 0, 0])
         with pytest.raises(errors.RoundNotFound):
-            service.correct_round(
+            rounds.correct_round(
                 game.id,
                 game.token,
                 number,
@@ -266,10 +267,10 @@ def test_correct_round_replaces_trump_bids_and_tricks_at_once(app: Flask) -> Non
     with app.app_context():
         play(game, 1, [0, 1, 0], [0, 1, 0])
         play(game, 2, [1, 1, 0], [1, 1, 0], turned="red")
-        service.record_trump(game.id, game.token, 3, "green")
-        before = service.get_game(game.id)
+        rounds.record_trump(game.id, game.token, 3, "green")
+        before = games.get_game(game.id)
 
-        after = service.correct_round(
+        after = rounds.correct_round(
             game.id,
             game.token,
             1,
@@ -302,7 +303,7 @@ def test_correct_round_refuses_a_round_not_scored(app: Flask, game: Game) -> Non
     with app.app_context():
         for number in (2, 3):
             with pytest.raises(rules.OutOfTurnError, match="not scored yet"):
-                service.correct_round(
+                rounds.correct_round(
                     game.id,
                     game.token,
                     number,
@@ -318,16 +319,16 @@ def test_correct_round_of_the_round_that_deals_every_card(app: Flask) -> None:
     # Six players: round 10 deals all 60 cards, so it has no trump to correct.
     players = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
     with app.app_context():
-        created = service.create_game(players, first_dealer=0)
+        created = games.create_game(players, first_dealer=0)
         game = Game(created.game.id, created.edit_token)
         for number in range(1, 10):
             play(game, number, [0] * 6, [number, 0, 0, 0, 0, 0])
-        service.record_bids(game.id, game.token, 10, [2, 2, 2, 2, 1, 0])
-        scored = service.record_tricks(game.id, game.token, 10, [2, 2, 2, 2, 1, 1])
+        rounds.record_bids(game.id, game.token, 10, [2, 2, 2, 2, 1, 0])
+        scored = rounds.record_tricks(game.id, game.token, 10, [2, 2, 2, 2, 1, 1])
         assert scored.view.status is rules.GameStatus.FINISHED
 
         with pytest.raises(rules.OutOfTurnError):
-            service.correct_round(
+            rounds.correct_round(
                 game.id,
                 game.token,
                 10,
@@ -336,7 +337,7 @@ def test_correct_round_of_the_round_that_deals_every_card(app: Flask) -> None:
                 bids=[2, 2, 2, 2, 1, 1],
                 tricks=[2, 2, 2, 2, 1, 1],
             )
-        corrected = service.correct_round(
+        corrected = rounds.correct_round(
             game.id,
             game.token,
             10,
@@ -358,16 +359,16 @@ def test_correct_round_of_the_round_that_deals_every_card(app: Flask) -> None:
 def test_a_deleted_game_reads_and_writes_as_unknown(app: Flask, game: Game) -> None:
     other = new_game(app)
     with app.app_context():
-        assert service.delete_game(game.id, game.token, if_match={6}) is None
+        assert games.delete_game(game.id, game.token, if_match={6}) is None
     with app.app_context():
         with pytest.raises(errors.GameNotFound):
-            service.get_game(game.id)
+            games.get_game(game.id)
         with pytest.raises(errors.GameNotFound):
-            service.authorize(game.id, game.token)
+            sharing.authorize(game.id, game.token)
         with pytest.raises(errors.GameNotFound):
-            service.record_bids(game.id, game.token, 2, [1, 0, None])
+            rounds.record_bids(game.id, game.token, 2, [1, 0, None])
         with pytest.raises(errors.GameNotFound):
-            service.delete_game(game.id, game.token)
+            games.delete_game(game.id, game.token)
     assert read(app, other.id).version == 1
 
 
@@ -463,7 +464,7 @@ def test_a_sqlite_write_holds_the_write_lock_from_its_start_while_reads_go_on(
 
     monkeypatch.setattr(rules, "verify_trump_turn", probe)
     with app.app_context():
-        written = service.record_trump(game.id, game.token, 1, "green")
+        written = rounds.record_trump(game.id, game.token, 1, "green")
 
     assert seen == {"second writer": "database is locked", "reader sees version": 1}
     assert written.version == 2
@@ -480,7 +481,7 @@ def test_a_sqlite_write_waits_for_another_writer_instead_of_failing(
     def write() -> None:
         with app.app_context():
             try:
-                outcome["game"] = service.record_trump(game.id, game.token, 1, "green")
+                outcome["game"] = rounds.record_trump(game.id, game.token, 1, "green")
             except Exception as error:  # reported by the assertions below
                 outcome["error"] = error
 
@@ -505,7 +506,7 @@ def test_a_sqlite_write_waits_for_another_writer_instead_of_failing(
     assert read_meanwhile.table.first_dealer == 0  # the other writer had not committed yet
     assert "error" not in outcome, outcome
     written = outcome["game"]
-    assert isinstance(written, service.GameSnapshot)
+    assert isinstance(written, loading.GameSnapshot)
     assert written.version == 2
     assert written.table.first_dealer == 1  # the write read the game after the other's commit
     assert read(app, game.id) == written
@@ -515,15 +516,15 @@ def test_a_sqlite_write_waits_for_another_writer_instead_of_failing(
 def test_a_hand_over_link_asked_for_while_the_right_is_revoked_waits_and_is_refused(
     app: Flask, database_url: str
 ) -> None:
-    device = service.Device("the-scorekeepers-phone")
+    device = sharing.Device("the-scorekeepers-phone")
     with app.app_context():
-        game_id = service.create_game(PLAYERS, first_dealer=0, device=device).game.id
+        game_id = games.create_game(PLAYERS, first_dealer=0, device=device).game.id
     outcome: dict[str, object] = {}
 
     def make_link() -> None:
         with app.app_context():
             try:
-                outcome["token"] = service.create_handover(game_id, device)
+                outcome["token"] = sharing.create_handover(game_id, device)
             except Exception as error:  # reported by the assertions below
                 outcome["error"] = error
 
@@ -550,3 +551,41 @@ def test_a_hand_over_link_asked_for_while_the_right_is_revoked_waits_and_is_refu
     assert waited, "the hand-over link did not wait for the revocation's lock"
     assert isinstance(outcome.get("error"), errors.NotKeeper), outcome
     assert links == 0
+
+
+# -- A write's answer is the game as stored ------------------------------------------------
+
+
+def test_every_write_answers_the_game_as_read_afresh_through_corrections(app: Flask) -> None:
+    """Each write answers the whole game as its stored facts give it: after corrections,
+    take-backs, drafts and a round scored again (which move the totals and, under the
+    Canadian rule, the forbidden bids of the rounds after them)."""
+    game = new_game(app, bid_rule="canadian")
+    g, t = game.id, game.token
+    writes: list[Callable[[], object]] = [
+        lambda: play(game, 1, [1, 0, 0], [1, 0, 0], turned="red"),
+        lambda: play(game, 2, [0, 1, 0], [1, 1, 0], turned="blue"),
+        lambda: rounds.record_trump(g, t, 3, "green"),
+        lambda: rounds.record_bids(g, t, 3, [1, None, None]),
+        lambda: rounds.record_tricks(g, t, 1, [0, 1, 0]),  # a correction: every total moves
+        lambda: rounds.record_bid(g, t, 3, 1, 2).game,
+        lambda: rounds.record_bids(g, t, 2, [0, 1, 1]),  # a correction of round 2's bids
+        lambda: rounds.record_tricks(g, t, 1, [1, 0, 0]),  # and round 1 back as it was
+        lambda: rounds.record_bid(g, t, 3, 2, 0).game,
+        lambda: rounds.save_trick_draft(g, t, 3, 0, 1),
+        lambda: rounds.save_trick_draft(g, t, 3, 1, 2),
+        lambda: rounds.score_round(g, t, 3),
+        lambda: rounds.correct_round(
+            g, t, 2, turned="wizard", chosen="yellow", bids=[0, 1, 0], tricks=[0, 2, 0]
+        ),
+    ]
+    totals = set()
+    for write in writes:
+        with app.app_context():
+            answer = write()
+        assert isinstance(answer, loading.GameSnapshot)
+        assert read(app, g) == answer
+        totals.add(tuple(answer.view.totals))
+    assert len(totals) >= 4  # the corrections did move the totals
+    assert answer.corrected == {1, 2}
+    assert answer.view.current_round == 4

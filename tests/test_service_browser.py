@@ -6,16 +6,17 @@ from __future__ import annotations
 import pytest
 from flask import Flask
 
-from scorekeeper import errors, rules, service
+from scorekeeper import errors, rules
+from scorekeeper.services import games, rounds, sharing
 
 PLAYERS = ["Ann", "Bob", "Cy"]
-PHONE = service.Device("phone-key")
-OTHER = service.Device("other-key")
+PHONE = sharing.Device("phone-key")
+OTHER = sharing.Device("other-key")
 
 
-def start(app: Flask, device: service.Device = PHONE, **options: object) -> str:
+def start(app: Flask, device: sharing.Device = PHONE, **options: object) -> str:
     with app.app_context():
-        created = service.create_game(PLAYERS, first_dealer=0, device=device, **options)  # type: ignore[arg-type]
+        created = games.create_game(PLAYERS, first_dealer=0, device=device, **options)  # type: ignore[arg-type]
         return created.game.id
 
 
@@ -23,7 +24,7 @@ def bidding(app: Flask, **options: object) -> str:
     """A game whose round 1 has its trump and waits for bids."""
     game_id = start(app, **options)
     with app.app_context():
-        service.record_trump(game_id, PHONE, 1, "green")
+        rounds.record_trump(game_id, PHONE, 1, "green")
     return game_id
 
 
@@ -31,11 +32,11 @@ def playing(app: Flask, bids: list[int] | None = None) -> str:
     """A game whose round 2 (2 cards, Bob deals) has all its bids."""
     game_id = start(app)
     with app.app_context():
-        service.record_trump(game_id, PHONE, 1, "green")
-        service.record_bids(game_id, PHONE, 1, [1, 0, 0])
-        service.record_tricks(game_id, PHONE, 1, [1, 0, 0])
-        service.record_trump(game_id, PHONE, 2, "red")
-        service.record_bids(game_id, PHONE, 2, bids or [1, 0, 0])
+        rounds.record_trump(game_id, PHONE, 1, "green")
+        rounds.record_bids(game_id, PHONE, 1, [1, 0, 0])
+        rounds.record_tricks(game_id, PHONE, 1, [1, 0, 0])
+        rounds.record_trump(game_id, PHONE, 2, "red")
+        rounds.record_bids(game_id, PHONE, 2, bids or [1, 0, 0])
     return game_id
 
 
@@ -45,26 +46,26 @@ def playing(app: Flask, bids: list[int] | None = None) -> str:
 def test_the_browser_that_starts_a_game_may_edit_it_and_no_other(app: Flask) -> None:
     game_id = start(app)
     with app.app_context():
-        assert service.can_edit(game_id, PHONE)
-        assert not service.can_edit(game_id, OTHER)
-        assert not service.can_edit(game_id, None)
-        assert not service.can_edit("not an id!", PHONE)
-        assert service.record_trump(game_id, PHONE, 1, "blue").version == 2
+        assert sharing.can_edit(game_id, PHONE)
+        assert not sharing.can_edit(game_id, OTHER)
+        assert not sharing.can_edit(game_id, None)
+        assert not sharing.can_edit("not an id!", PHONE)
+        assert rounds.record_trump(game_id, PHONE, 1, "blue").version == 2
         with pytest.raises(errors.NotKeeper):
-            service.record_trump(game_id, OTHER, 1, "red")
-        assert service.get_game(game_id).view.round(1).trump == rules.Trump(
+            rounds.record_trump(game_id, OTHER, 1, "red")
+        assert games.get_game(game_id).view.round(1).trump == rules.Trump(
             rules.Turned.BLUE, rules.Suit.BLUE
         )
 
 
 def test_a_game_started_through_the_api_grants_no_browser(app: Flask) -> None:
     with app.app_context():
-        created = service.create_game(PLAYERS)
-        assert not service.can_edit(created.game.id, PHONE)
+        created = games.create_game(PLAYERS)
+        assert not sharing.can_edit(created.game.id, PHONE)
         # The edit token still works, and a browser's key is not a token.
-        service.record_trump(created.game.id, created.edit_token, 1, "blue")
+        rounds.record_trump(created.game.id, created.edit_token, 1, "blue")
         with pytest.raises(errors.TokenRejected):
-            service.record_trump(created.game.id, PHONE.key, 1, "blue")
+            rounds.record_trump(created.game.id, PHONE.key, 1, "blue")
 
 
 def test_only_the_hash_of_a_device_key_is_stored(app: Flask) -> None:
@@ -73,7 +74,7 @@ def test_only_the_hash_of_a_device_key_is_stored(app: Flask) -> None:
         from scorekeeper.extensions import db
 
         rows = db.session.execute(db.text("SELECT device_hash FROM grants")).all()
-    assert rows == [(service.hash_token(PHONE.key),)]
+    assert rows == [(sharing.hash_token(PHONE.key),)]
 
 
 def test_kept_games_are_this_browsers_newest_first_without_deleted_ones(app: Flask) -> None:
@@ -81,19 +82,19 @@ def test_kept_games_are_this_browsers_newest_first_without_deleted_ones(app: Fla
     second = start(app)
     start(app, device=OTHER)
     with app.app_context():
-        service.record_trump(first, PHONE, 1, "blue")  # now the most recently changed
-        assert [game.id for game in service.kept_games(PHONE)] == [first, second]
-        service.delete_game(second, PHONE)
-        assert [game.id for game in service.kept_games(PHONE)] == [first]
-        assert service.kept_games(None) == []
+        rounds.record_trump(first, PHONE, 1, "blue")  # now the most recently changed
+        assert [game.id for game in games.kept_games(PHONE)] == [first, second]
+        games.delete_game(second, PHONE)
+        assert [game.id for game in games.kept_games(PHONE)] == [first]
+        assert games.kept_games(None) == []
 
 
 def test_known_names_come_from_kept_games_once_each(app: Flask) -> None:
     start(app)
     with app.app_context():
-        service.create_game(["ann", "Dora", "Eve"], device=PHONE)
-        service.create_game(["Zed", "Yan", "Xu"], device=OTHER)
-        names = service.known_names(PHONE)
+        games.create_game(["ann", "Dora", "Eve"], device=PHONE)
+        games.create_game(["Zed", "Yan", "Xu"], device=OTHER)
+        names = games.known_names(PHONE)
     assert sorted(names, key=str.casefold) == ["ann", "Bob", "Cy", "Dora", "Eve"]
     assert names[:3] == ["ann", "Dora", "Eve"]  # the newest game first
 
@@ -104,22 +105,22 @@ def test_known_names_come_from_kept_games_once_each(app: Flask) -> None:
 def test_a_bid_is_recorded_keeping_the_others(app: Flask) -> None:
     game_id = bidding(app)
     with app.app_context():
-        service.record_bid(game_id, PHONE, 1, 1, 1)
-        game = service.record_bid(game_id, PHONE, 1, 2, 0).game
+        rounds.record_bid(game_id, PHONE, 1, 1, 1)
+        game = rounds.record_bid(game_id, PHONE, 1, 2, 0).game
         assert game.view.round(1).bids == (None, 1, 0)
-        game = service.record_bid(game_id, PHONE, 1, 1, None).game
+        game = rounds.record_bid(game_id, PHONE, 1, 1, None).game
         assert game.view.round(1).bids == (None, None, 0)
 
 
 def test_a_bid_the_rules_forbid_is_refused_for_the_dealer(app: Flask) -> None:
     game_id = bidding(app, bid_rule="plus_minus_one")
     with app.app_context():
-        service.record_bid(game_id, PHONE, 1, 1, 0)
-        service.record_bid(game_id, PHONE, 1, 2, 0)
+        rounds.record_bid(game_id, PHONE, 1, 1, 0)
+        rounds.record_bid(game_id, PHONE, 1, 2, 0)
         with pytest.raises(rules.BidError, match="Ann deals and may not bid 1") as refused:
-            service.record_bid(game_id, PHONE, 1, 0, 1)
+            rounds.record_bid(game_id, PHONE, 1, 0, 1)
         assert refused.value.field == "bids[0]"
-        assert service.get_game(game_id).view.round(1).bids == (None, 0, 0)
+        assert games.get_game(game_id).view.round(1).bids == (None, 0, 0)
 
 
 def test_a_bid_that_leaves_the_dealers_bid_forbidden_takes_the_dealers_bid_back(
@@ -128,20 +129,20 @@ def test_a_bid_that_leaves_the_dealers_bid_forbidden_takes_the_dealers_bid_back(
     game_id = bidding(app, bid_rule="plus_minus_one")
     with app.app_context():
         for seat, bid in ((1, 0), (2, 1), (0, 1)):
-            assert service.record_bid(game_id, PHONE, 1, seat, bid).dealer_bids_again is None
-        recorded = service.record_bid(game_id, PHONE, 1, 2, 0)
+            assert rounds.record_bid(game_id, PHONE, 1, seat, bid).dealer_bids_again is None
+        recorded = rounds.record_bid(game_id, PHONE, 1, 2, 0)
         assert recorded.game.view.round(1).bids == (None, 0, 0)
         assert recorded.dealer_bids_again is not None
         assert recorded.dealer_bids_again.field == "bids[2]"
         assert "Ann, who deals, may not keep 1" in str(recorded.dealer_bids_again)
-        assert service.get_game(game_id).view.round(1).bids == (None, 0, 0)
+        assert games.get_game(game_id).view.round(1).bids == (None, 0, 0)
 
 
 @pytest.mark.parametrize("seat", [-1, 3, 99])
 def test_a_bid_for_a_seat_not_at_the_table_is_refused(app: Flask, seat: int) -> None:
     game_id = bidding(app)
     with app.app_context(), pytest.raises(rules.SetupError, match=f"no seat {seat}"):
-        service.record_bid(game_id, PHONE, 1, seat, 0)
+        rounds.record_bid(game_id, PHONE, 1, seat, 0)
 
 
 # -- Trick drafts --------------------------------------------------------------------------------
@@ -150,12 +151,12 @@ def test_a_bid_for_a_seat_not_at_the_table_is_refused(app: Flask, seat: int) -> 
 def test_trick_drafts_are_kept_but_never_scored(app: Flask) -> None:
     game_id = playing(app)
     with app.app_context():
-        game = service.save_trick_draft(game_id, PHONE, 2, 2, 1)
+        game = rounds.save_trick_draft(game_id, PHONE, 2, 2, 1)
         assert game.drafts == {2: (None, None, 1)}
         assert game.view.round(2).state is rules.RoundState.PLAYING
         assert game.view.round(2).tricks is None
         assert game.view.totals == [30, 20, 20]
-        game = service.save_trick_draft(game_id, PHONE, 2, 2, None)
+        game = rounds.save_trick_draft(game_id, PHONE, 2, 2, None)
         assert game.drafts == {}
 
 
@@ -163,21 +164,21 @@ def test_a_draft_count_out_of_range_or_out_of_turn_is_refused(app: Flask) -> Non
     game_id = playing(app)
     with app.app_context():
         with pytest.raises(rules.TrickError, match="can win 0 to 2 tricks, not 3"):
-            service.save_trick_draft(game_id, PHONE, 2, 0, 3)
+            rounds.save_trick_draft(game_id, PHONE, 2, 0, 3)
         with pytest.raises(rules.OutOfTurnError, match="scored already"):
-            service.save_trick_draft(game_id, PHONE, 1, 0, 1)
+            rounds.save_trick_draft(game_id, PHONE, 1, 0, 1)
         with pytest.raises(rules.OutOfTurnError, match="waits until round 2"):
-            service.save_trick_draft(game_id, PHONE, 3, 0, 1)
-        service.record_trump(game_id, PHONE, 2, "blue")
-        assert service.get_game(game_id).drafts == {}
+            rounds.save_trick_draft(game_id, PHONE, 3, 0, 1)
+        rounds.record_trump(game_id, PHONE, 2, "blue")
+        assert games.get_game(game_id).drafts == {}
 
 
 def test_scoring_fills_the_one_missing_count_and_clears_the_draft(app: Flask) -> None:
     game_id = playing(app, [1, 0, 1])
     with app.app_context():
-        service.save_trick_draft(game_id, PHONE, 2, 2, 1)  # Cy bids first in round 2
-        service.save_trick_draft(game_id, PHONE, 2, 0, 1)
-        game = service.score_round(game_id, PHONE, 2)
+        rounds.save_trick_draft(game_id, PHONE, 2, 2, 1)  # Cy bids first in round 2
+        rounds.save_trick_draft(game_id, PHONE, 2, 0, 1)
+        game = rounds.score_round(game_id, PHONE, 2)
         assert game.view.round(2).tricks == (1, 0, 1)
         assert game.view.round(2).scores == [30, 20, 30]
         assert game.drafts == {}
@@ -187,22 +188,22 @@ def test_scoring_an_incomplete_or_wrong_draft_is_refused(app: Flask) -> None:
     game_id = playing(app)
     with app.app_context():
         with pytest.raises(rules.TrickError, match="Tap the tricks Cy won"):
-            service.score_round(game_id, PHONE, 2)
+            rounds.score_round(game_id, PHONE, 2)
         for seat in range(3):
-            service.save_trick_draft(game_id, PHONE, 2, seat, 1)
+            rounds.save_trick_draft(game_id, PHONE, 2, seat, 1)
         with pytest.raises(rules.TrickError, match="1 trick too many"):
-            service.score_round(game_id, PHONE, 2)
-        assert service.get_game(game_id).view.round(2).state is rules.RoundState.PLAYING
+            rounds.score_round(game_id, PHONE, 2)
+        assert games.get_game(game_id).view.round(2).state is rules.RoundState.PLAYING
 
 
 def test_everyone_made_their_bid_scores_the_bids_as_tricks(app: Flask) -> None:
     game_id = playing(app, [1, 0, 1])
     with app.app_context():
-        game = service.score_round(game_id, PHONE, 2, all_made=True)
+        game = rounds.score_round(game_id, PHONE, 2, all_made=True)
         assert game.view.round(2).tricks == (1, 0, 1)
     other = playing(app, [1, 0, 0])
     with app.app_context(), pytest.raises(rules.TrickError, match="not everyone can have made"):
-        service.score_round(other, PHONE, 2, all_made=True)
+        rounds.score_round(other, PHONE, 2, all_made=True)
 
 
 # -- Corrections are marked ----------------------------------------------------------------------
@@ -211,13 +212,13 @@ def test_everyone_made_their_bid_scores_the_bids_as_tricks(app: Flask) -> None:
 def test_a_round_written_again_after_scoring_is_marked_corrected(app: Flask) -> None:
     game_id = bidding(app)
     with app.app_context():
-        service.record_bids(game_id, PHONE, 1, [1, 0, 0])
-        service.record_bids(game_id, PHONE, 1, [0, 1, 0])  # changed while playing
-        service.record_tricks(game_id, PHONE, 1, [0, 1, 0])
-        assert service.get_game(game_id).corrected == frozenset()
-        service.record_tricks(game_id, PHONE, 1, [1, 0, 0])
-        assert service.get_game(game_id).corrected == {1}
-        game = service.correct_round(
+        rounds.record_bids(game_id, PHONE, 1, [1, 0, 0])
+        rounds.record_bids(game_id, PHONE, 1, [0, 1, 0])  # changed while playing
+        rounds.record_tricks(game_id, PHONE, 1, [0, 1, 0])
+        assert games.get_game(game_id).corrected == frozenset()
+        rounds.record_tricks(game_id, PHONE, 1, [1, 0, 0])
+        assert games.get_game(game_id).corrected == {1}
+        game = rounds.correct_round(
             game_id, PHONE, 1, turned="blue", chosen=None, bids=[1, 0, 0], tricks=[1, 0, 0]
         )
         assert game.corrected == {1}

@@ -13,7 +13,8 @@ from flask.testing import FlaskClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper import models, service
+from scorekeeper import models
+from scorekeeper.services import sharing
 
 from .confidant import Confidant, text, without_language_switch
 from .test_concurrency import race
@@ -150,8 +151,8 @@ def test_an_expired_hand_over_link_is_refused(
 ) -> None:
     game_id = started(phone)
     link = handover_link(phone)
-    later = models.utcnow() + service.HANDOVER_LIFETIME + timedelta(seconds=1)
-    monkeypatch.setattr(service, "utcnow", lambda: later)
+    later = models.utcnow() + sharing.HANDOVER_LIFETIME + timedelta(seconds=1)
+    monkeypatch.setattr(sharing, "utcnow", lambda: later)
     taker = other(app)
     status, message = take_over(taker, link)
     assert status == 410
@@ -249,7 +250,7 @@ def _device_hash(phone: Confidant) -> str:
     phone.get("/games/new")  # any page that makes the device key
     phone.start(["A", "B", "C"])
     with phone.client.session_transaction() as session:
-        return service.Device(session["device"]).hash
+        return sharing.Device(session["device"]).hash
 
 
 @pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)

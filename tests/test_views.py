@@ -10,10 +10,10 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from scorekeeper import rules, service
+from scorekeeper import rules
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
-from scorekeeper.services import history
+from scorekeeper.services import games, history, rounds, sharing
 
 from .confidant import Confidant, text
 from .test_queries import count_statements
@@ -153,7 +153,7 @@ def test_a_started_game_has_the_chosen_rules(app: Flask, phone: Confidant) -> No
         rounds="5",
     )
     with app.app_context():
-        game = service.get_game(phone.game_id)
+        game = games.get_game(phone.game_id)
     table = game.table
     assert table.players == ("Ann", "Bob", "Cy", "Dan")
     assert table.first_dealer == 2
@@ -166,7 +166,7 @@ def test_a_started_game_has_the_chosen_rules(app: Flask, phone: Confidant) -> No
 def test_draw_at_random_picks_a_seat_of_the_table(app: Flask, phone: Confidant) -> None:
     started(phone, first_dealer="random")
     with app.app_context():
-        assert service.get_game(phone.game_id).table.first_dealer in (0, 1, 2)
+        assert games.get_game(phone.game_id).table.first_dealer in (0, 1, 2)
 
 
 @pytest.mark.parametrize(
@@ -464,7 +464,7 @@ def test_a_stale_page_gets_the_fresh_state_and_saves_nothing(
     )
     assert _pressed(response.get_data(as_text=True), "Ute bids 1")
     with app.app_context():
-        assert service.get_game(phone.game_id).view.round(1).bids == (None, 1, None)
+        assert games.get_game(phone.game_id).view.round(1).bids == (None, 1, None)
 
 
 def test_another_phone_can_follow_the_game_but_not_write(
@@ -486,7 +486,7 @@ def test_another_phone_can_follow_the_game_but_not_write(
     assert response.status_code == 403
     assert "This phone does not keep the score of this game" in text(response)
     with app.app_context():
-        assert service.get_game(phone.game_id).version == 1
+        assert games.get_game(phone.game_id).version == 1
 
 
 @pytest.mark.parametrize(
@@ -507,12 +507,12 @@ def test_malformed_taps_are_refused_and_change_nothing(
     started(phone)
     phone.trump(1, "green")
     with app.app_context():
-        before = service.get_game(phone.game_id).version
+        before = games.get_game(phone.game_id).version
     response = phone.tap(1, **fields)
     assert response.status_code == 400
     assert "This page sent something it never sends." in text(response)
     with app.app_context():
-        assert service.get_game(phone.game_id).version == before
+        assert games.get_game(phone.game_id).version == before
 
 
 def test_a_seat_not_at_the_table_is_refused(phone: Confidant) -> None:
@@ -571,14 +571,14 @@ def test_changing_the_trump_shows_the_one_recorded(phone: Confidant) -> None:
 def test_the_round_that_deals_every_card_skips_the_trump_step(app: Flask, phone: Confidant) -> None:
     started(phone, ["Ann", "Bob", "Cy", "Dan", "Eve", "Fay"])
     with app.app_context():
-        token_game = service.get_game(phone.game_id)
+        token_game = games.get_game(phone.game_id)
         assert token_game.table.rules.rounds == 10
-    device = service.Device(_device_key(phone))
+    device = sharing.Device(_device_key(phone))
     with app.test_request_context():
         for number in range(1, 10):
-            service.record_trump(phone.game_id, device, number, "blue")
-            service.record_bids(phone.game_id, device, number, [0] * 6)
-            service.record_tricks(phone.game_id, device, number, [number, 0, 0, 0, 0, 0])
+            rounds.record_trump(phone.game_id, device, number, "blue")
+            rounds.record_bids(phone.game_id, device, number, [0] * 6)
+            rounds.record_tricks(phone.game_id, device, number, [number, 0, 0, 0, 0, 0])
     page = text(phone.round_page(10))
     assert "no trump (no card was left to turn)" in page
     assert "Bids" in page
@@ -663,16 +663,16 @@ def test_a_correction_saved_as_it_was_changes_nothing(
 ) -> None:
     """Opened and saved untouched: nothing is written, so no ✎, no history, same version."""
     started(phone, ["Thomas", "Ute", "Kevin", "Ann", "Bob", "Cy"][:players], first_dealer="0")
-    device = service.Device(_device_key(phone))
+    device = sharing.Device(_device_key(phone))
     with app.test_request_context():
         for played in range(1, number + 1):
             if played < number:
-                service.record_trump(phone.game_id, device, played, "blue")
+                rounds.record_trump(phone.game_id, device, played, "blue")
             elif trump is not None:
-                service.record_trump(phone.game_id, device, played, *trump)
-            service.record_bids(phone.game_id, device, played, [0] * players)
-            service.record_tricks(phone.game_id, device, played, [0, 0, played, 0, 0, 0][:players])
-        before = service.get_game(phone.game_id)
+                rounds.record_trump(phone.game_id, device, played, *trump)
+            rounds.record_bids(phone.game_id, device, played, [0] * players)
+            rounds.record_tricks(phone.game_id, device, played, [0, 0, played, 0, 0, 0][:players])
+        before = games.get_game(phone.game_id)
         changes = len(history.audit_trail(before))
     path = f"/games/{phone.game_id}/rounds/{number}/correct"
     form = phone.get(path).get_data(as_text=True)
@@ -688,7 +688,7 @@ def test_a_correction_saved_as_it_was_changes_nothing(
     assert f"Nothing was changed in round {number}." in text(sheet)
     assert "✎ corrected" not in text(sheet)
     with app.app_context():
-        after = service.get_game(phone.game_id)
+        after = games.get_game(phone.game_id)
         assert len(history.audit_trail(after)) == changes
     assert after.version == before.version
     assert after.corrected == frozenset()
@@ -698,7 +698,7 @@ def test_a_correction_saved_as_it_was_changes_nothing(
     assert response.status_code == 303
     assert "every total is recomputed" in text(phone.get(response.headers["Location"]))
     with app.app_context():
-        assert service.get_game(phone.game_id).corrected == {number}
+        assert games.get_game(phone.game_id).corrected == {number}
 
 
 def test_a_correction_the_rules_refuse_changes_nothing(phone: Confidant) -> None:
@@ -775,12 +775,12 @@ def test_a_page_costs_the_same_statements_after_1_and_20_rounds(
     phone.play(1, [1, 0, 0], [1, 0, 0])
     short = phone.game_id
     started(phone, ["Dora", "Eve", "Finn"])
-    device = service.Device(_device_key(phone))
+    device = sharing.Device(_device_key(phone))
     with app.test_request_context():
         for number in range(1, 20):
-            service.record_trump(phone.game_id, device, number, "blue")
-            service.record_bids(phone.game_id, device, number, [0, 0, 0])
-            service.record_tricks(phone.game_id, device, number, [number, 0, 0])
+            rounds.record_trump(phone.game_id, device, number, "blue")
+            rounds.record_bids(phone.game_id, device, number, [0, 0, 0])
+            rounds.record_tricks(phone.game_id, device, number, [number, 0, 0])
     long = phone.game_id
     for path in ("/games/{}/sheet", "/games/{}/rounds/1"):
         with count_statements(app) as one:
@@ -812,7 +812,7 @@ def test_a_tap_on_a_round_still_waiting_leads_to_the_current_round(
     assert response.status_code == 303
     assert response.headers["Location"] == f"/games/{phone.game_id}"
     with app.app_context():
-        assert service.get_game(phone.game_id).version == 1
+        assert games.get_game(phone.game_id).version == 1
 
 
 def test_a_scored_round_is_never_rewritten_from_the_round_screen(
@@ -831,7 +831,7 @@ def test_a_scored_round_is_never_rewritten_from_the_round_screen(
         assert response.status_code == 409
         assert "Round 1 is scored already: correct it from the sheet." in text(response)
     with app.app_context():
-        game = service.get_game(phone.game_id)
+        game = games.get_game(phone.game_id)
     assert game.view.round(1).trump == rules.Trump(rules.Turned.BLUE, rules.Suit.BLUE)
     assert game.corrected == frozenset()
 
@@ -1084,7 +1084,7 @@ def test_the_correction_form_strikes_out_the_dealers_forbidden_bid(
     phone.play(1, [1, 1, 0], [0, 0, 1])
     path = f"/games/{phone.game_id}/rounds/1/correct"
     with app.app_context():
-        version = service.get_game(phone.game_id).version
+        version = games.get_game(phone.game_id).version
     tapped = {
         "csrf_token": phone.csrf(),
         "version": str(version),
@@ -1103,7 +1103,7 @@ def test_the_correction_form_strikes_out_the_dealers_forbidden_bid(
     )
     assert "Thomas deals and may not bid 1" in body
     with app.app_context():
-        assert service.get_game(phone.game_id).version == version  # a refresh saves nothing
+        assert games.get_game(phone.game_id).version == version  # a refresh saves nothing
 
 
 def test_the_correction_hint_in_a_covered_game_is_true_of_the_bids_shown(
@@ -1142,11 +1142,11 @@ def test_the_same_table_plays_again_with_the_deal_passed_on(app: Flask, phone: C
     assert "Play again, same table" in text(over)
 
     with app.app_context():
-        games = db.session.scalar(select(func.count()).select_from(Game))
-        before = service.get_game(first).table
+        count = db.session.scalar(select(func.count()).select_from(Game))
+        before = games.get_game(first).table
     body = phone.get(f"/games/new?again={first}").get_data(as_text=True)
     with app.app_context():  # only filled in: nothing is written until "Start the game"
-        assert db.session.scalar(select(func.count()).select_from(Game)) == games
+        assert db.session.scalar(select(func.count()).select_from(Game)) == count
     # The form as it came, sent as it is.
     checked = dict(
         re.findall(r'<input type="(?:radio|checkbox)"[^>]*name="(\w+)" value="(\w+)" checked', body)
@@ -1155,7 +1155,7 @@ def test_the_same_table_plays_again_with_the_deal_passed_on(app: Flask, phone: C
     assert selected is not None
     assert phone.start(_seat_values(body), **checked, rounds=selected.group(1)).status_code == 303
     with app.app_context():
-        again = service.get_game(phone.game_id).table
+        again = games.get_game(phone.game_id).table
     assert phone.game_id != first
     assert again.players == ("Ann", "Bob", "Cy")
     assert again.first_dealer == 0  # Cy dealt first last time: Ann deals now

@@ -9,7 +9,7 @@ from flask import Flask
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper import service
+from scorekeeper.services import games
 
 from .confidant import Confidant
 
@@ -109,11 +109,11 @@ def test_the_round_screen_never_fails_on_the_server(
 ) -> None:
     form = {"csrf_token": phone.csrf(), **form}
     with app.app_context():
-        before = service.get_game(phone.game_id)
+        before = games.get_game(phone.game_id)
     response = phone.client.post(phone.round_path(number), data=form)
     assert response.status_code in (200, 303, 400, 409, 412, 422), response.status_code
     with app.app_context():
-        after = service.get_game(phone.game_id)
+        after = games.get_game(phone.game_id)
     if response.status_code != 303:
         assert after.version == before.version  # a refusal changes nothing
     assert "javascript:" not in response.headers.get("Location", "")
@@ -139,17 +139,17 @@ def test_the_correction_form_never_fails_on_the_server(
     phone: Confidant, app: Flask, form: dict, number: int
 ) -> None:
     with app.app_context():
-        if service.get_game(phone.game_id).view.current_round == 1:
+        if games.get_game(phone.game_id).view.current_round == 1:
             for seat in range(3):
                 phone.bid(1, seat, 0)
             phone.tricks(1, 0, 1)
             phone.tricks(1, 1, 0)
             phone.score(1)
-        before = service.get_game(phone.game_id)
+        before = games.get_game(phone.game_id)
     form = {"csrf_token": phone.csrf(), **form}
     response = phone.client.post(f"{phone.round_path(number)}/correct", data=form)
     assert response.status_code in (200, 303, 400, 409, 412, 422), response.status_code
     with app.app_context():
-        after = service.get_game(phone.game_id)
+        after = games.get_game(phone.game_id)
     if response.status_code != 303:
         assert after.version == before.version  # a refusal changes nothing

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from flask import Response, jsonify, request
 
-from .. import security, service
+from .. import security
 from ..schemas.games import CreatedGame, CreateGameBody, Game, Rules
+from ..services import games, loading
 from .openapi import Answer, operation
 from .requests import if_match, json_body, parse, token
 
@@ -17,7 +18,7 @@ def versioned(response: Response, version: int, cache_control: str = "no-cache")
     return response
 
 
-def game_response(game: service.GameSnapshot) -> Response:
+def game_response(game: loading.GameSnapshot) -> Response:
     """The game with its version as ETag."""
     return versioned(jsonify(Game.of(game).model_dump(mode="json")), game.version)
 
@@ -43,7 +44,7 @@ def create_game() -> Response:
     """Start a game; the answer carries the edit token, once."""
     body = parse(CreateGameBody, json_body())
     options = body.rules or Rules()
-    created = service.create_game(
+    created = games.create_game(
         body.players,
         first_dealer=body.first_dealer,
         bid_rule=options.bid_rule,
@@ -73,11 +74,12 @@ def create_game() -> Response:
     problems=(404, 503),
 )
 def get_game(game_id: str) -> Response:
-    """The game; 304 when ``If-None-Match`` names its version."""
-    game = service.get_game(game_id)
-    if request.if_none_match.contains_weak(str(game.version)):
-        return versioned(Response(status=304), game.version)
-    return game_response(game)
+    """The game; 304 when ``If-None-Match`` names its version (one statement)."""
+    if request.if_none_match:
+        version = games.game_version(game_id)
+        if request.if_none_match.contains_weak(str(version)):
+            return versioned(Response(status=304), version)
+    return game_response(games.get_game(game_id))
 
 
 @operation(
@@ -92,5 +94,5 @@ def get_game(game_id: str) -> Response:
 )
 def delete_game(game_id: str) -> Response:
     """Delete the game."""
-    service.delete_game(game_id, token(), if_match=if_match())
+    games.delete_game(game_id, token(), if_match=if_match())
     return Response(status=204)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from flask import Response, jsonify, request, url_for
 
-from .. import export, security, service
+from .. import export, security
 from ..schemas.document import (
     Export,
     ImportedGame,
@@ -12,7 +12,7 @@ from ..schemas.document import (
     ImportResult,
     OneGameExport,
 )
-from ..services import importing
+from ..services import games, importing
 from .games import versioned
 from .openapi import Answer, operation
 from .requests import json_body
@@ -34,7 +34,7 @@ IMPORT_MAX_BYTES = 16 * 1024 * 1024
 )
 def export_game(game_id: str) -> Response:
     """The game as an export: the game object and its audit trail (readable by its id)."""
-    game = service.get_game(game_id)
+    game = games.get_game(game_id)
     return versioned(jsonify(export.one_game_document(game)), game.version)
 
 

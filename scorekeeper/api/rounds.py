@@ -8,8 +8,8 @@ from flask import Response
 from pydantic import BaseModel
 from werkzeug.exceptions import HTTPException
 
-from .. import service
 from ..schemas.games import BidsBody, TricksBody, TrumpBody
+from ..services import rounds, sharing
 from .games import GAME_ANSWER, game_response
 from .openapi import Answer, operation
 from .problems import Problem
@@ -29,7 +29,7 @@ def _body(game_id: str, number: int, model: type[B]) -> tuple[B, str | None]:
         # The body is wrong, but a stranger, or a request for a round the game does not
         # have, hears that first: 401/403/404 come before 400/413/415/422. (A body that is
         # right goes straight to the write, which checks the token in its transaction.)
-        service.authorize(game_id, bearer, number)
+        sharing.authorize(game_id, bearer, number)
         raise
 
 
@@ -61,7 +61,7 @@ def _put(name: str, summary: str, description: str, body: type[BaseModel]) -> di
 def put_trump(game_id: str, number: int) -> Response:
     """Record the card turned (and the dealer's choice under a Wizard)."""
     body, bearer = _body(game_id, number, TrumpBody)
-    written = service.record_trump(
+    written = rounds.record_trump(
         game_id, bearer, number, body.turned, body.chosen, if_match=if_match()
     )
     return game_response(written)
@@ -79,7 +79,7 @@ def put_trump(game_id: str, number: int) -> Response:
 def put_bids(game_id: str, number: int) -> Response:
     """Record the bids so far (``null``: not bid yet)."""
     body, bearer = _body(game_id, number, BidsBody)
-    written = service.record_bids(game_id, bearer, number, body.bids, if_match=if_match())
+    written = rounds.record_bids(game_id, bearer, number, body.bids, if_match=if_match())
     return game_response(written)
 
 
@@ -95,5 +95,5 @@ def put_bids(game_id: str, number: int) -> Response:
 def put_tricks(game_id: str, number: int) -> Response:
     """Record the tricks won, which scores the round."""
     body, bearer = _body(game_id, number, TricksBody)
-    written = service.record_tricks(game_id, bearer, number, body.tricks, if_match=if_match())
+    written = rounds.record_tricks(game_id, bearer, number, body.tricks, if_match=if_match())
     return game_response(written)

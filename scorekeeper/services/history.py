@@ -15,11 +15,12 @@ from typing import Any
 from sqlalchemy import ColumnElement, delete, distinct, exists, func, literal, or_, select
 from sqlalchemy.orm import selectinload
 
-from .. import errors, rules, service, store
+from .. import errors, rules
 from ..database import folded
 from ..extensions import db
 from ..models import Entry, Game, Grant, Player, Round, RoundChange, utcnow
 from ..service import Device, GameSnapshot
+from . import games, loading, sharing
 
 RESTORE_DAYS = 30
 GAMES_PAGE = 20
@@ -96,7 +97,7 @@ def game_list(
     player's name, any case.
     """
     limit = max(1, min(limit, MAX_GAMES_SHOWN))
-    followed_ids = [game_id for game_id in followed if service.valid_id(game_id)]
+    followed_ids = [game_id for game_id in followed if loading.valid_id(game_id)]
     kept = kept_by(device)
     whose = or_(kept, Game.id.in_(followed_ids)) if followed_ids else kept
     statement = select(Game, kept.label("kept")).where(whose, Game.deleted_at.is_(None))
@@ -121,7 +122,7 @@ def game_list(
         )
     )
     rows = db.session.execute(statement).all()
-    games = [ListedGame(service.snapshot(game), bool(is_kept)) for game, is_kept in rows[:limit]]
+    games = [ListedGame(loading.snapshot(game), bool(is_kept)) for game, is_kept in rows[:limit]]
     return GameList(games=games, more=len(rows) > limit)
 
 
@@ -139,7 +140,7 @@ def deleted_games(device: Device | None, now: datetime | None = None) -> list[De
     )
     result = []
     for game in db.session.scalars(statement):
-        deleted_at = store.aware(game.deleted_at or utcnow())
+        deleted_at = loading.aware(game.deleted_at or utcnow())
         result.append(
             DeletedGame(
                 id=game.id,
@@ -155,9 +156,9 @@ def restore_game(game_id: str, device: Device | None) -> GameSnapshot:
     """Undo the deletion of a game, within :data:`RESTORE_DAYS` days of it."""
     if device is None:
         raise errors.TokenMissing()
-    if not service.valid_id(game_id):
+    if not loading.valid_id(game_id):
         raise errors.GameNotFound()
-    with service.write_transaction():
+    with loading.write_transaction():
         game = db.session.scalars(
             select(Game)
             .where(Game.id == game_id, restorable())
@@ -166,18 +167,18 @@ def restore_game(game_id: str, device: Device | None) -> GameSnapshot:
         ).one_or_none()
         if game is None:
             raise errors.GameNotFound()
-        if not service.has_grant(game.id, device):
+        if not sharing.has_grant(game.id, device):
             raise errors.NotKeeper()
         game.deleted_at = None
         game.version += 1
         game.updated_at = utcnow()
-        return service.snapshot(game)
+        return loading.snapshot(game)
 
 
 def purge_deleted(days: int = RESTORE_DAYS, now: datetime | None = None) -> int:
     """Delete for good the games deleted more than ``days`` days ago; how many there were."""
     cutoff = (now or utcnow()) - timedelta(days=days)
-    with service.write_transaction():
+    with loading.write_transaction():
         result = db.session.execute(
             delete(Game)
             .where(Game.deleted_at.is_not(None), Game.deleted_at < cutoff)
@@ -358,7 +359,7 @@ def audit_trails(
             Change(
                 round=row.round_number,
                 kind=row.kind,
-                at=store.aware(row.changed_at),
+                at=loading.aware(row.changed_at),
                 old=_facts(row.old, hide_bids=hide),
                 new=_facts(row.new, hide_bids=hide),
             )
@@ -368,11 +369,11 @@ def audit_trails(
 
 def kept_snapshots(device: Device | None) -> list[GameSnapshot]:
     """Every game this browser keeps, newest activity first (for "export everything")."""
-    return service.kept_games(device, limit=None)
+    return games.kept_games(device, limit=None)
 
 
 def facts_json(facts: Facts | None) -> dict[str, object] | None:
     """Facts as the export writes them."""
     if facts is None:
         return None
-    return service.facts_json(rules.RoundRecord(facts.trump, facts.bids, facts.tricks))
+    return loading.facts_json(rules.RoundRecord(facts.trump, facts.bids, facts.tricks))

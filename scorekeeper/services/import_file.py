@@ -12,12 +12,13 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from .. import rules, service
+from .. import rules
 from ..errors import ImportRefused
 from ..models import RoundChange
 from ..rules import _
 from ..schemas.document import AuditEntry, Facts, GameExport, GameFile, RoundFile, TrumpFile
 from ..schemas.faults import first_fault
+from . import loading
 
 MAX_IMPORT_GAMES = 2000
 
@@ -183,7 +184,7 @@ def _audit_rows(
                 kind="import",
                 changed_at=now,
                 old=None,
-                new=service.facts_json(record),
+                new=loading.facts_json(record),
             )
         )
     return rows
@@ -200,7 +201,7 @@ def _change_facts(facts: Facts | None, table: rules.Table, number: int) -> dict[
             raise ValueError(values)
     bids = tuple(facts.bids) if facts.bids is not None else None
     tricks = tuple(facts.tricks) if facts.tricks is not None else None
-    return service.facts_json(rules.RoundRecord(card, bids, tricks))
+    return loading.facts_json(rules.RoundRecord(card, bids, tricks))
 
 
 def parse_game(item: Any, now: datetime) -> ParsedGame:

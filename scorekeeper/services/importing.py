@@ -15,11 +15,12 @@ from typing import Any
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import selectinload
 
-from .. import rules, service, store
+from .. import rules
 from ..errors import GameImportRefused, RoundImportRefused
 from ..extensions import db
 from ..models import Entry, Game, Grant, Player, Round, utcnow
 from ..service import Device, NewGame
+from . import loading, sharing
 from .history import kept_by, restorable
 from .import_file import ParsedGame, Refusal, game_label, games_of, parse_game
 
@@ -50,7 +51,7 @@ def kept_identities(device: Device | None) -> dict[tuple[datetime, rules.Table],
         .options(selectinload(Game.players))
     )
     return {
-        _identity(store.aware(game.created_at), service.game_table(game)): game.deleted_at
+        _identity(loading.aware(game.created_at), loading.game_table(game)): game.deleted_at
         is not None
         for game in db.session.scalars(statement)
     }
@@ -86,7 +87,7 @@ def import_games(document: Any, device: Device | None = None) -> Imported:
             raise GameImportRefused(game=game_label(index, item), reason=refusal.reason) from None
     created = []
     already_kept = restorable = 0
-    with service.write_transaction():
+    with loading.write_transaction():
         if device is not None:
             _one_import_at_a_time(device)
         kept = kept_identities(device)
@@ -100,14 +101,14 @@ def import_games(document: Any, device: Device | None = None) -> Imported:
                 continue
             if device is not None:
                 kept[identity] = False  # the same game twice in one file: once
-            token = secrets.token_urlsafe(service.EDIT_TOKEN_BYTES)
+            token = secrets.token_urlsafe(loading.EDIT_TOKEN_BYTES)
             row = _game_row(game, token)
             db.session.add(row)
             if device is not None:
                 db.session.add(Grant(device_hash=device.hash, game_id=row.id, created_at=now))
             created.append((row, token))
     return Imported(
-        created=[NewGame(game=service.snapshot(row), edit_token=token) for row, token in created],
+        created=[NewGame(game=loading.snapshot(row), edit_token=token) for row, token in created],
         already_kept=already_kept,
         restorable=restorable,
     )
@@ -116,8 +117,8 @@ def import_games(document: Any, device: Device | None = None) -> Imported:
 def _game_row(game: ParsedGame, token: str) -> Game:
     table = game.table
     row = Game(
-        id=secrets.token_urlsafe(service.GAME_ID_BYTES),
-        edit_token_hash=service.hash_token(token),
+        id=secrets.token_urlsafe(loading.GAME_ID_BYTES),
+        edit_token_hash=sharing.hash_token(token),
         version=1,
         first_dealer=table.first_dealer,
         bid_rule=table.rules.bid_rule.value,

@@ -30,8 +30,9 @@ from sqlalchemy.exc import DBAPIError
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
-from .. import errors, i18n, rules, security, service
+from .. import errors, i18n, rules, security
 from ..i18n import gettext, rule_message, service_message
+from ..services import games, sharing
 from . import screens
 
 DEVICE_KEY = "device"
@@ -50,7 +51,7 @@ def page_blueprint(name: str, import_name: str) -> Blueprint:
 # -- The browser ---------------------------------------------------------------------------
 
 
-def current_device(*, create: bool = False) -> service.Device | None:
+def current_device(*, create: bool = False) -> sharing.Device | None:
     """This browser's device key from its session cookie (made on first need)."""
     key = session.get(DEVICE_KEY)
     if not isinstance(key, str) or not key:
@@ -59,7 +60,7 @@ def current_device(*, create: bool = False) -> service.Device | None:
         key = secrets.token_urlsafe(DEVICE_KEY_BYTES)
         session[DEVICE_KEY] = key
         session.permanent = True
-    return service.Device(key)
+    return sharing.Device(key)
 
 
 class SessionInterface(security.SessionInterface):
@@ -85,7 +86,7 @@ LANGUAGE_KEY = "language"
 
 def editable(game_id: str) -> bool:
     """Whether this browser keeps the score of ``game_id``."""
-    return service.can_edit(game_id, current_device())
+    return sharing.can_edit(game_id, current_device())
 
 
 def helpers() -> dict[str, Any]:
@@ -148,7 +149,7 @@ def _stale() -> Response:
     flash_stale()
     game_id = (request.view_args or {}).get("game_id", "")
     number = (request.view_args or {}).get("number")
-    service.get_game(game_id)
+    games.get_game(game_id)
     target = url_for("games.game", game_id=game_id)
     if number is not None:
         target = url_for(request.endpoint or "games.game", game_id=game_id, number=number)

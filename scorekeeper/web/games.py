@@ -20,8 +20,9 @@ from werkzeug.exceptions import BadRequest
 from werkzeug.wrappers import Response
 from wtforms.fields.choices import SelectChoice
 
-from .. import errors, rules, security, service
+from .. import errors, rules, security
 from ..i18n import gettext, rule_message, service_message
+from ..services import games, loading
 from .common import LANGUAGE_KEY, Page, current_device, editable, helpers, page_blueprint
 from .following import remember_followed
 from .forms import FULL_GAME, RANDOM_DEALER, NewGameForm
@@ -132,7 +133,7 @@ def _setup_again(game_id: str | None) -> NewGameForm | None:
     if not game_id:
         return None
     try:
-        table = service.get_game(game_id).table
+        table = games.get_game(game_id).table
     except errors.ServiceError:
         return None
     full = table.rules.rounds == rules.full_game_rounds(table.seats)
@@ -159,7 +160,7 @@ def _start_game(form: NewGameForm) -> Response | None:
         form.form_errors.append(gettext("Some of the choices were not understood: check them."))
         return None
     try:
-        created = service.create_game(
+        created = games.create_game(
             form.seat_names(),
             first_dealer=form.dealer_seat(),
             bid_rule=form.bid_rule.data,
@@ -233,7 +234,7 @@ def _render_new_game(form: NewGameForm, status: int, *, restored: bool = False) 
     body = render_template(
         "new_game.html",
         form=form,
-        suggestions=service.known_names(current_device()),
+        suggestions=games.known_names(current_device()),
         policies=rules.BID_RULES,
         reveals=rules.REVEALS,
         min_players=rules.MIN_PLAYERS,
@@ -250,7 +251,7 @@ def _render_new_game(form: NewGameForm, status: int, *, restored: bool = False) 
 @bp.get("/games/<game_id>")
 def game(game_id: str) -> Page:
     """The game as it stands: the round to play, or the final standings."""
-    snapshot = service.get_game(game_id)
+    snapshot = games.get_game(game_id)
     current = snapshot.view.current_round
     if not editable(game_id):
         return redirect(url_for(".spectate", game_id=game_id), 303)
@@ -264,7 +265,7 @@ def game(game_id: str) -> Page:
 @bp.get("/games/<game_id>/sheet")
 def sheet(game_id: str) -> Page:
     """The Tablet of Truth: every round × every player. Anyone with the game's id may read it."""
-    snapshot = service.get_game(game_id)
+    snapshot = games.get_game(game_id)
     keeper = editable(game_id)
     if not keeper:
         remember_followed(game_id)
@@ -285,7 +286,7 @@ def spectate(game_id: str) -> Page:
     """The game for everyone at the table (its id is the capability to read it): standings,
     the round being played, the chart and the sheet; it updates by itself, and no control
     on it changes the game. Without JavaScript, a reload shows the current state."""
-    snapshot = service.get_game(game_id)
+    snapshot = games.get_game(game_id)
     remember_followed(game_id)
     return render_template("spectate.html", game=snapshot, **_live_context(snapshot))
 
@@ -295,13 +296,13 @@ def spectate_live(game_id: str) -> Response:
     """The changing part of the spectator page, which the page polls: 304 while the game's
     version (and the language) is the one the page shows, for the cost of one query."""
     try:
-        etag = _live_etag(service.game_version(game_id))
+        etag = _live_etag(games.game_version(game_id))
     except errors.GameNotFound as error:
         body = render_template("_live_gone.html", message=service_message(error))
         return make_response(body, 404)
     if request.if_none_match.contains_weak(etag):
         return _live_headers(Response(status=304), etag)
-    snapshot = service.get_game(game_id)
+    snapshot = games.get_game(game_id)
     context = _live_context(snapshot)
     response = make_response(render_template("_live.html", game=snapshot, **context))
     return _live_headers(response, context["etag"])
@@ -312,7 +313,7 @@ def _live_etag(version: int) -> str:
     return f"live-{version}-{get_locale() or 'en'}"
 
 
-def _live_context(snapshot: service.GameSnapshot) -> dict[str, Any]:
+def _live_context(snapshot: loading.GameSnapshot) -> dict[str, Any]:
     etag = _live_etag(snapshot.version)
     number = snapshot.view.current_round
     return {

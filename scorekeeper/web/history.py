@@ -13,11 +13,11 @@ from flask import flash, make_response, redirect, render_template, request, url_
 from flask_wtf.csrf import CSRFError, validate_csrf
 from wtforms.validators import ValidationError
 
-from .. import errors, export, i18n, rules, security, service
+from .. import errors, export, i18n, rules, security
 from ..api.import_export import IMPORT_MAX_BYTES
 from ..extensions import csrf
 from ..i18n import gettext, service_message
-from ..services import history, importing
+from ..services import games, history, importing
 from ..services import statistics as statistics_service
 from . import screens
 from .common import Page, current_device, editable, helpers, page_blueprint
@@ -71,7 +71,7 @@ def home() -> Page:
 @bp.post("/games/<game_id>/delete")
 def delete_game(game_id: str) -> Page:
     """Delete a game this browser keeps; it can be restored for 30 days."""
-    service.delete_game(game_id, current_device())
+    games.delete_game(game_id, current_device())
     flash(
         gettext(
             "The game is deleted. You can restore it from this list for %(days)d days.",
@@ -103,7 +103,7 @@ def forget_game(game_id: str) -> Page:
 @bp.get("/games/<game_id>/export.csv")
 def export_csv(game_id: str) -> Page:
     """The game as a spreadsheet: one row per player per round."""
-    game = service.get_game(game_id)
+    game = games.get_game(game_id)
     return export.download(
         export.game_csv(game), export.filename(game, "csv"), "text/csv", bom=True
     )
@@ -112,7 +112,7 @@ def export_csv(game_id: str) -> Page:
 @bp.get("/games/<game_id>/export.json")
 def export_json(game_id: str) -> Page:
     """The game as JSON: the API's game object and its audit trail."""
-    game = service.get_game(game_id)
+    game = games.get_game(game_id)
     body = json.dumps(export.one_game_document(game), ensure_ascii=False, indent=1)
     return export.download(body, export.filename(game, "json"), "application/json")
 
@@ -210,7 +210,7 @@ csrf.exempt(f"{__name__}.import_games")
 @bp.get("/games/<game_id>/rounds/<round:number>/history")
 def round_history(game_id: str, number: int) -> Page:
     """Every write to one round: when, what, and its facts before and after."""
-    game = service.get_game(game_id)
+    game = games.get_game(game_id)
     view = game.round(number)
     changes = history.audit_trail(game, number)
     return render_template(

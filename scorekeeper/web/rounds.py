@@ -11,8 +11,9 @@ from typing import Any
 from flask import flash, make_response, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response
 
-from .. import errors, rules, service
+from .. import errors, rules
 from ..i18n import gettext, rule_message
+from ..services import games, loading, rounds, sharing
 from . import screens
 from .common import Page, current_device, editable, flash_stale, helpers, page_blueprint
 from .forms import SeatForm, TrumpForm, VersionedForm, small_number
@@ -25,7 +26,7 @@ bp = page_blueprint("rounds", __name__)
 @bp.get("/games/<game_id>/rounds/<round:number>")
 def round_screen(game_id: str, number: int) -> Page:
     """One round, one step at a time: trump, bids, tricks, then its scores."""
-    snapshot = service.get_game(game_id)
+    snapshot = games.get_game(game_id)
     snapshot.round(number)  # an unknown round is a 404
     if not editable(game_id):
         flash(gettext("This phone follows the game: only the scorekeeper's phone changes it."))
@@ -34,7 +35,7 @@ def round_screen(game_id: str, number: int) -> Page:
 
 
 def _render_round(
-    snapshot: service.GameSnapshot,
+    snapshot: loading.GameSnapshot,
     number: int,
     *,
     status: int = 200,
@@ -84,7 +85,7 @@ def _render_round(
     return response
 
 
-def _step(snapshot: service.GameSnapshot, number: int, change: str | None, *, wizard: bool) -> str:
+def _step(snapshot: loading.GameSnapshot, number: int, change: str | None, *, wizard: bool) -> str:
     """Which step the screen shows: the round's state, or an earlier step being changed."""
     view = snapshot.view.round(number)
     trump_changeable = view.state in _CHANGEABLE_TRUMP and not snapshot.table.deals_every_card(
@@ -110,8 +111,8 @@ _STEPS = {
 def round_action(game_id: str, number: int) -> Page:
     """A tap on the round screen: trump, a bid, a trick count, or scoring the round."""
     device = current_device()
-    if not service.can_edit(game_id, device) or device is None:
-        service.get_game(game_id)  # an unknown game is a 404, not a 403
+    if not sharing.can_edit(game_id, device) or device is None:
+        games.get_game(game_id)  # an unknown game is a 404, not a 403
         raise errors.NotKeeper()
     action = request.form.get("action", "")
     handler = _ACTIONS.get(action)
@@ -122,12 +123,12 @@ def round_action(game_id: str, number: int) -> Page:
     except _FormInvalid:
         return _refused(game_id, number, gettext("This page sent something it never sends."))
     except rules.RuleError as error:
-        snapshot = service.get_game(game_id)
+        snapshot = games.get_game(game_id)
         return _render_round(snapshot, number, status=_refusal_status(error), error=error)
     except errors.StaleVersion:
         # Another phone wrote first: this screen again as the game is now.
         flash_stale()
-        return _render_round(service.get_game(game_id), number, status=412)
+        return _render_round(games.get_game(game_id), number, status=412)
     anchor = request.form.get("anchor", "")
     change = "bids" if request.form.get("change") == "bids" else None
     target = url_for(".round_screen", game_id=game_id, number=number, change=change)
@@ -160,9 +161,9 @@ def _if_match(form: VersionedForm) -> set[int]:
     return {form.version.data}
 
 
-def _trump(game_id: str, number: int, device: service.Device) -> None:
+def _trump(game_id: str, number: int, device: sharing.Device) -> None:
     form = _form(TrumpForm)
-    service.record_trump(
+    rounds.record_trump(
         game_id,
         device,
         number,
@@ -173,9 +174,9 @@ def _trump(game_id: str, number: int, device: service.Device) -> None:
     )
 
 
-def _bid(game_id: str, number: int, device: service.Device) -> None:
+def _bid(game_id: str, number: int, device: sharing.Device) -> None:
     form = _form(SeatForm)
-    recorded = service.record_bid(
+    recorded = rounds.record_bid(
         game_id, device, number, form.seat.data, form.value.data, if_match=_if_match(form)
     )
     again = recorded.dealer_bids_again
@@ -198,24 +199,24 @@ def _notice(game_id: str, number: int) -> tuple[str, str] | None:
     return None
 
 
-def _tricks(game_id: str, number: int, device: service.Device) -> None:
+def _tricks(game_id: str, number: int, device: sharing.Device) -> None:
     form = _form(SeatForm)
-    service.save_trick_draft(
+    rounds.save_trick_draft(
         game_id, device, number, form.seat.data, form.value.data, if_match=_if_match(form)
     )
 
 
-def _score(game_id: str, number: int, device: service.Device) -> None:
+def _score(game_id: str, number: int, device: sharing.Device) -> None:
     form = _form(VersionedForm)
-    service.score_round(game_id, device, number, if_match=_if_match(form))
+    rounds.score_round(game_id, device, number, if_match=_if_match(form))
 
 
-def _all_made(game_id: str, number: int, device: service.Device) -> None:
+def _all_made(game_id: str, number: int, device: sharing.Device) -> None:
     form = _form(VersionedForm)
-    service.score_round(game_id, device, number, all_made=True, if_match=_if_match(form))
+    rounds.score_round(game_id, device, number, all_made=True, if_match=_if_match(form))
 
 
-_ACTIONS: dict[str, Callable[[str, int, service.Device], None]] = {
+_ACTIONS: dict[str, Callable[[str, int, sharing.Device], None]] = {
     "trump": _trump,
     "bid": _bid,
     "tricks": _tricks,
@@ -226,7 +227,7 @@ _ACTIONS: dict[str, Callable[[str, int, service.Device], None]] = {
 
 def _refused(game_id: str, number: int, message: str, status: int = 400) -> Response:
     """The page again, fresh, with a message that nothing was saved."""
-    snapshot = service.get_game(game_id)
+    snapshot = games.get_game(game_id)
     snapshot.round(number)  # an unknown round is a 404
     flash(message, "error")
     return _render_round(snapshot, number, status=status)
@@ -238,7 +239,7 @@ def _refused(game_id: str, number: int, message: str, status: int = 400) -> Resp
 @bp.route("/games/<game_id>/rounds/<round:number>/correct", methods=["GET", "POST"])
 def correct(game_id: str, number: int) -> Page:
     """Reopen a scored round: change its trump, bids or tricks under the same checks."""
-    snapshot = service.get_game(game_id)
+    snapshot = games.get_game(game_id)
     view = snapshot.round(number)
     if not editable(game_id):
         raise errors.NotKeeper()
@@ -268,7 +269,7 @@ def correct(game_id: str, number: int) -> Page:
             bids, tricks = values.bids, values.tricks
             if not form.validate() or None in bids or None in tricks:
                 raise _FormInvalid()
-            service.correct_round(
+            rounds.correct_round(
                 game_id,
                 current_device(),
                 number,
@@ -303,7 +304,7 @@ def correct(game_id: str, number: int) -> Page:
     return make_response(body, status)
 
 
-def _correction_fields(snapshot: service.GameSnapshot) -> set[str]:
+def _correction_fields(snapshot: loading.GameSnapshot) -> set[str]:
     seats = range(snapshot.table.seats)
     return {"turned", "chosen", *(f"bids[{s}]" for s in seats), *(f"tricks[{s}]" for s in seats)}
 
@@ -319,7 +320,7 @@ class Correction:
 
 
 def _same_facts(
-    snapshot: service.GameSnapshot, number: int, recorded: Correction, sent: Correction
+    snapshot: loading.GameSnapshot, number: int, recorded: Correction, sent: Correction
 ) -> bool:
     """Whether the correction form was sent with the round's facts as recorded."""
 
@@ -334,7 +335,7 @@ def _same_facts(
     return facts(recorded) == facts(sent)
 
 
-def _correction_values(snapshot: service.GameSnapshot, number: int) -> Correction:
+def _correction_values(snapshot: loading.GameSnapshot, number: int) -> Correction:
     form = request.form
     seats = snapshot.table.seats
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .. import rules, service
+from .. import rules
 from ..i18n import gettext, rule_message, suit_label
+from ..services import loading
 from . import chart
 
 SUIT_SYMBOLS = {
@@ -75,7 +76,7 @@ def trump_label(trump: rules.Trump | None) -> str:
     return label
 
 
-def bid_rows(game: service.GameSnapshot, number: int) -> list[Row]:
+def bid_rows(game: loading.GameSnapshot, number: int) -> list[Row]:
     """The players in bid order with the bids they may make.
 
     While the bids are hidden (covered and secret reveal), the screen shows who has bid but
@@ -115,7 +116,7 @@ def bid_rows(game: service.GameSnapshot, number: int) -> list[Row]:
     return rows
 
 
-def trick_rows(game: service.GameSnapshot, number: int) -> list[Row]:
+def trick_rows(game: loading.GameSnapshot, number: int) -> list[Row]:
     """The players in bid order with the tricks tapped in so far; the one missing count is
     filled in from the sum."""
     view = game.view.round(number)
@@ -142,12 +143,12 @@ def trick_rows(game: service.GameSnapshot, number: int) -> list[Row]:
     return rows
 
 
-def tricks_so_far(game: service.GameSnapshot, number: int) -> int:
+def tricks_so_far(game: loading.GameSnapshot, number: int) -> int:
     """The tricks the round screen shows so far, the one filled in from the sum included."""
     return sum(count or 0 for count in rules.fill_tricks(number, game.draft(number)))
 
 
-def trick_hint(game: service.GameSnapshot, number: int) -> str | None:
+def trick_hint(game: loading.GameSnapshot, number: int) -> str | None:
     """What keeps the round from being scored now, in one sentence (``None``: nothing)."""
     table = game.table
     try:
@@ -158,7 +159,7 @@ def trick_hint(game: service.GameSnapshot, number: int) -> str | None:
     return None
 
 
-def can_all_make(game: service.GameSnapshot, number: int) -> bool:
+def can_all_make(game: loading.GameSnapshot, number: int) -> bool:
     """Whether "everyone made their bid" is possible (and may be offered without giving
     hidden bids away)."""
     view = game.view.round(number)
@@ -167,14 +168,14 @@ def can_all_make(game: service.GameSnapshot, number: int) -> bool:
     return rules.tricks_if_all_made(number, view.bids or ()) is not None
 
 
-def leaders(game: service.GameSnapshot) -> list[str]:
+def leaders(game: loading.GameSnapshot) -> list[str]:
     """The names of the players sharing the lead, once a round is scored."""
     if not any(view.state is rules.RoundState.SCORED for view in game.view.rounds):
         return []
     return [game.table.players[seat] for seat in rules.leaders(game.view.totals)]
 
 
-def winner_names(game: service.GameSnapshot) -> list[str]:
+def winner_names(game: loading.GameSnapshot) -> list[str]:
     """The names of the winners once the game is over (several when they share the win)."""
     return [game.table.players[seat] for seat in game.view.winners]
 
@@ -199,7 +200,7 @@ class SheetRow:
     corrected: bool
 
 
-def sheet_rows(game: service.GameSnapshot) -> list[SheetRow]:
+def sheet_rows(game: loading.GameSnapshot) -> list[SheetRow]:
     """Every round × every player: bid, tricks, round score and running total."""
     seats = game.table.seats
     scored = [view.scores for view in game.view.rounds if view.scores is not None]
@@ -222,7 +223,7 @@ def sheet_rows(game: service.GameSnapshot) -> list[SheetRow]:
     return rows
 
 
-def standings_after(game: service.GameSnapshot, number: int) -> list[rules.Standing]:
+def standings_after(game: loading.GameSnapshot, number: int) -> list[rules.Standing]:
     """The standings as they were once round ``number`` was scored."""
     scores = [view.scores for view in game.view.rounds[:number] if view.scores is not None]
     totals = rules.running_totals(scores, game.table.seats)
@@ -239,7 +240,7 @@ class Forbidden:
 
 
 def forbidden_in_correction(
-    game: service.GameSnapshot, number: int, bids: Sequence[int | None]
+    game: loading.GameSnapshot, number: int, bids: Sequence[int | None]
 ) -> Forbidden | None:
     """On the correction form: the bid the dealer may not make with the others' bids as
     chosen (the standings before the round as recorded, as the rules ask)."""
@@ -255,7 +256,7 @@ def forbidden_in_correction(
 
 
 def _refusal(
-    game: service.GameSnapshot, number: int, bids: Sequence[int | None], dealer_bid: int
+    game: loading.GameSnapshot, number: int, bids: Sequence[int | None], dealer_bid: int
 ) -> str | None:
     """Why the rules refuse the dealer ``dealer_bid`` beside the others' ``bids``, if they do.
 
@@ -273,7 +274,7 @@ def _refusal(
     return None
 
 
-def score_chart(game: service.GameSnapshot) -> chart.Chart:
+def score_chart(game: loading.GameSnapshot) -> chart.Chart:
     """The running totals of every player after each scored round, as a chart."""
     scored = [view.scores for view in game.view.rounds if view.scores is not None]
     totals = rules.running_totals(scored, game.table.seats)

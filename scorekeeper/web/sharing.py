@@ -7,8 +7,9 @@ from flask import flash, redirect, render_template, request, session, url_for
 from flask_babel import ngettext
 from werkzeug.wrappers import Response
 
-from .. import errors, qr, security, service
+from .. import errors, qr, security
 from ..i18n import gettext
+from ..services import games, loading, sharing
 from .common import Page, current_device, helpers, page_blueprint
 
 bp = page_blueprint("sharing", __name__)
@@ -21,7 +22,7 @@ HANDOVER_KEY = "handover"
 def share(game_id: str) -> Page:
     """Invite the table (the view link and its QR code); for the scorekeeper also handing the
     scorekeeping over to another phone, and taking it back from every other phone."""
-    return _render_share(service.get_game(game_id))
+    return _render_share(games.get_game(game_id))
 
 
 @bp.post("/games/<game_id>/handover")
@@ -29,14 +30,14 @@ def share(game_id: str) -> Page:
 def create_handover(game_id: str) -> Page:
     """Make a one-time link (15 minutes) that hands scorekeeping over to another phone; shown
     once, on the page this answers with, never stored."""
-    token = service.create_handover(game_id, current_device())
+    token = sharing.create_handover(game_id, current_device())
     link = url_for(".handover", token=token, _external=True)
-    return _render_share(service.get_game(game_id), handover_link=link)
+    return _render_share(games.get_game(game_id), handover_link=link)
 
 
-def _render_share(snapshot: service.GameSnapshot, handover_link: str | None = None) -> Page:
+def _render_share(snapshot: loading.GameSnapshot, handover_link: str | None = None) -> Page:
     device = current_device()
-    editable = service.can_edit(snapshot.id, device)
+    editable = sharing.can_edit(snapshot.id, device)
     view_link = url_for("games.spectate", game_id=snapshot.id, _external=True)
     return render_template(
         "share.html",
@@ -48,9 +49,9 @@ def _render_share(snapshot: service.GameSnapshot, handover_link: str | None = No
         handover_qr=qr.qr_svg(handover_link, gettext("QR code of the hand-over link"))
         if handover_link
         else None,
-        minutes=service.HANDOVER_MINUTES,
-        others=service.other_keepers(snapshot.id, device) if editable else 0,
-        open_links=service.open_handovers(snapshot.id) if editable else 0,
+        minutes=sharing.HANDOVER_MINUTES,
+        others=sharing.other_keepers(snapshot.id, device) if editable else 0,
+        open_links=sharing.open_handovers(snapshot.id) if editable else 0,
         **helpers(),
     )
 
@@ -58,7 +59,7 @@ def _render_share(snapshot: service.GameSnapshot, handover_link: str | None = No
 @bp.post("/games/<game_id>/revoke")
 def revoke(game_id: str) -> Response:
     """Take the right to keep score from every other phone (and void unused hand-over links)."""
-    count = service.revoke_other_keepers(game_id, current_device())
+    count = sharing.revoke_other_keepers(game_id, current_device())
     flash(
         ngettext(
             "%(num)d other phone can no longer keep score.",
@@ -87,8 +88,8 @@ def take_over() -> Page:
         if not isinstance(token, str) or not token:
             raise errors.HandoverInvalid()
         if request.method == "GET":
-            return render_template("handover.html", game=service.handover_game(token))
-        game_id = service.redeem_handover(token, _device())
+            return render_template("handover.html", game=sharing.handover_game(token))
+        game_id = sharing.redeem_handover(token, _device())
     except errors.HandoverInvalid:
         session.pop(HANDOVER_KEY, None)
         raise
@@ -97,7 +98,7 @@ def take_over() -> Page:
     return redirect(url_for("games.game", game_id=game_id), 303)
 
 
-def _device() -> service.Device:
+def _device() -> sharing.Device:
     device = current_device(create=True)
     assert device is not None
     return device

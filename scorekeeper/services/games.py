@@ -1,0 +1,158 @@
+"""Games as a whole: start one, read one, its version, delete one, a browser's games."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import selectinload
+
+from .. import rules
+from ..errors import GameNotFound
+from ..extensions import db
+from ..models import Game, Grant, Player, Round, utcnow
+from .loading import (
+    EDIT_TOKEN_BYTES,
+    GAME_ID_BYTES,
+    GameSnapshot,
+    StoredGame,
+    read_game,
+    snapshot,
+    snapshot_of,
+    valid_id,
+    write_transaction,
+)
+from .sharing import Credential, Device, editing, hash_token
+
+KEPT_GAMES_SHOWN = 50
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """A created game and its edit token, which is shown only this once."""
+
+    game: GameSnapshot
+    edit_token: str
+
+
+def get_game(game_id: str) -> GameSnapshot:
+    """The game with this id."""
+    return read_game(game_id)
+
+
+def game_version(game_id: str) -> int:
+    """The game's version, in one statement: what a page polling for changes compares."""
+    if not valid_id(game_id):
+        raise GameNotFound()
+    version = db.session.scalar(
+        select(Game.version).where(Game.id == game_id, Game.deleted_at.is_(None))
+    )
+    if version is None:
+        raise GameNotFound()
+    return version
+
+
+def create_game(
+    names: Sequence[str],
+    *,
+    first_dealer: int | None = None,
+    bid_rule: str = rules.BidRule.STANDARD,
+    last_bidder_may_bid_zero: bool = False,
+    bid_reveal: str = rules.BidReveal.OPEN,
+    clairvoyance: bool = False,
+    rounds: int | None = None,
+    device: Device | None = None,
+) -> NewGame:
+    """Start a game; a missing first dealer is drawn at random.
+
+    A ``device`` (the browser that starts the game) gets the edit right with it.
+    """
+    players = rules.clean_names(names)
+    if first_dealer is None:
+        first_dealer = secrets.randbelow(len(players))
+    table = rules.Table(
+        players=players,
+        first_dealer=first_dealer,
+        rules=rules.GameRules(
+            rounds=rounds if rounds is not None else rules.full_game_rounds(len(players)),
+            bid_rule=rules.parse_bid_rule(bid_rule),
+            last_bidder_may_bid_zero=last_bidder_may_bid_zero,
+            bid_reveal=rules.parse_bid_reveal(bid_reveal),
+            clairvoyance=clairvoyance,
+        ),
+    )
+    token = secrets.token_urlsafe(EDIT_TOKEN_BYTES)
+    now = utcnow()
+    game = Game(
+        id=secrets.token_urlsafe(GAME_ID_BYTES),
+        edit_token_hash=hash_token(token),
+        version=1,
+        first_dealer=table.first_dealer,
+        bid_rule=table.rules.bid_rule.value,
+        last_bidder_may_bid_zero=table.rules.last_bidder_may_bid_zero,
+        bid_reveal=table.rules.bid_reveal.value,
+        clairvoyance=table.rules.clairvoyance,
+        round_count=table.rules.rounds,
+        created_at=now,
+        updated_at=now,
+        players=[Player(seat=seat, name=name) for seat, name in enumerate(players)],
+    )
+    with write_transaction():
+        db.session.add(game)
+        if device is not None:
+            db.session.add(Grant(device_hash=device.hash, game_id=game.id, created_at=now))
+    created = StoredGame(game.id, 1, game.edit_token_hash, now, now, table)
+    return NewGame(game=snapshot_of(created), edit_token=token)
+
+
+def delete_game(
+    game_id: str, token: Credential, *, if_match: Collection[int] | None = None
+) -> None:
+    """Delete a game: it reads as unknown from now on (its facts are kept, marked deleted)."""
+    with editing(game_id, token, if_match) as game:
+        now = utcnow()
+        db.session.execute(
+            update(Game)
+            .where(Game.id == game.id)
+            .values(version=game.version + 1, updated_at=now, deleted_at=now)
+            .execution_options(synchronize_session=False)
+        )
+
+
+def kept_games(device: Device | None, limit: int | None = KEPT_GAMES_SHOWN) -> list[GameSnapshot]:
+    """The games this browser keeps the score of, the most recently changed first (all of
+    them with ``limit=None``)."""
+    if device is None:
+        return []
+    statement = (
+        select(Game)
+        .join(Grant, Grant.game_id == Game.id)
+        .where(Grant.device_hash == device.hash, Game.deleted_at.is_(None))
+        .order_by(Game.updated_at.desc(), Game.id)
+        .limit(limit)
+        .options(
+            selectinload(Game.players),
+            selectinload(Game.rounds).selectinload(Round.entries),
+        )
+    )
+    return [snapshot(game) for game in db.session.scalars(statement)]
+
+
+def known_names(device: Device | None, limit: int = 60) -> list[str]:
+    """Player names from the games this browser keeps, most recent games first, each once."""
+    if device is None:
+        return []
+    statement = (
+        select(Player.name, Game.updated_at)
+        .join(Game, Game.id == Player.game_id)
+        .join(Grant, Grant.game_id == Game.id)
+        .where(Grant.device_hash == device.hash, Game.deleted_at.is_(None))
+        .order_by(Game.updated_at.desc(), Player.seat)
+        .limit(limit * 6)
+    )
+    names: dict[str, str] = {}
+    for name, _updated in db.session.execute(statement):
+        names.setdefault(name.casefold(), name)
+    return list(names.values())[:limit]

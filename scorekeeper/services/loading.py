@@ -1,0 +1,364 @@
+"""A game as the use cases see it: loaded (and locked) in a constant number of statements,
+what its facts give, and the one write transaction every use case runs in.
+
+Every write runs in :func:`write_transaction`: the game is loaded under its lock
+(``SELECT ... FOR UPDATE`` on PostgreSQL; on SQLite the transaction begins IMMEDIATE and
+holds the database's write lock), the rules are asked, the changed rows are written through
+the ORM, and the transaction commits. Callers get :class:`GameSnapshot` values back, never
+ORM objects.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from typing import Any, NamedTuple
+
+from sqlalchemy import and_, bindparam, select, update
+
+from .. import rules
+from ..database import WRITE_OPTION
+from ..errors import GameNotFound, RoundNotFound
+from ..extensions import db
+from ..models import Entry, Game, Player, Round
+
+GAME_ID_BYTES = 18  # 144 random bits, 24 URL-safe characters
+EDIT_TOKEN_BYTES = 32  # 256 random bits
+MAX_ID_LENGTH = 32  # the width of games.id
+_ID_CHARS = frozenset(string.ascii_letters + string.digits + "-_")
+
+
+@dataclass(frozen=True)
+class GameSnapshot:
+    """A game at one version: its stored facts and everything the rules derive from them."""
+
+    id: str
+    version: int
+    created_at: datetime
+    updated_at: datetime
+    view: rules.GameView
+    #: Tricks tapped in so far, by round, for rounds being played (``None``: not yet).
+    drafts: Mapping[int, tuple[int | None, ...]] = field(default_factory=dict)
+    #: The rounds written again after they were scored.
+    corrected: frozenset[int] = frozenset()
+
+    @property
+    def table(self) -> rules.Table:
+        """Players, first dealer and rules."""
+        return self.view.table
+
+    def round(self, number: int) -> rules.RoundView:
+        """Round ``number``, or :class:`RoundNotFound` when the game has no such round."""
+        check_round_number(self.table.rules.rounds, number)
+        return self.view.round(number)
+
+    def draft(self, number: int) -> tuple[int | None, ...]:
+        """The tricks tapped in so far in round ``number`` (``None``: not yet)."""
+        return self.drafts.get(number, (None,) * self.table.seats)
+
+
+class EntryFacts(NamedTuple):
+    """One player's facts in one round (``None``: not yet)."""
+
+    bid: int | None = None
+    tricks: int | None = None
+    draft: int | None = None
+
+
+NO_ENTRY = EntryFacts()
+
+
+@dataclass(frozen=True)
+class RoundFacts:
+    """A round's recorded facts, one entry per seat (none before a bid or trick is kept)."""
+
+    number: int
+    trump_turned: str | None = None
+    trump_suit: str | None = None
+    corrected_at: datetime | None = None
+    entries: tuple[EntryFacts, ...] = ()
+
+    @classmethod
+    def of(cls, row: Round) -> RoundFacts:
+        """The facts of a round's row and its entries."""
+        return cls(
+            number=row.number,
+            trump_turned=row.trump_turned,
+            trump_suit=row.trump_suit,
+            corrected_at=aware(row.corrected_at) if row.corrected_at is not None else None,
+            entries=tuple(
+                EntryFacts(entry.bid, entry.tricks, entry.draft_tricks)
+                for entry in sorted(row.entries, key=lambda entry: entry.seat)
+            ),
+        )
+
+    def record(self) -> rules.RoundRecord:
+        """The facts as the rules take them."""
+        trump = None
+        if self.trump_turned is not None:
+            suit = rules.Suit(self.trump_suit) if self.trump_suit else None
+            trump = rules.Trump(rules.Turned(self.trump_turned), suit)
+        entries = self.entries
+        bids = tuple(entry.bid for entry in entries) if entries else None
+        tricks: tuple[int, ...] | None = None
+        if entries and all(entry.tricks is not None for entry in entries):
+            tricks = tuple(entry.tricks or 0 for entry in entries)
+        return rules.RoundRecord(trump=trump, bids=bids, tricks=tricks)
+
+    def with_trump(self, trump: rules.Trump) -> RoundFacts:
+        """The round with this trump."""
+        suit = trump.suit.value if trump.suit else None
+        return replace(self, trump_turned=trump.turned.value, trump_suit=suit)
+
+    def with_entries(self, seats: int, **columns: Sequence[int | None]) -> RoundFacts:
+        """The round with whole columns of its entries replaced: ``bid``, ``tricks`` or
+        ``draft``, one value per seat; entries are made for every seat on first use."""
+        entries = list(self.entries or (NO_ENTRY,) * seats)
+        for name, values in columns.items():
+            if len(values) != seats:
+                raise ValueError(f"{name}: one value per seat")
+            for seat, value in enumerate(values):
+                entries[seat] = entries[seat]._replace(**{name: value})
+        return replace(self, entries=tuple(entries))
+
+    def with_entry(self, seats: int, seat: int, **values: int | None) -> RoundFacts:
+        """The round with one seat's entry changed."""
+        entries = list(self.entries or (NO_ENTRY,) * seats)
+        entries[seat] = entries[seat]._replace(**values)
+        return replace(self, entries=tuple(entries))
+
+
+def aware(moment: datetime) -> datetime:
+    """A stored time as an aware UTC time (SQLite hands back naive ones)."""
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+
+
+def valid_id(game_id: str) -> bool:
+    """Whether ``game_id`` can be a game's id at all (URL-safe base64, not too long): NUL
+    bytes, which PostgreSQL refuses in text, or overlong strings are not sent to the
+    database."""
+    return len(game_id) <= MAX_ID_LENGTH and _ID_CHARS.issuperset(game_id) and bool(game_id)
+
+
+def check_round_number(rounds: int, number: int) -> None:
+    """Raise :class:`RoundNotFound` unless a game of ``rounds`` rounds has round ``number``."""
+    if not 1 <= number <= rounds:
+        raise RoundNotFound(rounds=rounds, round=number)
+
+
+@dataclass(frozen=True)
+class StoredGame:
+    """A game's row, players and rounds as stored."""
+
+    id: str
+    version: int
+    edit_token_hash: str
+    created_at: datetime
+    updated_at: datetime
+    table: rules.Table
+    rounds: Mapping[int, RoundFacts] = field(default_factory=dict)
+
+
+# The two statements that read a game: its row with its players, then its version with its
+# rounds and their entries (plain rows: no objects to keep track of). Built once.
+_GAME = (
+    select(
+        Game.edit_token_hash,
+        Game.first_dealer,
+        Game.bid_rule,
+        Game.last_bidder_may_bid_zero,
+        Game.bid_reveal,
+        Game.clairvoyance,
+        Game.round_count,
+        Game.created_at,
+        Player.name,
+    )
+    .join(Player, Player.game_id == Game.id)
+    .where(Game.id == bindparam("game_id"), Game.deleted_at.is_(None))
+    .order_by(Player.seat)
+)
+_LOCKED_GAME = _GAME.with_for_update(of=Game)
+_FACTS = (
+    select(
+        Game.version,
+        Game.updated_at,
+        Round.number,
+        Round.trump_turned,
+        Round.trump_suit,
+        Round.corrected_at,
+        Entry.seat,
+        Entry.bid,
+        Entry.tricks,
+        Entry.draft_tricks,
+    )
+    .outerjoin(Round, Round.game_id == Game.id)
+    .outerjoin(Entry, and_(Entry.game_id == Round.game_id, Entry.round_number == Round.number))
+    .where(Game.id == bindparam("game_id"), Game.deleted_at.is_(None))
+    .order_by(Round.number, Entry.seat)
+)
+
+
+def load_game(game_id: str, *, lock: bool = False) -> StoredGame:
+    """The game (undeleted) with its players, rounds and entries, in two statements; with
+    ``lock``, its row is locked for the rest of the transaction (``FOR UPDATE`` on
+    PostgreSQL; SQLite's IMMEDIATE transaction holds the database's write lock already).
+
+    The version is read with the rounds: in READ COMMITTED a write may commit between two
+    statements, and the version given is the rounds' own (under the lock none can).
+    """
+    if not valid_id(game_id):
+        raise GameNotFound()
+    # Plain rows, read on the session's connection (in its transaction): no ORM objects
+    # are made, so none has to be kept track of.
+    connection = db.session.connection()
+    rows = connection.execute(_LOCKED_GAME if lock else _GAME, {"game_id": game_id}).all()
+    if not rows:
+        raise GameNotFound()
+    first = rows[0]
+    rounds: dict[int, RoundFacts] = {}
+    entries: dict[int, list[EntryFacts]] = {}
+    version = updated_at = None
+    for row in connection.execute(_FACTS, {"game_id": game_id}):
+        version, updated_at = row.version, row.updated_at
+        number = row.number
+        if number is None:  # a game without rounds joins to one row of NULLs
+            continue
+        if number not in rounds:
+            corrected = row.corrected_at
+            rounds[number] = RoundFacts(
+                number=number,
+                trump_turned=row.trump_turned,
+                trump_suit=row.trump_suit,
+                corrected_at=aware(corrected) if corrected is not None else None,
+            )
+            entries[number] = []
+        if row.seat is not None:  # as is a round without entries
+            entries[number].append(EntryFacts(row.bid, row.tricks, row.draft_tricks))
+    if version is None or updated_at is None:
+        raise GameNotFound()  # deleted between the two statements
+    return StoredGame(
+        id=game_id,
+        version=version,
+        edit_token_hash=first.edit_token_hash,
+        created_at=aware(first.created_at),
+        updated_at=aware(updated_at),
+        table=game_table(first, tuple(row.name for row in rows)),
+        rounds={
+            number: replace(kept, entries=tuple(entries[number])) for number, kept in rounds.items()
+        },
+    )
+
+
+def read_game(game_id: str) -> GameSnapshot:
+    """The game with this id, as its facts are stored now."""
+    return snapshot_of(load_game(game_id))
+
+
+def game_table(game: Any, players: Sequence[str] | None = None) -> rules.Table:
+    """The table a game's row gives (a :class:`Game`, with its players loaded, or a row of
+    its columns with the players' names in seat order)."""
+    if players is None:
+        assert isinstance(game, Game)
+        players = [player.name for player in sorted(game.players, key=lambda p: p.seat)]
+    return rules.Table(
+        players=tuple(players),
+        first_dealer=game.first_dealer,
+        rules=rules.GameRules(
+            rounds=game.round_count,
+            bid_rule=rules.BidRule(game.bid_rule),
+            last_bidder_may_bid_zero=game.last_bidder_may_bid_zero,
+            bid_reveal=rules.BidReveal(game.bid_reveal),
+            clairvoyance=game.clairvoyance,
+        ),
+    )
+
+
+def stored(game: Game) -> StoredGame:
+    """A game loaded as an object (with its players, rounds and entries) as stored facts."""
+    return StoredGame(
+        id=game.id,
+        version=game.version,
+        edit_token_hash=game.edit_token_hash,
+        created_at=aware(game.created_at),
+        updated_at=aware(game.updated_at),
+        table=game_table(game),
+        rounds={row.number: RoundFacts.of(row) for row in game.rounds},
+    )
+
+
+def snapshot(game: Game) -> GameSnapshot:
+    """What a game loaded as an object (with its players, rounds and entries) gives."""
+    return snapshot_of(stored(game))
+
+
+def snapshot_of(game: StoredGame) -> GameSnapshot:
+    """What a game's stored facts give."""
+    rounds = game.rounds.values()
+    return GameSnapshot(
+        id=game.id,
+        version=game.version,
+        created_at=game.created_at,
+        updated_at=game.updated_at,
+        view=rules.evaluate(game.table, {kept.number: kept.record() for kept in rounds}),
+        drafts={
+            kept.number: tuple(entry.draft for entry in kept.entries)
+            for kept in rounds
+            if any(entry.draft is not None for entry in kept.entries)
+        },
+        corrected=frozenset(kept.number for kept in rounds if kept.corrected_at),
+    )
+
+
+def facts_json(record: rules.RoundRecord) -> dict[str, object]:
+    """A round's recorded facts as the audit trail keeps them."""
+    trump = record.trump
+    return {
+        "trump": None
+        if trump is None
+        else {"turned": trump.turned.value, "suit": trump.suit.value if trump.suit else None},
+        "bids": list(record.bids) if record.bids is not None else None,
+        "tricks": list(record.tricks) if record.tricks is not None else None,
+    }
+
+
+# The version bump: a write's last statement, made on the game locked for it.
+_BUMP = (
+    update(Game)
+    .where(Game.id == bindparam("game_id"))
+    .values(version=bindparam("version"), updated_at=bindparam("now"))
+    .execution_options(synchronize_session=False)
+)
+
+
+def bump_version(game: StoredGame, now: datetime) -> None:
+    """The game's version grows by one and its update time is ``now``, in the caller's
+    write transaction, on the game locked by it."""
+    db.session.execute(_BUMP, {"game_id": game.id, "version": game.version + 1, "now": now})
+
+
+@contextmanager
+def write_transaction() -> Iterator[None]:
+    """One write transaction: commit on success, roll back on any error.
+
+    Only reads can have happened in the request before a use case starts. SQLite's write
+    transaction begins afresh (``BEGIN IMMEDIATE`` takes the write lock, see
+    :mod:`..database`); PostgreSQL's goes on in the reads' transaction (READ COMMITTED: the
+    locking read and every read after it see the latest commit).
+    """
+    session = db.session()
+    current = session.get_transaction()
+    if current is not None and (
+        not current.is_active or session.get_bind().dialect.name == "sqlite"
+    ):
+        session.rollback()
+    if not session.in_transaction():
+        session.connection(execution_options={WRITE_OPTION: True})
+    try:
+        yield
+        session.commit()
+    except BaseException:
+        session.rollback()
+        raise

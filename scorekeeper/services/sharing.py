@@ -1,0 +1,246 @@
+"""Who may keep a game's score: edit tokens, browsers' grants, hand-over links, and the
+check every write makes under the game's lock."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import secrets
+from collections.abc import Collection, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import ColumnElement, delete, exists, func, select, update
+
+from .. import errors
+from ..errors import (
+    GameNotFound,
+    HandoverInvalid,
+    NotKeeper,
+    StaleVersion,
+    TokenMissing,
+    TokenRejected,
+)
+from ..extensions import db
+from ..models import Game, Grant, Handover, utcnow
+from .loading import (
+    GameSnapshot,
+    StoredGame,
+    aware,
+    check_round_number,
+    load_game,
+    read_game,
+    valid_id,
+    write_transaction,
+)
+
+HANDOVER_TOKEN_BYTES = 32  # 256 random bits, as edit tokens
+HANDOVER_MINUTES = errors.HANDOVER_MINUTES
+HANDOVER_LIFETIME = timedelta(minutes=HANDOVER_MINUTES)
+
+
+@dataclass(frozen=True)
+class Device:
+    """A browser, known by the random key in its signed cookie (only its hash is stored)."""
+
+    key: str
+
+    @property
+    def hash(self) -> str:
+        """The hash the database knows the browser by."""
+        return hash_token(self.key)
+
+
+#: Who asks to write: an edit token (the API), a browser (the pages), or nobody.
+Credential = str | Device | None
+
+
+def hash_token(token: str) -> str:
+    """SHA-256 of an edit token; the token has 256 random bits, so no salt or stretching."""
+    return hashlib.sha256(token.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def has_grant(game_id: str, device: Device) -> bool:
+    """Whether the browser keeps the score of the game. Asked of the database each time: a
+    write asks again inside its transaction, after the lock, in case it was revoked."""
+    statement = select(exists().where(Grant.game_id == game_id, Grant.device_hash == device.hash))
+    return bool(db.session.scalar(statement))
+
+
+def can_edit(game_id: str, device: Device | None) -> bool:
+    """Whether this browser keeps the score of game ``game_id``."""
+    return device is not None and valid_id(game_id) and has_grant(game_id, device)
+
+
+def verify_token(game_id: str, token_hash: str, token: str | Device) -> None:
+    """Raise unless ``token`` (an edit token, or a browser) may edit the game."""
+    if isinstance(token, Device):
+        verify_keeper(game_id, token)
+        return
+    # Compare hashes in constant time: the stored hash is all the database knows.
+    if not hmac.compare_digest(hash_token(token), token_hash):
+        raise TokenRejected()
+
+
+def verify_keeper(game_id: str, device: Device) -> None:
+    """Raise unless the browser keeps the score of the game."""
+    if not has_grant(game_id, device):
+        raise NotKeeper()
+
+
+def authorize(game_id: str, token: Credential, number: int | None = None) -> None:
+    """Raise unless ``token`` may edit game ``game_id`` (which has round ``number``).
+
+    The write use cases check the token again inside their transaction; this lets a
+    caller refuse a stranger before it even reads the request.
+    """
+    if not token:
+        raise TokenMissing()
+    if not valid_id(game_id):
+        raise GameNotFound()
+    found = db.session.execute(
+        select(Game.edit_token_hash, Game.round_count).where(
+            Game.id == game_id, Game.deleted_at.is_(None)
+        )
+    ).first()
+    if found is None:
+        raise GameNotFound()
+    token_hash, rounds = found
+    verify_token(game_id, token_hash, token)
+    if number is not None:
+        check_round_number(rounds, number)
+
+
+@contextmanager
+def editing(
+    game_id: str, token: Credential, if_match: Collection[int] | None, number: int | None = None
+) -> Iterator[StoredGame]:
+    """The game, loaded and locked in a write transaction, once ``token`` may edit it, it
+    has round ``number`` (if one is given) and is at a version ``if_match`` names, checked
+    in that order (a round the game does not have is 404 before a stale 412). The caller
+    changes it; the transaction commits when the block ends."""
+    if not token:
+        raise TokenMissing()
+    with write_transaction():
+        game = load_game(game_id, lock=True)
+        verify_token(game.id, game.edit_token_hash, token)
+        if number is not None:
+            check_round_number(game.table.rules.rounds, number)
+        if if_match is not None and game.version not in if_match:
+            raise StaleVersion(version=game.version)
+        yield game
+        # Objects the session loaded before this write would now be out of date.
+        db.session.expire_all()
+
+
+def create_handover(game_id: str, device: Device | None) -> str:
+    """A one-time token that hands the right to keep score of the game to another browser.
+
+    Only a browser that keeps the score may make one. The token works once, for
+    :data:`HANDOVER_LIFETIME`; only its hash is stored.
+    """
+    if device is None:
+        raise NotKeeper()
+    token = secrets.token_urlsafe(HANDOVER_TOKEN_BYTES)
+    now = utcnow()
+    with write_transaction():
+        # Locked as "only this phone keeps score" locks it: a phone whose right is being
+        # taken away meanwhile waits, then is refused, rather than leaving a link behind.
+        _lock(game_id)
+        verify_keeper(game_id, device)
+        # Links that can no longer be used are of no use to keep.
+        db.session.execute(
+            delete(Handover).where(Handover.game_id == game_id, Handover.expires_at <= now)
+        )
+        db.session.add(
+            Handover(
+                token_hash=hash_token(token),
+                game_id=game_id,
+                created_at=now,
+                expires_at=now + HANDOVER_LIFETIME,
+            )
+        )
+    return token
+
+
+def _lock(game_id: str) -> None:
+    """Lock the game's row (undeleted) for the rest of the write transaction."""
+    if not valid_id(game_id):
+        raise GameNotFound()
+    locked = db.session.scalar(
+        select(Game.id).where(Game.id == game_id, Game.deleted_at.is_(None)).with_for_update()
+    )
+    if locked is None:
+        raise GameNotFound()
+
+
+def handover_game(token: str) -> GameSnapshot:
+    """The game a hand-over token would hand over, without using it up."""
+    row = db.session.get(Handover, hash_token(token))
+    if row is None or row.used_at is not None or aware(row.expires_at) <= utcnow():
+        raise HandoverInvalid()
+    return read_game(row.game_id)
+
+
+def redeem_handover(token: str, device: Device) -> str:
+    """Use a hand-over token up: ``device`` gets the right to keep score; the game's id.
+
+    Two browsers redeeming one token at once: the game row is locked first, then the token
+    is claimed by a conditional update, so exactly one of them wins.
+    """
+    token_hash = hash_token(token)
+    now = utcnow()
+    with write_transaction():
+        game_id = db.session.scalar(
+            select(Handover.game_id).where(Handover.token_hash == token_hash)
+        )
+        if game_id is None:
+            raise HandoverInvalid()
+        _lock(game_id)
+        claimed = db.session.execute(
+            update(Handover)
+            .where(Handover.token_hash == token_hash, *_still_works(now))
+            .values(used_at=now)
+        )
+        if claimed.rowcount != 1:  # type: ignore[attr-defined]
+            raise HandoverInvalid()
+        if not has_grant(game_id, device):
+            db.session.add(Grant(device_hash=device.hash, game_id=game_id, created_at=now))
+    return game_id
+
+
+def other_keepers(game_id: str, device: Device | None) -> int:
+    """How many other browsers keep the score of the game."""
+    statement = select(func.count()).where(Grant.game_id == game_id)
+    if device is not None:
+        statement = statement.where(Grant.device_hash != device.hash)
+    return db.session.scalar(statement) or 0
+
+
+def open_handovers(game_id: str) -> int:
+    """How many hand-over links of the game still work (not used, not expired)."""
+    statement = select(func.count()).where(Handover.game_id == game_id, *_still_works(utcnow()))
+    return db.session.scalar(statement) or 0
+
+
+def _still_works(now: datetime) -> tuple[ColumnElement[bool], ...]:
+    """The conditions on a hand-over link that still works at ``now``: not used, not expired."""
+    return (Handover.used_at.is_(None), Handover.expires_at > now)
+
+
+def revoke_other_keepers(game_id: str, device: Device | None) -> int:
+    """Take the right to keep score from every other browser, and void the hand-over links
+    not yet used; the number of browsers that lost it. The API's edit token stays valid."""
+    if device is None:
+        raise NotKeeper()
+    with write_transaction():
+        _lock(game_id)
+        verify_keeper(game_id, device)
+        revoked = db.session.execute(
+            delete(Grant).where(Grant.game_id == game_id, Grant.device_hash != device.hash)
+        )
+        db.session.execute(
+            delete(Handover).where(Handover.game_id == game_id, Handover.used_at.is_(None))
+        )
+    return int(revoked.rowcount)  # type: ignore[attr-defined]
