@@ -30,7 +30,7 @@ from scorekeeper import create_app
 from scorekeeper.database import normalize_url
 from scorekeeper.extensions import db
 from scorekeeper.models import Entry, Game, Grant, Player, Round
-from scorekeeper.service import Device
+from scorekeeper.services.sharing import Device
 
 from .queries import counted
 

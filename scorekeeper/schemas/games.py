@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 from .. import rules
 from ..rules import GameStatus, RoundState, Suit, Turned
-from ..service import GameSnapshot
+from ..services.loading import GameSnapshot
 
 _SUITS: list[Any] = [suit.value for suit in rules.Suit]
 _TURNABLE = [t.value for t in rules.Turned if t is not rules.Turned.NONE]

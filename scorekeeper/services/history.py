@@ -19,8 +19,9 @@ from .. import errors, rules
 from ..database import folded
 from ..extensions import db
 from ..models import Entry, Game, Grant, Player, Round, RoundChange, utcnow
-from ..service import Device, GameSnapshot
 from . import games, loading, sharing
+from .loading import GameSnapshot
+from .sharing import Device
 
 RESTORE_DAYS = 30
 GAMES_PAGE = 20

@@ -19,10 +19,11 @@ from .. import rules
 from ..errors import GameImportRefused, RoundImportRefused
 from ..extensions import db
 from ..models import Entry, Game, Grant, Player, Round, utcnow
-from ..service import Device, NewGame
 from . import loading, sharing
+from .games import NewGame
 from .history import kept_by, restorable
 from .import_file import ParsedGame, Refusal, game_label, games_of, parse_game
+from .sharing import Device
 
 
 @dataclass(frozen=True)

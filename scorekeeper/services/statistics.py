@@ -19,7 +19,7 @@ from .. import rules
 from ..database import folded
 from ..extensions import db
 from ..models import Entry, Game, Grant, Player
-from ..service import Device
+from .sharing import Device
 
 SPARK_POINTS = 30
 PAIRS_SHOWN = 50
