@@ -43,9 +43,9 @@ def engine_options(url: str) -> dict[str, Any]:
         # Options given in the URL (``?options=-c search_path=...``) are kept.
         given = make_url(url).query.get("options", "")
         options = " ".join([*([given] if isinstance(given, str) else given), _LOCK_TIMEOUT])
-        # psycopg prepares a statement on the server once a connection has run it 5 times
-        # (a PK lookup: 0.25 instead of 0.55 ms, parsed and planned once). It forgets them
-        # all at a ROLLBACK, so reads end with COMMIT (end_read_transaction).
+        # psycopg prepares a statement on the server once a connection has run it a few
+        # times (parsed and planned once). It forgets them all at a ROLLBACK, so reads end
+        # with COMMIT (end_read_transaction).
         # Pinged before use when idle a while (see _ping_if_idle), not before each request.
         return {"connect_args": {"options": options.strip()}}
     return {"pool_pre_ping": True}
@@ -75,8 +75,8 @@ def _ping_if_idle(dialect: Dialect, dbapi_connection: Any, record: Any, _proxy: 
 
     Its server may have gone away meanwhile (restarted, or it closed idle connections):
     the pool then throws it away and opens another. A connection given back moments ago
-    is not pinged: a round trip before every request was a sixth of a write's time under
-    load. Should its server have gone away in that moment all the same, the request is
+    is not pinged: a round trip before every request costs a good part of a write's time.
+    Should its server have gone away in that moment all the same, the request is
     answered 503 (try again), and the pool replaces its connections.
     """
     returned_at = record.info.get("returned_at")

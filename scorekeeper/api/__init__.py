@@ -15,13 +15,11 @@ from flask import Blueprint, Response, jsonify
 from werkzeug.routing import BaseConverter
 
 from . import games, import_export, rounds
-from .import_export import IMPORT_MAX_BYTES
 from .openapi import Answer, operation, operation_of
 from .openapi import openapi_document as _document
 from .problems import TITLES, Problem, is_api_request, problem_response, register_errorhandlers
 
 __all__ = [
-    "IMPORT_MAX_BYTES",
     "TITLES",
     "Problem",
     "RoundNumberConverter",

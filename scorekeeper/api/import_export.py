@@ -13,12 +13,10 @@ from ..schemas.document import (
     OneGameExport,
 )
 from ..services import games, importing
+from ..services.import_file import IMPORT_MAX_BYTES
 from .games import versioned
 from .openapi import Answer, operation
 from .requests import json_body
-
-#: An export of many games is larger than a round's body.
-IMPORT_MAX_BYTES = 16 * 1024 * 1024
 
 
 @operation(

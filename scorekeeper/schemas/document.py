@@ -3,15 +3,16 @@ and what it answers."""
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .games import Game, Model, Player, Rules, Timestamp, Trump
+from .games import Game, Model, Timestamp, Trump
 
 SCHEMA_VERSION: Literal[1] = 1
 #: What wrote to a round (see :class:`models.RoundChange`).
 Kind = Literal["trump", "bids", "tricks", "score", "correction", "import"]
+KINDS: tuple[str, ...] = get_args(Kind)
 
 
 class Facts(Model):
@@ -71,6 +72,41 @@ class TrumpFile(Loose):
     suit: str | None = None
 
 
+class PlayerFile(Loose):
+    """A player of a file to import."""
+
+    seat: int
+    name: str
+
+
+class RulesFile(Loose):
+    """A game's options in a file to import: each one named, as every export writes them."""
+
+    bid_rule: str
+    last_bidder_may_bid_zero: bool
+    bid_reveal: str
+    clairvoyance: bool
+    rounds: int
+
+
+class FactsFile(Loose):
+    """A round's facts before or after a write, in a file to import."""
+
+    trump: TrumpFile | None = None
+    bids: list[int | None] | None = None
+    tricks: list[int | None] | None = None
+
+
+class AuditFile(Loose):
+    """One write of the audit trail in a file to import; without ``at``, it is dated now."""
+
+    round: int
+    kind: str
+    at: str | None = None
+    old: FactsFile | None = None
+    new: FactsFile | None = None
+
+
 class RoundFile(Loose):
     """A round of a file to import: the facts the rules replay, and the scores to compare."""
 
@@ -85,9 +121,9 @@ class GameFile(Loose):
     """The game object of a file to import (as GET returns it): its table and its rounds,
     each replayed through the rules; without ``created_at`` the game is started now."""
 
-    players: list[Player]
+    players: list[PlayerFile]
     first_dealer: int
-    rules: Rules
+    rules: RulesFile
     rounds: list[RoundFile]
     created_at: str | None = None
     updated_at: str | None = None
@@ -98,7 +134,7 @@ class GameExport(Loose):
     """One game of a file to import: the game object and its audit trail."""
 
     game: GameFile
-    audit: list[AuditEntry] | None = None
+    audit: list[AuditFile] | None = None
 
 
 class Export(BaseModel):
@@ -107,7 +143,7 @@ class Export(BaseModel):
     schema_version: Literal[1]
     exported_at: Timestamp | None = None
     game: GameFile | None = None
-    audit: list[AuditEntry] | None = None
+    audit: list[AuditFile] | None = None
     games: list[GameExport] | None = None
 
 

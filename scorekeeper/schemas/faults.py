@@ -72,7 +72,9 @@ def first_fault(model: type[BaseModel], error: ValidationError) -> Fault:
     if kind == "missing":
         return Fault(gettext("The field %(key)s is missing.", key=field), field, loc, False)
     if kind == "greater_than_equal":
-        return Fault(gettext("%(field)s cannot be below 0.", field=field), field, loc, False)
+        least = faults[0].get("ctx", {}).get("ge", 0)
+        detail = gettext("%(field)s cannot be below %(least)d.", field=field, least=least)
+        return Fault(detail, field, loc, False)
     sentence = _TYPE_SENTENCES.get(kind)
     if sentence is None:
         return Fault(gettext("The request cannot be handled as it was sent."), None, loc, True)

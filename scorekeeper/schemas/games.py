@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from flask import url_for
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 from .. import rules
 from ..rules import GameStatus, RoundState, Suit, Turned
-from ..services.loading import GameSnapshot
+
+if TYPE_CHECKING:  # the snapshot is only read here; services need not be loaded first
+    from ..services.loading import GameSnapshot
 
 _SUITS: list[Any] = [suit.value for suit in rules.Suit]
 _TURNABLE = [t.value for t in rules.Turned if t is not rules.Turned.NONE]
@@ -200,13 +202,14 @@ class GameLinks(Model):
 class Game(Model):
     """The game object of API.md."""
 
-    id: str = Field(min_length=22)
-    version: int = Field(ge=1)
+    # Documented bounds, not checked on the way out: an answer is never refused.
+    id: str = Field(json_schema_extra={"minLength": 22})
+    version: int = Field(json_schema_extra={"minimum": 1})
     schema_version: Literal[1]
     created_at: Timestamp
     updated_at: Timestamp
     players: list[Player]
-    first_dealer: int = Field(ge=0)
+    first_dealer: int = Field(json_schema_extra={"minimum": 0})
     rules: Rules
     status: GameStatus
     current_round: int | None

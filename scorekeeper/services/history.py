@@ -1,7 +1,8 @@
 """The use cases of a browser's history: its games list, deleting and restoring, the purge,
 and a round's audit trail.
 
-Like :mod:`service`, every write is one transaction and callers get plain values back.
+As in every use case (:mod:`.loading`), every write is one transaction and callers get
+plain values back.
 """
 
 from __future__ import annotations
@@ -371,10 +372,3 @@ def audit_trails(
 def kept_snapshots(device: Device | None) -> list[GameSnapshot]:
     """Every game this browser keeps, newest activity first (for "export everything")."""
     return games.kept_games(device, limit=None)
-
-
-def facts_json(facts: Facts | None) -> dict[str, object] | None:
-    """Facts as the export writes them."""
-    if facts is None:
-        return None
-    return loading.facts_json(rules.RoundRecord(facts.trump, facts.bids, facts.tricks))

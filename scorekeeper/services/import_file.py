@@ -15,12 +15,22 @@ from pydantic import ValidationError
 from .. import rules
 from ..errors import ImportRefused
 from ..models import RoundChange
-from ..rules import _
-from ..schemas.document import AuditEntry, Facts, GameExport, GameFile, RoundFile, TrumpFile
+from ..rules import gettext_noop as _
+from ..schemas.document import (
+    KINDS,
+    AuditFile,
+    FactsFile,
+    GameExport,
+    GameFile,
+    RoundFile,
+    TrumpFile,
+)
 from ..schemas.faults import first_fault
 from . import loading
 
 MAX_IMPORT_GAMES = 2000
+#: An export of many games is larger than a round's body.
+IMPORT_MAX_BYTES = 16 * 1024 * 1024
 
 
 class Refusal(Exception):
@@ -67,8 +77,8 @@ def _read(item: Any) -> GameExport:
     except ValidationError as error:
         fault = first_fault(GameExport, error)
         loc = fault.loc
-        if fault.field is None and loc[:1] == ("audit",):  # a kind or a card no export writes
-            if loc[2:3] == ("kind",):
+        if loc[:1] == ("audit",) and len(loc) > 2:
+            if loc[2] in ("round", "kind"):
                 message = _("audit[%(index)d] names no round of this game or no kind of change.")
             else:
                 message = _("audit[%(index)d] holds facts that are not a round's.")
@@ -85,8 +95,6 @@ def _table(game: GameFile) -> rules.Table:
                 seat=seat,
             )
     options = game.rules
-    if options.rounds is None:
-        raise _bad(_("first_dealer and the rules are missing or of the wrong type."))
     return rules.Table(
         players=rules.clean_names([player.name for player in game.players]),
         first_dealer=game.first_dealer,
@@ -150,14 +158,14 @@ def _replay(table: rules.Table, rounds: list[RoundFile]) -> dict[int, rules.Roun
 
 
 def _audit_rows(
-    entries: list[AuditEntry],
+    entries: list[AuditFile],
     table: rules.Table,
     records: Mapping[int, rules.RoundRecord],
     now: datetime,
 ) -> list[RoundChange]:
     rows = []
     for index, entry in enumerate(entries):
-        if entry.round > table.rules.rounds:
+        if not 1 <= entry.round <= table.rules.rounds or entry.kind not in KINDS:
             raise _bad(
                 _("audit[%(index)d] names no round of this game or no kind of change."),
                 index=index,
@@ -190,17 +198,19 @@ def _audit_rows(
     return rows
 
 
-def _change_facts(facts: Facts | None, table: rules.Table, number: int) -> dict[str, object] | None:
+def _change_facts(
+    facts: FactsFile | None, table: rules.Table, number: int
+) -> dict[str, object] | None:
     if facts is None:
         return None
-    trump = None if facts.trump is None else TrumpFile(**facts.trump.model_dump(mode="json"))
+    trump = facts.trump
     none_left = trump is not None and trump.turned == rules.Turned.NONE.value
     card = rules.Trump.NO_CARD_LEFT if none_left else _trump(trump, table, number)
     for values in (facts.bids, facts.tricks):
         if values is not None and len(values) != table.seats:
             raise ValueError(values)
     bids = tuple(facts.bids) if facts.bids is not None else None
-    tricks = tuple(facts.tricks) if facts.tricks is not None else None
+    tricks = tuple(count or 0 for count in facts.tricks) if facts.tricks is not None else None
     return loading.facts_json(rules.RoundRecord(card, bids, tricks))
 
 

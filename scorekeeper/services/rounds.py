@@ -15,7 +15,7 @@ from sqlalchemy import insert, update
 from .. import rules
 from ..extensions import db
 from ..models import Entry, Round, RoundChange, utcnow
-from ..rules import _
+from ..rules import gettext_noop as _
 from .loading import GameSnapshot, RoundFacts, StoredGame, bump_version, facts_json, snapshot_of
 from .sharing import Credential, editing
 

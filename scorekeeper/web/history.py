@@ -14,11 +14,11 @@ from flask_wtf.csrf import CSRFError, validate_csrf
 from wtforms.validators import ValidationError
 
 from .. import errors, export, i18n, rules, security
-from ..api.import_export import IMPORT_MAX_BYTES
 from ..extensions import csrf
 from ..i18n import gettext, service_message
 from ..services import games, history, importing
 from ..services import statistics as statistics_service
+from ..services.import_file import IMPORT_MAX_BYTES
 from . import screens
 from .common import Page, current_device, editable, helpers, page_blueprint
 from .following import followed_ids, forget_followed
