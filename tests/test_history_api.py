@@ -164,3 +164,17 @@ def test_a_file_without_its_rules_named_is_refused(app: Flask, api: ApiClient) -
     assert response.status_code == 422
     assert "game.rules.bid_rule is missing" in response.get_json()["detail"]
     assert game_count(app) == count
+
+
+def test_a_start_before_the_year_1_in_utc_is_read_as_no_start(app: Flask, api: ApiClient) -> None:
+    """A time the file gives that UTC cannot hold is taken as no time, as a malformed one
+    is: the game is imported, started now, instead of the server failing."""
+    document = api.client.get(f"/api/v1/games/{played(api)}/export").get_json()
+    document["game"]["created_at"] = "0001-01-01T00:00:00+01:00"
+    document["audit"][0]["at"] = "0001-01-01T00:00:00+01:00"
+    count = game_count(app)
+    response = api.client.post("/api/v1/import", json=document)
+    assert response.status_code == 201, response.get_json()
+    assert game_count(app) == count + 1
+    imported = api.client.get(response.get_json()["games"][0]["links"]["self"]).get_json()
+    assert not imported["created_at"].startswith("0001")

@@ -47,12 +47,13 @@ def _bad(message: str, round_number: int | None = None, **params: Any) -> Refusa
 
 
 def _time(value: str | None) -> datetime | None:
-    """A time of the file in UTC (as every time is stored), or ``None`` without one."""
+    """A time of the file in UTC (as every time is stored), or ``None`` without one (or
+    with one that is no time, or falls before the year 1 in UTC)."""
     try:
         moment = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
-    except ValueError:
+        return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
+    except (ValueError, OverflowError):
         return None
-    return moment.astimezone(UTC) if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 @dataclass
