@@ -5,38 +5,19 @@ from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 
 from flask import Flask
 from flask.testing import FlaskClient
-from sqlalchemy import event
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
+from tests.statements import count_statements as counted
 
 from . import PLAYERS, csrf_token, print_rows, start_game
 from .databases import database
 
 _VERSION = re.compile(r'name="version" value="(\d+)"')
-
-
-@contextmanager
-def counted(app: Flask) -> Iterator[list[str]]:
-    """The statements the app's engine runs inside the block (not SQLite's BEGIN)."""
-    statements: list[str] = []
-
-    def record(_conn: object, _cursor: object, statement: str, *_args: object) -> None:
-        if not statement.startswith("BEGIN"):
-            statements.append(statement)
-
-    with app.app_context():
-        engine = db.engine
-    event.listen(engine, "before_cursor_execute", record)
-    try:
-        yield statements
-    finally:
-        event.remove(engine, "before_cursor_execute", record)
 
 
 def _play(phone: FlaskClient, game_id: str, csrf: str, rounds: int) -> None:
