@@ -5,6 +5,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import selectinload
@@ -85,7 +86,21 @@ def create_game(
     )
     token = secrets.token_urlsafe(EDIT_TOKEN_BYTES)
     now = utcnow()
-    game = Game(
+    game = new_game_row(table, token, now, now)
+    with write_transaction():
+        db.session.add(game)
+        if device is not None:
+            db.session.add(Grant(device_hash=device.hash, game_id=game.id, created_at=now))
+    created = StoredGame(game.id, 1, game.edit_token_hash, now, now, table)
+    return NewGame(game=snapshot_of(created), edit_token=token)
+
+
+def new_game_row(
+    table: rules.Table, token: str, created_at: datetime, updated_at: datetime
+) -> Game:
+    """A new game's row (a fresh id, version 1) with its players, for ``table``, its
+    right to change kept as the hash of ``token``."""
+    return Game(
         id=secrets.token_urlsafe(GAME_ID_BYTES),
         edit_token_hash=hash_token(token),
         version=1,
@@ -95,16 +110,10 @@ def create_game(
         bid_reveal=table.rules.bid_reveal.value,
         clairvoyance=table.rules.clairvoyance,
         round_count=table.rules.rounds,
-        created_at=now,
-        updated_at=now,
-        players=[Player(seat=seat, name=name) for seat, name in enumerate(players)],
+        created_at=created_at,
+        updated_at=updated_at,
+        players=[Player(seat=seat, name=name) for seat, name in enumerate(table.players)],
     )
-    with write_transaction():
-        db.session.add(game)
-        if device is not None:
-            db.session.add(Grant(device_hash=device.hash, game_id=game.id, created_at=now))
-    created = StoredGame(game.id, 1, game.edit_token_hash, now, now, table)
-    return NewGame(game=snapshot_of(created), edit_token=token)
 
 
 def delete_game(

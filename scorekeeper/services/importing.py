@@ -18,9 +18,9 @@ from sqlalchemy.orm import selectinload
 from .. import rules
 from ..errors import GameImportRefused, RoundImportRefused
 from ..extensions import db
-from ..models import Entry, Game, Grant, Player, Round, utcnow
-from . import loading, sharing
-from .games import NewGame
+from ..models import Entry, Game, Grant, Round, utcnow
+from . import loading
+from .games import NewGame, new_game_row
 from .history import kept_by, restorable
 from .import_file import ParsedGame, Refusal, game_label, games_of, parse_game
 from .sharing import Device
@@ -117,20 +117,7 @@ def import_games(document: Any, device: Device | None = None) -> Imported:
 
 def _game_row(game: ParsedGame, token: str) -> Game:
     table = game.table
-    row = Game(
-        id=secrets.token_urlsafe(loading.GAME_ID_BYTES),
-        edit_token_hash=sharing.hash_token(token),
-        version=1,
-        first_dealer=table.first_dealer,
-        bid_rule=table.rules.bid_rule.value,
-        last_bidder_may_bid_zero=table.rules.last_bidder_may_bid_zero,
-        bid_reveal=table.rules.bid_reveal.value,
-        clairvoyance=table.rules.clairvoyance,
-        round_count=table.rules.rounds,
-        created_at=game.created_at,
-        updated_at=game.updated_at,
-        players=[Player(seat=seat, name=name) for seat, name in enumerate(table.players)],
-    )
+    row = new_game_row(table, token, game.created_at, game.updated_at)
     corrected: dict[int, datetime] = {}
     for change in game.audit:
         if change.kind == "correction":
