@@ -1,9 +1,10 @@
 """gunicorn's settings for Tablet of Truth, read from the directory gunicorn starts in.
 
 The command line (``make run``, README.md's deployment, ``bench/load.py``) says how many
-workers and threads; this file adds the hook below. It imports nothing of the app: gunicorn's
-main process reads it, and a module imported there would stay as it was when the workers are
-restarted after an update (``kill -HUP``), which also reads this file again.
+workers; this file chooses their kind, what gunicorn trusts, and adds the hook below. It
+imports nothing of the app: gunicorn's main process reads it, and a module imported there
+would stay as it was when the workers are restarted after an update (``kill -HUP``), which
+also reads this file again.
 """
 
 import os as _os
@@ -30,13 +31,22 @@ def _keepalive_requests(environ: _Mapping[str, str]) -> int:
 
 _KEEPALIVE_REQUESTS = _keepalive_requests(_os.environ)
 
+#: A greenlet per connection (gevent) rather than a few threads: a client that sends its
+#: request slowly, by accident or on purpose, holds one idle connection, not a thread that
+#: the other phones wait for.
+worker_class = "gevent"
+
+#: gunicorn believes ``X-Forwarded-Proto`` and friends from no address: the app's
+#: ``PROXY_FIX_*`` settings alone say how many proxies in front to believe (README.md).
+forwarded_allow_ips = ""
+
 
 def pre_request(worker: _Any, req: _Any) -> None:
     """Answer a connection's ``KEEPALIVE_REQUESTS``-th request with ``Connection: close`` and
     close it afterwards (HTTP/1.1; the client opens a new one by itself).
 
-    gunicorn's gthread workers accept from one shared socket, and a connection stays with the
-    worker that accepted it for as long as it is kept alive. Phones that connect at the same
+    gunicorn's workers accept from one shared socket, and a connection stays with the worker
+    that accepted it for as long as it is kept alive. Phones that connect at the same
     moment (four tables at a game night, or the load test's four robots) tend to land on the
     worker that woke first, which then answers every one of their writes on its one
     interpreter lock while another idles: under the bench load the writes' p50 was 2.2–2.9×

@@ -111,7 +111,7 @@ def free_port() -> int:
 
 class Server:
     """gunicorn serving the checkout's app on a database, in a process group of its own:
-    the ``make run`` command line (gunicorn.conf.py, 2 workers × 4 threads), on loopback,
+    the ``make run`` command line (gunicorn.conf.py, 2 workers), on loopback,
     without the access log unless asked, rate limits off (every table comes from 127.0.0.1)."""
 
     def __init__(

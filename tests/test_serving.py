@@ -1,5 +1,6 @@
 """gunicorn as ``make run`` starts it: the checkout's ``gunicorn.conf.py`` closes a kept-alive
-connection after ``KEEPALIVE_REQUESTS`` requests, so that busy phones spread over the workers.
+connection after ``KEEPALIVE_REQUESTS`` requests, so that busy phones spread over the workers;
+slow clients hold up nobody; no ``X-Forwarded-*`` header is believed by gunicorn itself.
 (It imports nothing of the app, so it is read here as gunicorn reads it: as a file.)"""
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import runpy
 import socket
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -56,7 +58,6 @@ def _start(tmp_path: Path, **environ: str) -> tuple[subprocess.Popen[bytes], int
         str(GUNICORN),
         "--bind", f"127.0.0.1:{port}",
         "--workers", "1",
-        "--threads", "2",
         "scorekeeper:create_app()",
     ]  # fmt: skip
     process = subprocess.Popen(
@@ -222,3 +223,51 @@ def test_the_config_imports_nothing_of_the_app() -> None:
         check=True,
     )
     assert found.stdout.strip() == "[]"
+
+
+def _dribble(port: int, stop: threading.Event) -> None:
+    """A client that sends its request's header lines one every half second, never ending it."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+        connection.sendall(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        line = 0
+        while not stop.wait(0.5):
+            try:
+                connection.sendall(b"X-Slow-%d: still typing\r\n" % line)
+            except OSError:
+                return
+            line += 1
+
+
+def test_slow_clients_hold_up_nobody(tmp_path: Path) -> None:
+    # Sixteen connections dribbling headers (one worker: the worst case) while a phone polls.
+    stop = threading.Event()
+    with serving(tmp_path) as port:
+        slow = [threading.Thread(target=_dribble, args=(port, stop)) for _ in range(16)]
+        for thread in slow:
+            thread.start()
+        try:
+            time.sleep(1)
+            waits = []
+            for _ in range(5):
+                started = time.monotonic()
+                with socket.create_connection(("127.0.0.1", port), timeout=15) as connection:
+                    assert _get(connection).status == 200
+                waits.append(time.monotonic() - started)
+        finally:
+            stop.set()
+            for thread in slow:
+                thread.join()
+    # Threads that waited for the slow clients' requests would wait for all of them (15 s).
+    assert max(waits) < 2, waits
+
+
+def test_gunicorn_believes_no_forwarded_header(tmp_path: Path) -> None:
+    # HSTS is sent only over HTTPS: a forged X-Forwarded-Proto from 127.0.0.1 must not count.
+    with serving(tmp_path) as port:
+        client = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        client.request("GET", "/healthz", headers={"X-Forwarded-Proto": "https"})
+        response = client.getresponse()
+        response.read()
+        client.close()
+    assert response.status == 200
+    assert response.getheader("Strict-Transport-Security") is None
