@@ -14,7 +14,7 @@ from .. import errors, rules
 from ..i18n import gettext, rule_message
 from ..services import games, loading, rounds, sharing
 from . import screens
-from .common import Page, current_device, editable, flash_stale, helpers, page_blueprint
+from .common import Page, current_device, editable, flash_stale, page_blueprint
 from .forms import SeatForm, TrumpForm, VersionedForm, small_number
 
 bp = page_blueprint("rounds", __name__)
@@ -75,7 +75,6 @@ def _render_round(
         error_field=field,
         notice_field=notice[0] if notice else None,
         notice=notice[1] if notice else None,
-        **helpers(),
     )
     response = make_response(body, status)
     if error is not None:
@@ -268,7 +267,6 @@ def correct(game_id: str, number: int) -> Page:
         suits=list(rules.Suit),
         error=error,
         error_field=error_field if _CORRECTION_FIELD.fullmatch(error_field or "") else None,
-        **helpers(),
     )
     return make_response(body, status)
 
