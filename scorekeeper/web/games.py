@@ -292,11 +292,18 @@ def spectate_live(game_id: str) -> Response:
         body = render_template("_live_gone.html", message=service_message(error))
         return make_response(body, 404)
     if request.if_none_match.contains_weak(etag):
-        return _live_headers(Response(status=304), etag)
-    snapshot = games.get_game(game_id)
-    context = _live_context(snapshot)
-    response = make_response(render_template("_live.html", game=snapshot, **context))
-    return _live_headers(response, context["etag"])
+        response = Response(status=304)
+    else:
+        snapshot = games.get_game(game_id)
+        context = _live_context(snapshot)
+        response = make_response(render_template("_live.html", game=snapshot, **context))
+        etag = context["etag"]
+    # Weak: the compressed and the plain body are the same page (Flask-Compress leaves weak
+    # tags as they are). The fragment is the same for every viewer but its language.
+    response.set_etag(etag, weak=True)
+    response.headers["Cache-Control"] = "no-cache"
+    response.vary.add("Accept-Language")
+    return response
 
 
 def _live_etag(version: int) -> str:
@@ -314,12 +321,3 @@ def _live_context(snapshot: loading.GameSnapshot) -> dict[str, Any]:
         "poll_seconds": POLL_SECONDS if number else POLL_SECONDS_OVER,
         "current": snapshot.view.round(number) if number else None,
     }
-
-
-def _live_headers(response: Response, etag: str) -> Response:
-    # Weak: the compressed and the plain body are the same page (Flask-Compress leaves weak
-    # tags as they are). The fragment is the same for every viewer but its language.
-    response.set_etag(etag, weak=True)
-    response.headers["Cache-Control"] = "no-cache"
-    response.vary.add("Accept-Language")
-    return response
