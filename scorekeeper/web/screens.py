@@ -258,25 +258,25 @@ def score_chart(game: loading.GameSnapshot) -> chart.Chart:
     return chart.score_chart(game.table.players, totals, game.table.rules.rounds)
 
 
+SPARK_WIDTH = 120
+SPARK_HEIGHT = 32
+SPARK_MARGIN = 2
+
+
 @dataclass(frozen=True)
 class Sparkline:
     """A player's totals as a small line chart: SVG points in a ``width`` × ``height`` box,
     the zero line's height (if it crosses), and the values the label names."""
 
     points: str
-    width: int
-    height: int
     zero: float | None
     first: int
     last: int
     low: int
     high: int
     count: int
-
-
-SPARK_WIDTH = 120
-SPARK_HEIGHT = 32
-SPARK_MARGIN = 2
+    width: int = SPARK_WIDTH
+    height: int = SPARK_HEIGHT
 
 
 def sparkline(values: Sequence[int]) -> Sparkline | None:
@@ -297,8 +297,6 @@ def sparkline(values: Sequence[int]) -> Sparkline | None:
     )
     return Sparkline(
         points=points,
-        width=SPARK_WIDTH,
-        height=SPARK_HEIGHT,
         zero=y(0) if low < 0 < high else None,
         first=values[0],
         last=values[-1],
