@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 #: The drawing's size in SVG units; it scales to the width of the phone.
 WIDTH = 360
@@ -18,64 +19,46 @@ LEFT, RIGHT, TOP, BOTTOM = 44, 14, 10, 30
 DASHES = ("none", "9 4", "2 3", "10 3 2 3", "5 3", "14 4 2 4 2 4")
 MARKERS = ("circle", "square", "triangle", "diamond", "triangle-down", "cross")
 MARKER_SIZE = 4.5
+#: The corners of the markers drawn as polygons, about their centre, in units of their size.
+CORNERS = {
+    "square": ((-1, -1), (1, -1), (1, 1), (-1, 1)),
+    "triangle": ((0, -1.2), (1.1, 0.8), (-1.1, 0.8)),
+    "triangle-down": ((0, 1.2), (1.1, -0.8), (-1.1, -0.8)),
+    "diamond": ((0, -1.3), (1, 0), (0, 1.3), (-1, 0)),
+}
 #: Gridline steps a person reads easily; the first that needs at most MAX_TICKS lines.
 STEPS = (10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000)
 MAX_TICKS = 6
 
 
-@dataclass(frozen=True)
-class Tick:
+class Tick(NamedTuple):
     """A labelled value on an axis and where it is drawn."""
 
     value: int
     position: float
 
 
-@dataclass(frozen=True)
-class Line:
-    """One player's running totals: round 0 (everyone at 0) to the last round scored."""
+class Line(NamedTuple):
+    """One player's running totals from round 0 (everyone at 0) to the last round scored,
+    and how the line is drawn: colour class number (``p0``…``p5``), dash pattern, markers."""
 
     seat: int
     name: str
-    totals: tuple[int, ...]
+    total: int
     points: tuple[tuple[float, float], ...]
-
-    @property
-    def total(self) -> int:
-        """The player's total now."""
-        return self.totals[-1]
-
-    @property
-    def polyline(self) -> str:
-        """The points as an SVG ``points`` attribute."""
-        return " ".join(f"{x:g},{y:g}" for x, y in self.points)
-
-    @property
-    def dash(self) -> str:
-        """The SVG ``stroke-dasharray`` of this player's line."""
-        return DASHES[self.seat % len(DASHES)]
-
-    @property
-    def style(self) -> int:
-        """The player's colour class number (``p0``…``p5``)."""
-        return self.seat % len(DASHES)
-
-    @property
-    def marker(self) -> str:
-        """The marker at the line's end, as an SVG path."""
-        x, y = self.points[-1]
-        return marker_path(MARKERS[self.style], x, y)
-
-    def key_marker(self, x: float, y: float) -> str:
-        """The same marker at another place (the legend's key)."""
-        return marker_path(MARKERS[self.style], x, y)
+    #: The points as an SVG ``points`` attribute.
+    polyline: str
+    style: int
+    dash: str
+    #: The marker at the line's end, and at the legend's key, as SVG paths.
+    marker: str
+    key_marker: str
 
 
 @dataclass(frozen=True)
 class Chart:
     """The whole drawing: the plot's box, the axes' ticks and a line per player."""
 
-    rounds: int
     lines: tuple[Line, ...]
     y_ticks: tuple[Tick, ...]
     x_ticks: tuple[Tick, ...]
@@ -120,18 +103,26 @@ def score_chart(players: Sequence[str], totals: Sequence[Sequence[int]], rounds:
         share = (value - bottom_value) / (top_value - bottom_value)
         return round(plot_bottom - (plot_bottom - plot_top) * share, 2)
 
-    lines = tuple(
-        Line(
-            seat=seat,
-            name=name,
-            totals=tuple(row[seat] for row in history),
-            points=tuple((x_of(number), y_of(row[seat])) for number, row in enumerate(history)),
+    lines = []
+    for seat, name in enumerate(players):
+        points = tuple((x_of(number), y_of(row[seat])) for number, row in enumerate(history))
+        style = seat % len(DASHES)
+        lines.append(
+            Line(
+                seat=seat,
+                name=name,
+                total=history[-1][seat],
+                points=points,
+                polyline=" ".join(f"{x:g},{y:g}" for x, y in points),
+                style=style,
+                dash=DASHES[style],
+                marker=marker_path(MARKERS[style], *points[-1]),
+                key_marker=marker_path(MARKERS[style], 20, 7),
+            )
         )
-        for seat, name in enumerate(players)
-    )
     y_ticks = tuple(Tick(value, y_of(value)) for value in range(bottom_value, top_value + 1, step))
     x_ticks = tuple(Tick(number, x_of(number)) for number in round_ticks(rounds))
-    return Chart(rounds=rounds, lines=lines, y_ticks=y_ticks, x_ticks=x_ticks)
+    return Chart(lines=tuple(lines), y_ticks=y_ticks, x_ticks=x_ticks)
 
 
 def round_ticks(rounds: int) -> list[int]:
@@ -148,21 +139,13 @@ def round_ticks(rounds: int) -> list[int]:
 def marker_path(shape: str, x: float, y: float, size: float = MARKER_SIZE) -> str:
     """A marker of ``shape`` centred on (``x``, ``y``), as an SVG path."""
     s = size
-    corners: list[tuple[float, float]]
     if shape == "circle":
         return f"M{x - s:g},{y:g}a{s:g},{s:g} 0 1,0 {2 * s:g},0a{s:g},{s:g} 0 1,0 {-2 * s:g},0Z"
-    if shape == "square":
-        corners = [(x - s, y - s), (x + s, y - s), (x + s, y + s), (x - s, y + s)]
-    elif shape == "triangle":
-        corners = [(x, y - s * 1.2), (x + s * 1.1, y + s * 0.8), (x - s * 1.1, y + s * 0.8)]
-    elif shape == "triangle-down":
-        corners = [(x, y + s * 1.2), (x + s * 1.1, y - s * 0.8), (x - s * 1.1, y - s * 0.8)]
-    elif shape == "diamond":
-        corners = [(x, y - s * 1.3), (x + s, y), (x, y + s * 1.3), (x - s, y)]
-    else:  # a cross: two bars
+    if shape == "cross":  # two bars
         t = s * 0.35
         return (
             f"M{x - s:g},{y - t:g}H{x + s:g}V{y + t:g}H{x - s:g}Z"
             f"M{x - t:g},{y - s:g}H{x + t:g}V{y + s:g}H{x - t:g}Z"
         )
+    corners = ((x + dx * s, y + dy * s) for dx, dy in CORNERS[shape])
     return "M" + "L".join(f"{round(cx, 2):g},{round(cy, 2):g}" for cx, cy in corners) + "Z"

@@ -1,12 +1,10 @@
-"""What the page areas share: this browser's device key and session, the page blueprint
-(never stored by the back button), the edit check, the helpers every template gets, and the
-error page.
+"""What the page areas share: this browser's device key, the page blueprint, the edit check,
+the helpers every template gets, and the error page.
 
-Every write is a POST with a CSRF token and the version of the game the page showed, and
-answers with a redirect to the page (so a reload never sends it twice), or with the page
-again and the refusal next to the control. The edit right is a random device key in the
-signed, HttpOnly, SameSite=Lax session cookie; the database keeps only its hash.
-"""
+Every write is a POST with a CSRF token and the version of the game the page showed, answered
+with a redirect (a reload never sends it twice) or with the page and the refusal beside the
+control. The edit right is a random device key in the signed, HttpOnly, SameSite=Lax session
+cookie; the database keeps only its hash."""
 
 from __future__ import annotations
 
@@ -42,9 +40,11 @@ Page = Response | str
 
 
 def page_blueprint(name: str, import_name: str) -> Blueprint:
-    """A blueprint of pages: every answer it gives is fetched afresh by the back button."""
+    """A blueprint of pages: every answer it gives is fetched afresh by the back button, and
+    every template it renders gets the helpers."""
     bp = Blueprint(name, import_name)
     bp.after_request(no_store)
+    bp.context_processor(helpers)
     return bp
 
 
@@ -90,7 +90,7 @@ def editable(game_id: str) -> bool:
 
 
 def helpers() -> dict[str, Any]:
-    """The functions the game templates lay a game out with."""
+    """The functions the page templates lay a game out with."""
     return {
         "trump_label": screens.trump_label,
         "suit_label": i18n.suit_label,
@@ -147,13 +147,11 @@ def _stale() -> Response:
     """Another phone wrote first: say so, and show the game as it is now (the round screen's
     actions show it themselves, with their 412)."""
     flash_stale()
-    game_id = (request.view_args or {}).get("game_id", "")
-    number = (request.view_args or {}).get("number")
-    games.get_game(game_id)
-    target = url_for("games.game", game_id=game_id)
-    if number is not None:
-        target = url_for(request.endpoint or "games.game", game_id=game_id, number=number)
-    return redirect(target, 303)
+    args = request.view_args or {}
+    games.get_game(args.get("game_id", ""))
+    if args.get("number") is None:
+        return redirect(url_for("games.game", game_id=args.get("game_id", "")), 303)
+    return redirect(url_for(request.endpoint or "games.game", **args), 303)
 
 
 def flash_stale() -> None:

@@ -30,10 +30,6 @@ def small_number(value: str | None) -> int | None:
     return None
 
 
-def _seat_count(form: NewGameForm) -> int:
-    return len(form.names.entries)
-
-
 class NewGameForm(FlaskForm):  # type: ignore[misc]
     """A new game: the names by seat, the first dealer and the variant."""
 
@@ -64,7 +60,7 @@ class NewGameForm(FlaskForm):  # type: ignore[misc]
     def dealer_seat(self) -> int | None:
         """The chosen first dealer, or ``None`` to draw one at random."""
         seat = small_number(self.first_dealer.data)
-        return seat if seat is not None and seat < _seat_count(self) else None
+        return seat if seat is not None and seat < len(self.names.entries) else None
 
     def round_count(self) -> int | None:
         """The rounds chosen, or ``None`` for the full game."""

@@ -23,7 +23,7 @@ from wtforms.fields.choices import SelectChoice
 from .. import errors, rules, security
 from ..i18n import gettext, rule_message, service_message
 from ..services import games, loading
-from .common import LANGUAGE_KEY, Page, current_device, editable, helpers, page_blueprint
+from .common import LANGUAGE_KEY, Page, current_device, editable, page_blueprint
 from .following import remember_followed
 from .forms import FULL_GAME, RANDOM_DEALER, NewGameForm
 
@@ -100,15 +100,8 @@ SETUP_KEY = "setup"
 
 def _setup_of(form: NewGameForm) -> dict[str, Any]:
     """The form's choices as plain values (what the session keeps)."""
-    return {
-        "names": form.seat_names(),
-        "first_dealer": form.first_dealer.data,
-        "bid_rule": form.bid_rule.data,
-        "last_bidder_may_bid_zero": bool(form.last_bidder_may_bid_zero.data),
-        "bid_reveal": form.bid_reveal.data,
-        "clairvoyance": bool(form.clairvoyance.data),
-        "rounds": form.rounds.data,
-    }
+    fields = {key: value for key, value in form.data.items() if key != "csrf_token"}
+    return {**fields, "names": form.seat_names()}
 
 
 def _remembered_setup() -> NewGameForm | None:
@@ -190,16 +183,16 @@ def _understood(form: NewGameForm) -> bool:
 
 def _attach_setup_error(form: NewGameForm, error: rules.SetupError) -> None:
     message = rule_message(error)
-    field = error.field or ""
-    if field.startswith("players[") and field.endswith("]"):
-        seat = int(field[len("players[") : -1])
-        if seat < len(form.names.entries):
-            form.names.entries[seat].errors = [message]
-            return
-    if field == "rules.rounds":
+    player = _PLAYER_FIELD.fullmatch(error.field or "")
+    if player and int(player[1]) < len(form.names.entries):
+        form.names.entries[int(player[1])].errors = [message]
+    elif error.field == "rules.rounds":
         form.rounds.errors = [message]
-        return
-    form.form_errors.append(message)
+    else:
+        form.form_errors.append(message)
+
+
+_PLAYER_FIELD = re.compile(r"players\[([0-9]+)\]")
 
 
 def _rearranged(setup: dict[str, Any], action: str) -> dict[str, Any]:
@@ -256,9 +249,7 @@ def game(game_id: str) -> Page:
     if not editable(game_id):
         return redirect(url_for(".spectate", game_id=game_id), 303)
     if current is None:
-        return render_template(
-            "game_over.html", game=snapshot, editable=editable(game_id), **helpers()
-        )
+        return render_template("game_over.html", game=snapshot, editable=editable(game_id))
     return redirect(url_for("rounds.round_screen", game_id=game_id, number=current), 303)
 
 
@@ -269,7 +260,7 @@ def sheet(game_id: str) -> Page:
     keeper = editable(game_id)
     if not keeper:
         remember_followed(game_id)
-    return render_template("sheet.html", game=snapshot, editable=keeper, **helpers())
+    return render_template("sheet.html", game=snapshot, editable=keeper)
 
 
 # -- Following a game ----------------------------------------------------------------------
@@ -301,11 +292,18 @@ def spectate_live(game_id: str) -> Response:
         body = render_template("_live_gone.html", message=service_message(error))
         return make_response(body, 404)
     if request.if_none_match.contains_weak(etag):
-        return _live_headers(Response(status=304), etag)
-    snapshot = games.get_game(game_id)
-    context = _live_context(snapshot)
-    response = make_response(render_template("_live.html", game=snapshot, **context))
-    return _live_headers(response, context["etag"])
+        response = Response(status=304)
+    else:
+        snapshot = games.get_game(game_id)
+        context = _live_context(snapshot)
+        response = make_response(render_template("_live.html", game=snapshot, **context))
+        etag = context["etag"]
+    # Weak: the compressed and the plain body are the same page (Flask-Compress leaves weak
+    # tags as they are). The fragment is the same for every viewer but its language.
+    response.set_etag(etag, weak=True)
+    response.headers["Cache-Control"] = "no-cache"
+    response.vary.add("Accept-Language")
+    return response
 
 
 def _live_etag(version: int) -> str:
@@ -322,14 +320,4 @@ def _live_context(snapshot: loading.GameSnapshot) -> dict[str, Any]:
         "poll_headers": {"If-None-Match": f'W/"{etag}"'},
         "poll_seconds": POLL_SECONDS if number else POLL_SECONDS_OVER,
         "current": snapshot.view.round(number) if number else None,
-        **helpers(),
     }
-
-
-def _live_headers(response: Response, etag: str) -> Response:
-    # Weak: the compressed and the plain body are the same page (Flask-Compress leaves weak
-    # tags as they are). The fragment is the same for every viewer but its language.
-    response.set_etag(etag, weak=True)
-    response.headers["Cache-Control"] = "no-cache"
-    response.vary.add("Accept-Language")
-    return response

@@ -20,7 +20,7 @@ from ..services import games, history, importing
 from ..services import statistics as statistics_service
 from ..services.import_file import IMPORT_MAX_BYTES
 from . import screens
-from .common import Page, current_device, editable, helpers, page_blueprint
+from .common import Page, current_device, editable, page_blueprint
 from .following import followed_ids, forget_followed
 
 bp = page_blueprint("history", __name__)
@@ -61,7 +61,6 @@ def home() -> Page:
         deleted=history.deleted_games(device),
         filtered=bool(status or search.strip()),
         restore_days=history.RESTORE_DAYS,
-        **helpers(),
     )
 
 
@@ -222,7 +221,6 @@ def round_history(game_id: str, number: int) -> Page:
         editable=editable(game_id),
         kinds=_kind_labels(),
         shown=shown_value,
-        **helpers(),
     )
 
 
@@ -262,7 +260,6 @@ def statistics() -> Page:
         sparkline=screens.sparkline,
         percent=percent,
         decimal=decimal,
-        points=i18n.number,
     )
 
 

@@ -4,7 +4,6 @@ on them, and the correction of a scored round."""
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,7 +14,7 @@ from .. import errors, rules
 from ..i18n import gettext, rule_message
 from ..services import games, loading, rounds, sharing
 from . import screens
-from .common import Page, current_device, editable, flash_stale, helpers, page_blueprint
+from .common import Page, current_device, editable, flash_stale, page_blueprint
 from .forms import SeatForm, TrumpForm, VersionedForm, small_number
 
 bp = page_blueprint("rounds", __name__)
@@ -76,7 +75,6 @@ def _render_round(
         error_field=field,
         notice_field=notice[0] if notice else None,
         notice=notice[1] if notice else None,
-        **helpers(),
     )
     response = make_response(body, status)
     if error is not None:
@@ -115,13 +113,15 @@ def round_action(game_id: str, number: int) -> Page:
         games.get_game(game_id)  # an unknown game is a 404, not a 403
         raise errors.NotKeeper()
     action = request.form.get("action", "")
-    handler = _ACTIONS.get(action)
-    if handler is None:
-        return _refused(game_id, number, gettext("This page sent something it never sends."))
+    form_class = _FORMS.get(action)
+    form = form_class() if form_class is not None else None
+    if form is None or not form.validate():
+        snapshot = games.get_game(game_id)
+        snapshot.round(number)  # an unknown round is a 404
+        flash(gettext("This page sent something it never sends."), "error")
+        return _render_round(snapshot, number, status=400)
     try:
-        handler(game_id, number, device)
-    except _FormInvalid:
-        return _refused(game_id, number, gettext("This page sent something it never sends."))
+        _record(action, form, game_id, number, device)
     except rules.RuleError as error:
         snapshot = games.get_game(game_id)
         return _render_round(snapshot, number, status=_refusal_status(error), error=error)
@@ -139,6 +139,15 @@ def round_action(game_id: str, number: int) -> Page:
 
 _ANCHOR = re.compile(r"seat-[0-9]")
 _ROW_FIELD = re.compile(r"(bids|tricks)\[[0-9]\]|tricks")
+_CORRECTION_FIELD = re.compile(r"turned|chosen|(bids|tricks)\[[0-9]\]")
+#: The form each tap on the round screen sends.
+_FORMS: dict[str, type[VersionedForm]] = {
+    "trump": TrumpForm,
+    "bid": SeatForm,
+    "tricks": SeatForm,
+    "score": VersionedForm,
+    "all_made": VersionedForm,
+}
 
 
 def _refusal_status(error: rules.RuleError) -> int:
@@ -146,43 +155,35 @@ def _refusal_status(error: rules.RuleError) -> int:
     return 409 if isinstance(error, rules.OutOfTurnError) else 422
 
 
-class _FormInvalid(Exception):
-    """The form's fields could not be read as the page sends them."""
-
-
-def _form(form_class: type[VersionedForm]) -> Any:
-    form = form_class()
-    if not form.validate():
-        raise _FormInvalid()
-    return form
-
-
-def _if_match(form: VersionedForm) -> set[int]:
-    return {form.version.data}
-
-
-def _trump(game_id: str, number: int, device: sharing.Device) -> None:
-    form = _form(TrumpForm)
-    rounds.record_trump(
-        game_id,
-        device,
-        number,
-        form.turned.data,
-        form.chosen.data or None,
-        if_match=_if_match(form),
-        scored_too=False,
-    )
-
-
-def _bid(game_id: str, number: int, device: sharing.Device) -> None:
-    form = _form(SeatForm)
-    recorded = rounds.record_bid(
-        game_id, device, number, form.seat.data, form.value.data, if_match=_if_match(form)
-    )
-    again = recorded.dealer_bids_again
-    if again is not None:
-        # Said once, on the screen the tap leads to, at the seat tapped (its field).
-        session[_NOTICE] = [game_id, number, again.field, rule_message(again)]
+def _record(action: str, form: Any, game_id: str, number: int, device: sharing.Device) -> None:
+    """Record the tap ``action``, sent with ``form``, at the version the page showed."""
+    if_match = {form.version.data}
+    if action == "trump":
+        rounds.record_trump(
+            game_id,
+            device,
+            number,
+            form.turned.data,
+            form.chosen.data or None,
+            if_match=if_match,
+            scored_too=False,
+        )
+    elif action == "bid":
+        recorded = rounds.record_bid(
+            game_id, device, number, form.seat.data, form.value.data, if_match=if_match
+        )
+        again = recorded.dealer_bids_again
+        if again is not None:
+            # Said once, on the screen the tap leads to, at the seat tapped (its field).
+            session[_NOTICE] = [game_id, number, again.field, rule_message(again)]
+    elif action == "tricks":
+        rounds.save_trick_draft(
+            game_id, device, number, form.seat.data, form.value.data, if_match=if_match
+        )
+    else:
+        rounds.score_round(
+            game_id, device, number, all_made=action == "all_made", if_match=if_match
+        )
 
 
 #: The session's key for a sentence the next round screen shows at one row.
@@ -199,40 +200,6 @@ def _notice(game_id: str, number: int) -> tuple[str, str] | None:
     return None
 
 
-def _tricks(game_id: str, number: int, device: sharing.Device) -> None:
-    form = _form(SeatForm)
-    rounds.save_trick_draft(
-        game_id, device, number, form.seat.data, form.value.data, if_match=_if_match(form)
-    )
-
-
-def _score(game_id: str, number: int, device: sharing.Device) -> None:
-    form = _form(VersionedForm)
-    rounds.score_round(game_id, device, number, if_match=_if_match(form))
-
-
-def _all_made(game_id: str, number: int, device: sharing.Device) -> None:
-    form = _form(VersionedForm)
-    rounds.score_round(game_id, device, number, all_made=True, if_match=_if_match(form))
-
-
-_ACTIONS: dict[str, Callable[[str, int, sharing.Device], None]] = {
-    "trump": _trump,
-    "bid": _bid,
-    "tricks": _tricks,
-    "score": _score,
-    "all_made": _all_made,
-}
-
-
-def _refused(game_id: str, number: int, message: str, status: int = 400) -> Response:
-    """The page again, fresh, with a message that nothing was saved."""
-    snapshot = games.get_game(game_id)
-    snapshot.round(number)  # an unknown round is a 404
-    flash(message, "error")
-    return _render_round(snapshot, number, status=status)
-
-
 # -- Correcting a scored round -------------------------------------------------------------
 
 
@@ -246,49 +213,50 @@ def correct(game_id: str, number: int) -> Page:
     if view.state is not rules.RoundState.SCORED:
         flash(gettext("Round %(round)d is not scored yet: play it first.", round=number))
         return redirect(url_for("games.game", game_id=game_id), 303)
-    values = Correction(
+    recorded = Correction(
         turned=view.trump.turned.value if view.trump else "",
         chosen=view.trump.suit.value if view.trump and view.trump.suit else "",
         bids=list(view.bids or ()),
         tricks=list(view.tricks or ()),
     )
+    values = recorded if request.method == "GET" else _correction_values(snapshot, number)
     error = None
     error_field = None
     status = 200
-    if request.method == "POST" and request.form.get("action") == "refresh":
-        # A bid tapped on the form: it comes back with the dealer's forbidden bid marked.
-        values = _correction_values(snapshot, number)
-    elif request.method == "POST":
+    sheet = url_for("games.sheet", game_id=game_id) + f"#round-{number}"
+    # "refresh": a bid tapped on the form, which comes back with the dealer's forbidden bid.
+    if request.method == "POST" and request.form.get("action") != "refresh":
         form = VersionedForm()
-        recorded, values = values, _correction_values(snapshot, number)
-        if form.validate() and _same_facts(snapshot, number, recorded, values):
-            # Saved as it was: no write, so no ✎ and no entry in the round's history.
-            flash(gettext("Nothing was changed in round %(round)d.", round=number))
-            return redirect(url_for("games.sheet", game_id=game_id) + f"#round-{number}", 303)
-        try:
-            bids, tricks = values.bids, values.tricks
-            if not form.validate() or None in bids or None in tricks:
-                raise _FormInvalid()
-            rounds.correct_round(
-                game_id,
-                current_device(),
-                number,
-                turned=None if snapshot.table.deals_every_card(number) else values.turned,
-                chosen=values.chosen or None,
-                bids=[bid or 0 for bid in bids],
-                tricks=[count or 0 for count in tricks],
-                if_match=_if_match(form),
-            )
-        except _FormInvalid:
+        if not form.validate() or None in values.bids or None in values.tricks:
             error = gettext("Choose a bid and the tricks for every player.")
             status = 400
-        except rules.RuleError as rule_error:
-            error = rule_message(rule_error)
-            error_field = rule_error.field
-            status = _refusal_status(rule_error)
+        elif _same_facts(snapshot, number, recorded, values):
+            # Saved as it was: no write, so no ✎ and no entry in the round's history.
+            flash(gettext("Nothing was changed in round %(round)d.", round=number))
+            return redirect(sheet, 303)
         else:
-            flash(gettext("Round %(round)d is corrected; every total is recomputed.", round=number))
-            return redirect(url_for("games.sheet", game_id=game_id) + f"#round-{number}", 303)
+            try:
+                rounds.correct_round(
+                    game_id,
+                    current_device(),
+                    number,
+                    turned=None if snapshot.table.deals_every_card(number) else values.turned,
+                    chosen=values.chosen or None,
+                    bids=[bid or 0 for bid in values.bids],
+                    tricks=[count or 0 for count in values.tricks],
+                    if_match={form.version.data},
+                )
+            except rules.RuleError as rule_error:
+                error = rule_message(rule_error)
+                error_field = rule_error.field
+                status = _refusal_status(rule_error)
+            else:
+                flash(
+                    gettext(
+                        "Round %(round)d is corrected; every total is recomputed.", round=number
+                    )
+                )
+                return redirect(sheet, 303)
     body = render_template(
         "correct.html",
         game=snapshot,
@@ -298,15 +266,9 @@ def correct(game_id: str, number: int) -> Page:
         forbidden=screens.forbidden_in_correction(snapshot, number, values.bids),
         suits=list(rules.Suit),
         error=error,
-        error_field=error_field if error_field in _correction_fields(snapshot) else None,
-        **helpers(),
+        error_field=error_field if _CORRECTION_FIELD.fullmatch(error_field or "") else None,
     )
     return make_response(body, status)
-
-
-def _correction_fields(snapshot: loading.GameSnapshot) -> set[str]:
-    seats = range(snapshot.table.seats)
-    return {"turned", "chosen", *(f"bids[{s}]" for s in seats), *(f"tricks[{s}]" for s in seats)}
 
 
 @dataclass

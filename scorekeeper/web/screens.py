@@ -21,8 +21,7 @@ SUIT_SYMBOLS = {
 
 @dataclass(frozen=True)
 class Choice:
-    """One number button: its value, whether it is the current one, and whether the rules
-    refuse it (struck out)."""
+    """One number button: its value, whether it is the current one, whether the rules refuse it."""
 
     value: int
     current: bool = False
@@ -51,9 +50,8 @@ class Row:
 
     @property
     def per_line(self) -> int | None:
-        """How many number buttons a line holds so that the lines come out even: round 6's
-        seven buttons as 4 and 3, not 6 and a lone 6; ``None`` when they fit on one line of
-        a 360 px phone (a narrower one wraps them as they fit)."""
+        """How many number buttons a line holds so that the lines come out even (round 6's
+        seven as 4 and 3, not 6 and a lone 6); ``None`` when they fit on one line."""
         count = len(self.choices)
         if count <= BUTTONS_PER_LINE:
             return None
@@ -77,70 +75,52 @@ def trump_label(trump: rules.Trump | None) -> str:
 
 
 def bid_rows(game: loading.GameSnapshot, number: int) -> list[Row]:
-    """The players in bid order with the bids they may make.
-
-    While the bids are hidden (covered and secret reveal), the screen shows who has bid but
-    no number, and strikes nothing out: that would give the hidden bids away.
-    """
+    """The players in bid order with the bids they may make. While the bids are hidden, who
+    has bid but no number, and nothing struck out: that would give the hidden bids away."""
     view = game.view.round(number)
-    table = game.table
-    stored = list(view.bids or (None,) * table.seats)
-    shown = view.shown_bids or (None,) * table.seats
-    has_bid = view.has_bid or [False] * table.seats
+    seats = game.table.seats
+    shown = view.shown_bids or (None,) * seats
+    has_bid = view.has_bid or [False] * seats
     forbidden = view.shown_forbidden_bid
-    rows = []
-    for seat in view.bid_order:
-        dealer = seat == view.dealer
-        reason = None
-        if dealer and forbidden is not None:
-            reason = _refusal(game, number, stored, forbidden)
-        choices = [
-            Choice(
-                value=value,
-                current=shown[seat] == value,
-                refused=dealer and value == forbidden,
-            )
-            for value in range(view.cards + 1)
-        ]
-        rows.append(
-            Row(
-                seat=seat,
-                name=table.players[seat],
-                dealer=dealer,
-                bid=shown[seat],
-                has_bid=has_bid[seat],
-                choices=choices,
-                reason=reason,
-            )
+    reason = None
+    if forbidden is not None:
+        reason = _refusal(game, number, list(view.bids or (None,) * seats), forbidden)
+    return [
+        Row(
+            seat=seat,
+            name=game.table.players[seat],
+            dealer=seat == view.dealer,
+            bid=shown[seat],
+            has_bid=has_bid[seat],
+            choices=[
+                Choice(value, shown[seat] == value, seat == view.dealer and value == forbidden)
+                for value in range(view.cards + 1)
+            ],
+            reason=reason if seat == view.dealer else None,
         )
-    return rows
+        for seat in view.bid_order
+    ]
 
 
 def trick_rows(game: loading.GameSnapshot, number: int) -> list[Row]:
     """The players in bid order with the tricks tapped in so far; the one missing count is
     filled in from the sum."""
     view = game.view.round(number)
-    table = game.table
     draft = game.draft(number)
     filled = rules.fill_tricks(number, draft)
-    shown = view.shown_bids or (None,) * table.seats
-    rows = []
-    for seat in view.bid_order:
-        rows.append(
-            Row(
-                seat=seat,
-                name=table.players[seat],
-                dealer=seat == view.dealer,
-                bid=shown[seat],
-                has_bid=True,
-                choices=[
-                    Choice(value=value, current=filled[seat] == value)
-                    for value in range(view.cards + 1)
-                ],
-                filled=draft[seat] is None and filled[seat] is not None,
-            )
+    shown = view.shown_bids or (None,) * game.table.seats
+    return [
+        Row(
+            seat=seat,
+            name=game.table.players[seat],
+            dealer=seat == view.dealer,
+            bid=shown[seat],
+            has_bid=True,
+            choices=[Choice(value, filled[seat] == value) for value in range(view.cards + 1)],
+            filled=draft[seat] is None and filled[seat] is not None,
         )
-    return rows
+        for seat in view.bid_order
+    ]
 
 
 def tricks_so_far(game: loading.GameSnapshot, number: int) -> int:
@@ -242,8 +222,7 @@ class Forbidden:
 def forbidden_in_correction(
     game: loading.GameSnapshot, number: int, bids: Sequence[int | None]
 ) -> Forbidden | None:
-    """On the correction form: the bid the dealer may not make with the others' bids as
-    chosen (the standings before the round as recorded, as the rules ask)."""
+    """On the correction form: the bid the dealer may not make with the others' bids as chosen."""
     view = game.view.round(number)
     table = game.table
     if len(bids) != table.seats:
@@ -258,10 +237,8 @@ def forbidden_in_correction(
 def _refusal(
     game: loading.GameSnapshot, number: int, bids: Sequence[int | None], dealer_bid: int
 ) -> str | None:
-    """Why the rules refuse the dealer ``dealer_bid`` beside the others' ``bids``, if they do.
-
-    Asked only while the bids are shown (a struck-out bid would give hidden ones away), so
-    the sentence names the struck-out bid: it is about that bid, not the bids as chosen."""
+    """Why the rules refuse the dealer ``dealer_bid`` beside the others' ``bids``, if they do
+    (the sentence is about that bid, not the bids as chosen)."""
     view = game.view.round(number)
     trial = list(bids)
     trial[view.dealer] = dealer_bid
@@ -281,31 +258,30 @@ def score_chart(game: loading.GameSnapshot) -> chart.Chart:
     return chart.score_chart(game.table.players, totals, game.table.rules.rounds)
 
 
+SPARK_WIDTH = 120
+SPARK_HEIGHT = 32
+SPARK_MARGIN = 2
+
+
 @dataclass(frozen=True)
 class Sparkline:
-    """A player's totals as a small line chart: SVG coordinates in a ``width`` × ``height``
-    box, the zero line's height, the first, last, lowest and highest value."""
+    """A player's totals as a small line chart: SVG points in a ``width`` × ``height`` box,
+    the zero line's height (if it crosses), and the values the label names."""
 
     points: str
-    width: int
-    height: int
     zero: float | None
     first: int
     last: int
     low: int
     high: int
     count: int
-
-
-SPARK_WIDTH = 120
-SPARK_HEIGHT = 32
-SPARK_MARGIN = 2
+    width: int = SPARK_WIDTH
+    height: int = SPARK_HEIGHT
 
 
 def sparkline(values: Sequence[int]) -> Sparkline | None:
-    """The line through ``values`` (oldest first) scaled into the box; ``None`` for fewer
-    than two (one game has no course to show: its total is among the figures). Totals all
-    alike run level through the middle."""
+    """The line through ``values`` (oldest first) scaled into the box, level through the middle
+    when they are all alike; ``None`` for fewer than two (one game has no course to show)."""
     if len(values) < 2:
         return None
     low, high = min(values), max(values)
@@ -321,8 +297,6 @@ def sparkline(values: Sequence[int]) -> Sparkline | None:
     )
     return Sparkline(
         points=points,
-        width=SPARK_WIDTH,
-        height=SPARK_HEIGHT,
         zero=y(0) if low < 0 < high else None,
         first=values[0],
         last=values[-1],

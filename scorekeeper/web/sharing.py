@@ -10,7 +10,7 @@ from werkzeug.wrappers import Response
 from .. import errors, qr, security
 from ..i18n import gettext
 from ..services import games, loading, sharing
-from .common import Page, current_device, helpers, page_blueprint
+from .common import Page, current_device, page_blueprint
 
 bp = page_blueprint("sharing", __name__)
 
@@ -52,7 +52,6 @@ def _render_share(snapshot: loading.GameSnapshot, handover_link: str | None = No
         minutes=sharing.HANDOVER_MINUTES,
         others=sharing.other_keepers(snapshot.id, device) if editable else 0,
         open_links=sharing.open_handovers(snapshot.id) if editable else 0,
-        **helpers(),
     )
 
 
@@ -89,16 +88,12 @@ def take_over() -> Page:
             raise errors.HandoverInvalid()
         if request.method == "GET":
             return render_template("handover.html", game=sharing.handover_game(token))
-        game_id = sharing.redeem_handover(token, _device())
+        device = current_device(create=True)
+        assert device is not None
+        game_id = sharing.redeem_handover(token, device)
     except errors.HandoverInvalid:
         session.pop(HANDOVER_KEY, None)
         raise
     session.pop(HANDOVER_KEY, None)
     flash(gettext("This phone keeps the score of this game now."))
     return redirect(url_for("games.game", game_id=game_id), 303)
-
-
-def _device() -> sharing.Device:
-    device = current_device(create=True)
-    assert device is not None
-    return device
