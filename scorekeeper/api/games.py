@@ -7,7 +7,7 @@ from flask import Response, jsonify, request
 from .. import security
 from ..schemas.games import CreatedGame, CreateGameBody, Game, Rules
 from ..services import games, loading
-from .openapi import Answer, operation
+from .openapi import Answer, Operation
 from .requests import if_match, json_body, parse, token
 
 
@@ -26,7 +26,7 @@ def game_response(game: loading.GameSnapshot) -> Response:
 GAME_ANSWER = Answer("The game.", Game, ("ETag",))
 
 
-@operation(
+@Operation(
     rule="/games",
     method="POST",
     operation_id="createGame",
@@ -61,7 +61,7 @@ def create_game() -> Response:
     return response
 
 
-@operation(
+@Operation(
     rule="/games/<game_id>",
     method="GET",
     operation_id="getGame",
@@ -82,7 +82,7 @@ def get_game(game_id: str) -> Response:
     return game_response(games.get_game(game_id))
 
 
-@operation(
+@Operation(
     rule="/games/<game_id>",
     method="DELETE",
     operation_id="deleteGame",

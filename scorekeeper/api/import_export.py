@@ -15,11 +15,11 @@ from ..schemas.document import (
 from ..services import games, importing
 from ..services.import_file import IMPORT_MAX_BYTES
 from .games import versioned
-from .openapi import Answer, operation
+from .openapi import Answer, Operation
 from .requests import json_body
 
 
-@operation(
+@Operation(
     rule="/games/<game_id>/export",
     method="GET",
     operation_id="exportGame",
@@ -36,7 +36,7 @@ def export_game(game_id: str) -> Response:
     return versioned(jsonify(export.one_game_document(game)), game.version)
 
 
-@operation(
+@Operation(
     rule="/import",
     method="POST",
     operation_id="importGames",

@@ -1,15 +1,12 @@
-"""The OpenAPI 3.1 document of JSON API v1, served at ``/api/v1/openapi.json``: each route
-declares its operation where it is written (:func:`operation`), and the schemas come from
-the models of :mod:`scorekeeper.schemas`. The test suite checks every API answer it sees
-against this document, and Schemathesis runs against it.
-"""
+"""The OpenAPI 3.1 document of JSON API v1: each route declares its :class:`Operation` where
+it is written, the schemas come from the models. The tests check every API answer against it."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar
+from dataclasses import dataclass
+from typing import Any, Literal, NamedTuple, TypeVar
 
 from pydantic import BaseModel
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
@@ -18,6 +15,7 @@ from ..schemas.problem import Problem
 
 F = TypeVar("F", bound=Callable[..., Any])
 REF = "#/components/schemas/{model}"
+PATH_NAME = re.compile(r"<(?:\w+:)?(\w+)>")
 
 #: What each refusal means, for the operations that can answer it.
 PROBLEMS = {
@@ -63,8 +61,7 @@ HEADERS: dict[str, dict[str, Any]] = {
 }
 
 
-@dataclass(frozen=True)
-class Answer:
+class Answer(NamedTuple):
     """A documented answer: its description, body model and headers."""
 
     description: str
@@ -76,7 +73,7 @@ class Answer:
 
 @dataclass(frozen=True)
 class Operation:
-    """One operation of the API, as its route declares it."""
+    """One operation of the API, declared above its route: ``@Operation(...)``."""
 
     rule: str
     method: Literal["GET", "POST", "PUT", "DELETE"]
@@ -89,25 +86,16 @@ class Operation:
     headers: tuple[str, ...] = ()
     #: Whether the operation takes the edit token.
     editor: bool = False
-    path_names: tuple[str, ...] = field(init=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "path_names", tuple(re.findall(r"<(?:\w+:)?(\w+)>", self.rule)))
+    def __call__(self, view: F) -> F:
+        """Declare the operation of ``view`` (read by the blueprint and the document)."""
+        view.operation = self  # type: ignore[attr-defined]
+        return view
 
     @property
     def path(self) -> str:
         """The OpenAPI path of the rule: ``<round:number>`` reads ``{number}``."""
-        return "/api/v1" + re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", self.rule)
-
-
-def operation(**declared: Any) -> Callable[[F], F]:
-    """Declare the operation of the route below (read by the blueprint and the document)."""
-
-    def record(view: F) -> F:
-        view.operation = Operation(**declared)  # type: ignore[attr-defined]
-        return view
-
-    return record
+        return "/api/v1" + PATH_NAME.sub(r"{\1}", self.rule)
 
 
 def operation_of(view: Callable[..., Any]) -> Operation:
@@ -142,7 +130,7 @@ def _operation(op: Operation) -> dict[str, Any]:
     result["operationId"] = op.operation_id
     if op.editor:
         result["security"] = [{"editToken": []}]
-    names = (*op.path_names, *op.headers)
+    names = (*PATH_NAME.findall(op.rule), *op.headers)
     if names:
         result["parameters"] = [{"name": name, **PARAMETERS[name]} for name in names]
     if op.body is not None:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from typing import get_args
 
-from flask import Flask, Response, jsonify, request
+from flask import Flask, Response, current_app, jsonify, request
 from flask_babel import LazyString
 from flask_babel import lazy_gettext as _l
 from sqlalchemy.exc import DBAPIError
@@ -31,6 +32,9 @@ class Problem(Exception):
     field: str | None = None
     headers: Mapping[str, str] | None = None
 
+
+#: The errors the API answers as problems.
+Answered = Problem | errors.ServiceError | rules.RuleError | HTTPException | DBAPIError
 
 #: Titles by problem type: short, fixed per type (RFC 9457).
 TITLES: dict[str, LazyString] = {
@@ -115,46 +119,37 @@ def http_problem(error: HTTPException) -> Problem:
     return Problem(status, slug, _http_detail(status), headers=headers)
 
 
+def _problem(error: Answered) -> Problem:
+    """The problem that answers ``error`` under ``/api/``."""
+    if isinstance(error, Problem):
+        return error
+    if isinstance(error, errors.ServiceError):
+        return Problem(error.status, error.problem, service_message(error), headers=error.headers)
+    if isinstance(error, rules.OutOfTurnError):
+        return Problem(409, "out-of-turn", rule_message(error))
+    if isinstance(error, rules.RuleError):
+        return Problem(422, "rule-violation", rule_message(error), error.field)
+    if isinstance(error, HTTPException):
+        return http_problem(error)
+    detail = unavailable_message(error)
+    if detail is None:
+        # Not a busy or unreachable database: a real fault, logged in full, a 500.
+        current_app.logger.exception("database error", exc_info=error)
+        return Problem(500, "server-error", _server_error())
+    current_app.logger.warning("database unavailable: %s", error)
+    return Problem(503, "unavailable", detail, headers={"Retry-After": "1"})
+
+
 def register_errorhandlers(app: Flask, pages: Callable[[Exception], BaseResponse]) -> None:
     """Answer every error under ``/api/`` with problem+json, and never with a bare 500;
     errors elsewhere go to ``pages``."""
 
-    @app.errorhandler(Problem)
-    def handle_problem(error: Problem) -> Response:
-        return problem_response(error)
-
-    @app.errorhandler(errors.ServiceError)
-    def handle_service_error(error: errors.ServiceError) -> BaseResponse:
-        if not is_api_request():
-            return pages(error)
-        return problem_response(
-            Problem(error.status, error.problem, service_message(error), headers=error.headers)
-        )
-
-    @app.errorhandler(rules.RuleError)
-    def handle_rule_error(error: rules.RuleError) -> BaseResponse:
-        if not is_api_request():
-            return pages(error)
-        if isinstance(error, rules.OutOfTurnError):
-            return problem_response(Problem(409, "out-of-turn", rule_message(error)))
-        return problem_response(Problem(422, "rule-violation", rule_message(error), error.field))
-
-    @app.errorhandler(HTTPException)
-    def handle_http_error(error: HTTPException) -> BaseResponse | HTTPException:
-        if (error.code or 500) < 400:
+    def handle(error: Answered) -> BaseResponse | HTTPException:
+        if isinstance(error, HTTPException) and (error.code or 500) < 400:
             return error
-        if not is_api_request():
+        if not isinstance(error, Problem) and not is_api_request():
             return pages(error)
-        return problem_response(http_problem(error))
+        return problem_response(_problem(error))
 
-    @app.errorhandler(DBAPIError)
-    def handle_database_error(error: DBAPIError) -> BaseResponse:
-        if not is_api_request():
-            return pages(error)
-        detail = unavailable_message(error)
-        if detail is None:
-            # Not a busy or unreachable database: a real fault, logged in full, a 500.
-            app.logger.exception("database error", exc_info=error)
-            return problem_response(Problem(500, "server-error", _server_error()))
-        app.logger.warning("database unavailable: %s", error)
-        return problem_response(Problem(503, "unavailable", detail, headers={"Retry-After": "1"}))
+    for kind in get_args(Answered):
+        app.register_error_handler(kind, handle)
