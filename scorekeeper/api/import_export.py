@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Response, jsonify, request, url_for
+from flask.typing import ResponseReturnValue
 
 from .. import export, security
 from ..schemas.document import (
@@ -50,7 +51,7 @@ def export_game(game_id: str) -> Response:
     problems=(400, 413, 415, 422, 503),
 )
 @security.limited("RATELIMIT_CREATE_GAME", scope=security.CREATE_GAME)
-def import_games() -> Response:
+def import_games() -> ResponseReturnValue:
     """New games from an export (one game or many), each round checked by the rules; all or
     nothing. Each game gets a new id and a new edit token, shown once."""
     request.max_content_length = IMPORT_MAX_BYTES
@@ -69,7 +70,4 @@ def import_games() -> Response:
             for new in created
         ]
     )
-    response = jsonify(body.model_dump(mode="json"))
-    response.status_code = 201
-    response.headers["Cache-Control"] = "no-store"  # holds the tokens
-    return response
+    return jsonify(body.model_dump(mode="json")), 201, {"Cache-Control": "no-store"}  # tokens

@@ -108,7 +108,7 @@ def _ref(model: type[BaseModel]) -> dict[str, str]:
     return {"$ref": REF.format(model=model.__name__)}
 
 
-def _content(media: str, schema: dict[str, Any]) -> dict[str, Any]:
+def _content(schema: dict[str, Any], media: str = "application/json") -> dict[str, Any]:
     return {"content": {media: {"schema": schema}}}
 
 
@@ -116,10 +116,8 @@ def _answer(answer: Answer) -> dict[str, Any]:
     result: dict[str, Any] = {"description": answer.description}
     if answer.headers:
         result["headers"] = {name: HEADERS[name] for name in answer.headers}
-    if answer.model is not None:
-        result.update(_content("application/json", _ref(answer.model)))
-    elif answer.any_object:
-        result.update(_content("application/json", {"type": "object"}))
+    if answer.model is not None or answer.any_object:
+        result.update(_content(_ref(answer.model) if answer.model else {"type": "object"}))
     return result
 
 
@@ -134,17 +132,13 @@ def _operation(op: Operation) -> dict[str, Any]:
     if names:
         result["parameters"] = [{"name": name, **PARAMETERS[name]} for name in names]
     if op.body is not None:
-        result["requestBody"] = {
-            "required": True,
-            **_content("application/json", _ref(op.body)),
-        }
-    responses = {str(status): _answer(answer) for status, answer in op.answers.items()}
+        result["requestBody"] = {"required": True, **_content(_ref(op.body))}
+    result["responses"] = {str(status): _answer(answer) for status, answer in op.answers.items()}
     for status in op.problems:
-        responses[str(status)] = {
+        result["responses"][str(status)] = {
             "description": PROBLEMS[status],
-            **_content("application/problem+json", _ref(Problem)),
+            **_content(_ref(Problem), "application/problem+json"),
         }
-    result["responses"] = responses
     return result
 
 

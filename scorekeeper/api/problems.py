@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import get_args
 
-from flask import Flask, Response, current_app, jsonify, request
+from flask import Flask, Response, current_app, jsonify, make_response, request
 from flask_babel import LazyString
 from flask_babel import lazy_gettext as _l
 from sqlalchemy.exc import DBAPIError
@@ -15,11 +15,9 @@ from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as BaseResponse
 
 from .. import errors, rules
-from ..i18n import gettext, rule_message, service_message, unavailable_message
+from ..i18n import rule_message, service_message, unavailable_message
 from ..schemas.problem import FieldError
 from ..schemas.problem import Problem as ProblemBody
-
-PROBLEM_JSON = "application/problem+json"
 
 
 @dataclass
@@ -54,13 +52,18 @@ TITLES: dict[str, LazyString] = {
     "server-error": _l("Something went wrong"),
 }
 
-# HTTP errors of werkzeug by status: problem type, and the detail (None: by status class).
-_HTTP_SLUGS = {
-    404: "not-found",
-    405: "method-not-allowed",
-    413: "payload-too-large",
-    415: "unsupported-media-type",
-    429: "too-many-requests",
+_SENT_WRONG = _l("The request cannot be handled as it was sent.")
+_SERVER_ERROR = _l("Something went wrong on the server, and nothing was changed.")
+# werkzeug's HTTP errors by status: the problem type and the detail (others by status class).
+_HTTP_ERRORS = {
+    404: ("not-found", _l("There is nothing at this address of the API.")),
+    405: ("method-not-allowed", _l("This address does not take a %(method)s request.")),
+    413: ("payload-too-large", _l("The body is larger than the API takes.")),
+    415: ("unsupported-media-type", _SENT_WRONG),
+    429: (
+        "too-many-requests",
+        _l("Too many requests came from this address: wait a minute, then try again."),
+    ),
 }
 
 
@@ -73,50 +76,19 @@ def problem_response(problem: Problem) -> Response:
         detail=problem.detail,
         errors=[FieldError(field=problem.field, message=problem.detail)] if problem.field else None,
     )
-    response = jsonify(body.model_dump(exclude_none=True))
-    response.status_code = problem.status
-    response.mimetype = PROBLEM_JSON
-    for name, value in (problem.headers or {}).items():
-        response.headers[name] = value
-    return response
+    headers = {"Content-Type": "application/problem+json", **(problem.headers or {})}
+    return make_response(jsonify(body.model_dump(exclude_none=True)), problem.status, headers)
 
 
-def is_api_request() -> bool:
-    """Whether the request is one for the JSON API."""
-    return request.path.startswith("/api/")
-
-
-def _server_error() -> str:
-    return gettext("Something went wrong on the server, and nothing was changed.")
-
-
-def _http_detail(status: int) -> str:
-    details = {
-        404: lambda: gettext("There is nothing at this address of the API."),
-        405: lambda: gettext(
-            "This address does not take a %(method)s request.", method=request.method
-        ),
-        413: lambda: gettext("The body is larger than the API takes."),
-        429: lambda: gettext(
-            "Too many requests came from this address: wait a minute, then try again."
-        ),
-    }
-    if status in details:
-        return details[status]()
-    if status >= 500:
-        return _server_error()
-    return gettext("The request cannot be handled as it was sent.")
-
-
-def http_problem(error: HTTPException) -> Problem:
-    """A werkzeug HTTP error as a problem."""
+def _http_problem(error: HTTPException) -> Problem:
     status = error.code or 500
-    slug = _HTTP_SLUGS.get(status, "malformed-request" if status < 500 else "server-error")
-    headers = {}
+    by_class = (
+        ("malformed-request", _SENT_WRONG) if status < 500 else ("server-error", _SERVER_ERROR)
+    )
+    slug, detail = _HTTP_ERRORS.get(status, by_class)
     allow = error.get_response().headers.get("Allow") if status == 405 else None
-    if allow:
-        headers["Allow"] = allow
-    return Problem(status, slug, _http_detail(status), headers=headers)
+    headers = {"Allow": allow} if allow else None
+    return Problem(status, slug, str(detail) % {"method": request.method}, headers=headers)
 
 
 def _problem(error: Answered) -> Problem:
@@ -130,12 +102,12 @@ def _problem(error: Answered) -> Problem:
     if isinstance(error, rules.RuleError):
         return Problem(422, "rule-violation", rule_message(error), error.field)
     if isinstance(error, HTTPException):
-        return http_problem(error)
+        return _http_problem(error)
     detail = unavailable_message(error)
     if detail is None:
         # Not a busy or unreachable database: a real fault, logged in full, a 500.
         current_app.logger.exception("database error", exc_info=error)
-        return Problem(500, "server-error", _server_error())
+        return Problem(500, "server-error", str(_SERVER_ERROR))
     current_app.logger.warning("database unavailable: %s", error)
     return Problem(503, "unavailable", detail, headers={"Retry-After": "1"})
 
@@ -147,7 +119,7 @@ def register_errorhandlers(app: Flask, pages: Callable[[Exception], BaseResponse
     def handle(error: Answered) -> BaseResponse | HTTPException:
         if isinstance(error, HTTPException) and (error.code or 500) < 400:
             return error
-        if not isinstance(error, Problem) and not is_api_request():
+        if not isinstance(error, Problem) and not request.path.startswith("/api/"):
             return pages(error)
         return problem_response(_problem(error))
 
