@@ -6,13 +6,7 @@ from flask import Response, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
 
 from .. import export, security
-from ..schemas.document import (
-    Export,
-    ImportedGame,
-    ImportLinks,
-    ImportResult,
-    OneGameExport,
-)
+from ..schemas.document import Export, ImportedGame, ImportLinks, ImportResult, OneGameExport
 from ..services import games, importing
 from ..services.import_file import IMPORT_MAX_BYTES
 from .games import versioned
@@ -52,8 +46,7 @@ def export_game(game_id: str) -> Response:
 )
 @security.limited("RATELIMIT_CREATE_GAME", scope=security.CREATE_GAME)
 def import_games() -> ResponseReturnValue:
-    """New games from an export (one game or many), each round checked by the rules; all or
-    nothing. Each game gets a new id and a new edit token, shown once."""
+    """New games (new ids, edit tokens shown once) from an export, checked; all or nothing."""
     request.max_content_length = IMPORT_MAX_BYTES
     # The file is read by the import itself, which refuses it in the rules' words.
     created = importing.import_games(json_body()).created

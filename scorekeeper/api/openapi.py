@@ -33,26 +33,19 @@ PROBLEMS = {
 }
 
 _STRING = {"type": "string"}
+
+
+def _parameter(where: str, description: str, schema: dict[str, Any] = _STRING) -> dict[str, Any]:
+    return {"in": where, "required": where == "path", "description": description, "schema": schema}
+
+
 #: The parameters an operation may name, path parameters by the route's own names.
 PARAMETERS: dict[str, dict[str, Any]] = {
-    "game_id": {
-        "in": "path",
-        "required": True,
-        "description": "The game's id: knowing it gives read access.",
-        "schema": _STRING,
-    },
-    "number": {
-        "in": "path",
-        "required": True,
-        "description": "The round, 1 to `rules.rounds`.",
-        "schema": {"type": "integer", "minimum": 1},
-    },
-    "If-Match": {
-        "in": "header",
-        "required": False,
-        "description": 'The version the write is based on, as `"7"`; stale → 412.',
-        "schema": _STRING,
-    },
+    "game_id": _parameter("path", "The game's id: knowing it gives read access."),
+    "number": _parameter(
+        "path", "The round, 1 to `rules.rounds`.", {"type": "integer", "minimum": 1}
+    ),
+    "If-Match": _parameter("header", 'The version the write is based on, as `"7"`; stale → 412.'),
     "If-None-Match": {"in": "header", "required": False, "schema": _STRING},
 }
 HEADERS: dict[str, dict[str, Any]] = {
@@ -100,8 +93,7 @@ class Operation:
 
 def operation_of(view: Callable[..., Any]) -> Operation:
     """The operation ``view`` declares."""
-    declared: Operation = view.operation  # type: ignore[attr-defined]
-    return declared
+    return view.operation  # type: ignore[attr-defined,no-any-return]
 
 
 def _ref(model: type[BaseModel]) -> dict[str, str]:
@@ -143,8 +135,7 @@ def _operation(op: Operation) -> dict[str, Any]:
 
 
 def _schemas(operations: Iterable[Operation]) -> dict[str, Any]:
-    """The components of every model the operations name, requests as they are validated,
-    answers as they are serialized."""
+    """The components of the operations' models: bodies as validated, answers as serialized."""
     models: dict[type[BaseModel], JsonSchemaMode] = {Problem: "serialization"}
     for op in operations:
         if op.body is not None:

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import get_args
 
-from flask import Flask, Response, current_app, jsonify, make_response, request
+from flask import Flask, current_app, jsonify, make_response, request
 from flask_babel import LazyString
 from flask_babel import lazy_gettext as _l
 from sqlalchemy.exc import DBAPIError
@@ -67,19 +67,6 @@ _HTTP_ERRORS = {
 }
 
 
-def problem_response(problem: Problem) -> Response:
-    """Serialize a problem."""
-    body = ProblemBody(
-        type=f"/api/v1/problems/{problem.slug}",
-        title=str(TITLES[problem.slug]),
-        status=problem.status,
-        detail=problem.detail,
-        errors=[FieldError(field=problem.field, message=problem.detail)] if problem.field else None,
-    )
-    headers = {"Content-Type": "application/problem+json", **(problem.headers or {})}
-    return make_response(jsonify(body.model_dump(exclude_none=True)), problem.status, headers)
-
-
 def _http_problem(error: HTTPException) -> Problem:
     status = error.code or 500
     by_class = (
@@ -121,7 +108,17 @@ def register_errorhandlers(app: Flask, pages: Callable[[Exception], BaseResponse
             return error
         if not isinstance(error, Problem) and not request.path.startswith("/api/"):
             return pages(error)
-        return problem_response(_problem(error))
+        problem = _problem(error)
+        fields = [FieldError(field=problem.field, message=problem.detail)] if problem.field else []
+        body = ProblemBody(
+            type=f"/api/v1/problems/{problem.slug}",
+            title=str(TITLES[problem.slug]),
+            status=problem.status,
+            detail=problem.detail,
+            errors=fields or None,
+        )
+        headers = {"Content-Type": "application/problem+json", **(problem.headers or {})}
+        return make_response(jsonify(body.model_dump(exclude_none=True)), problem.status, headers)
 
     for kind in get_args(Answered):
         app.register_error_handler(kind, handle)

@@ -58,10 +58,8 @@ def token() -> str | None:
 
 def if_match() -> frozenset[int] | None:
     """The versions ``If-Match`` accepts (strong comparison); ``None`` when any will do."""
-    if "If-Match" not in request.headers:
-        return None
     tags = request.if_match
-    if tags.star_tag:
+    if "If-Match" not in request.headers or tags.star_tag:
         return None
     # A tag too long to be a version matches none (and int() refuses over 4300 digits).
     return frozenset(
