@@ -52,14 +52,14 @@ TITLES: dict[str, LazyString] = {
     "server-error": _l("Something went wrong"),
 }
 
-_SENT_WRONG = _l("The request cannot be handled as it was sent.")
-_SERVER_ERROR = _l("Something went wrong on the server, and nothing was changed.")
+_AS_SENT = _l("The request cannot be handled as it was sent.")
+_SERVER_FAULT = _l("Something went wrong on the server, and nothing was changed.")
 # werkzeug's HTTP errors by status: the problem type and the detail (others by status class).
 _HTTP_ERRORS = {
     404: ("not-found", _l("There is nothing at this address of the API.")),
     405: ("method-not-allowed", _l("This address does not take a %(method)s request.")),
     413: ("payload-too-large", _l("The body is larger than the API takes.")),
-    415: ("unsupported-media-type", _SENT_WRONG),
+    415: ("unsupported-media-type", _AS_SENT),
     429: (
         "too-many-requests",
         _l("Too many requests came from this address: wait a minute, then try again."),
@@ -68,10 +68,9 @@ _HTTP_ERRORS = {
 
 
 def _http_problem(error: HTTPException) -> Problem:
+    """A werkzeug HTTP error as a problem."""
     status = error.code or 500
-    by_class = (
-        ("malformed-request", _SENT_WRONG) if status < 500 else ("server-error", _SERVER_ERROR)
-    )
+    by_class = ("malformed-request", _AS_SENT) if status < 500 else ("server-error", _SERVER_FAULT)
     slug, detail = _HTTP_ERRORS.get(status, by_class)
     allow = error.get_response().headers.get("Allow") if status == 405 else None
     headers = {"Allow": allow} if allow else None
@@ -94,7 +93,7 @@ def _problem(error: Answered) -> Problem:
     if detail is None:
         # Not a busy or unreachable database: a real fault, logged in full, a 500.
         current_app.logger.exception("database error", exc_info=error)
-        return Problem(500, "server-error", str(_SERVER_ERROR))
+        return Problem(500, "server-error", str(_SERVER_FAULT))
     current_app.logger.warning("database unavailable: %s", error)
     return Problem(503, "unavailable", detail, headers={"Retry-After": "1"})
 

@@ -27,9 +27,8 @@ def json_body() -> dict[str, Any]:
             "unsupported-media-type",
             gettext("Send the body as JSON, with the header Content-Type: application/json."),
         )
-    raw = request.get_data(cache=False)
     try:
-        data = json.loads(raw, parse_constant=_reject_constant)
+        data = json.loads(request.get_data(cache=False), parse_constant=_reject_constant)
     except (ValueError, RecursionError):
         raise Problem(400, "malformed-request", gettext("The body is not valid JSON.")) from None
     if not isinstance(data, dict):
@@ -50,10 +49,7 @@ def parse(model: type[M], data: dict[str, Any]) -> M:
 def token() -> str | None:
     """The bearer token of the ``Authorization`` header, if any."""
     scheme, _, value = request.headers.get("Authorization", "").partition(" ")
-    value = value.strip()
-    if scheme.lower() != "bearer" or not value:
-        return None
-    return value
+    return (value.strip() or None) if scheme.lower() == "bearer" else None
 
 
 def if_match() -> frozenset[int] | None:

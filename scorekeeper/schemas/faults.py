@@ -1,6 +1,5 @@
 """The first fault pydantic finds in a JSON value, in the app's own sentence (pydantic's
-English never reaches a user): the API answers a request body with it, the import refuses
-a file with it."""
+English never reaches a user): for a request body's answer and an import's refusal."""
 
 from __future__ import annotations
 
@@ -54,8 +53,7 @@ def _fields_of(model: type[BaseModel] | None, loc: tuple[int | str, ...]) -> lis
 
 
 def first_fault(model: type[BaseModel], error: ValidationError) -> Fault:
-    """The first fault of ``error``. An unknown field of the object itself is named first,
-    as the checks of old did before reading any field."""
+    """The first fault of ``error``; an unknown field of the object itself comes first."""
     fault = min(error.errors(), key=lambda e: e["type"] != "extra_forbidden" or len(e["loc"]) > 1)
     loc = tuple(fault["loc"])
     field = field_name(loc)
