@@ -1,10 +1,5 @@
-"""JSON API v1 (``/api/v1``): parse the request with the schemas, call the service,
-serialize the game.
-
-The contract is ``shared/API.md``; the OpenAPI document is made from the routes'
-declarations and the schemas. Errors are RFC 9457 problem details; the API knows bearer
-tokens only, no cookies.
-"""
+"""JSON API v1 (``/api/v1``, contract ``shared/API.md``): parse the request with the schemas,
+call the service, serialize the game. Errors are RFC 9457 problem details; bearer tokens only."""
 
 from __future__ import annotations
 
@@ -12,39 +7,23 @@ from functools import cache
 from typing import Any
 
 from flask import Blueprint, Response, jsonify
-from werkzeug.routing import BaseConverter
+from werkzeug.routing import IntegerConverter
 
 from . import games, import_export, rounds
-from .openapi import Answer, operation, operation_of
+from .openapi import Answer, Operation, operation_of
 from .openapi import openapi_document as _document
-from .problems import TITLES, Problem, is_api_request, problem_response, register_errorhandlers
-
-__all__ = [
-    "TITLES",
-    "Problem",
-    "RoundNumberConverter",
-    "bp",
-    "is_api_request",
-    "openapi_document",
-    "problem_response",
-    "register_errorhandlers",
-]
+from .problems import TITLES as TITLES
+from .problems import register_errorhandlers as register_errorhandlers
 
 
-class RoundNumberConverter(BaseConverter):
+class RoundNumberConverter(IntegerConverter):
     """A round number in ASCII digits without leading zeros (werkzeug's ``int`` takes any
     Unicode digit, so an Arabic-Indic one would read as round 1)."""
 
     regex = r"[0-9]|[1-9][0-9]{1,5}"
 
-    def to_python(self, value: str) -> int:
-        return int(value)
 
-    def to_url(self, value: Any) -> str:
-        return str(value)
-
-
-@operation(
+@Operation(
     rule="/openapi.json",
     method="GET",
     operation_id="openapi",

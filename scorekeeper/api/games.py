@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from flask import Response, jsonify, request
+from flask.typing import ResponseReturnValue
 
 from .. import security
 from ..schemas.games import CreatedGame, CreateGameBody, Game, Rules
 from ..services import games, loading
-from .openapi import Answer, operation
+from .openapi import Answer, Operation
 from .requests import if_match, json_body, parse, token
 
 
@@ -23,10 +24,7 @@ def game_response(game: loading.GameSnapshot) -> Response:
     return versioned(jsonify(Game.of(game).model_dump(mode="json")), game.version)
 
 
-GAME_ANSWER = Answer("The game.", Game, ("ETag",))
-
-
-@operation(
+@Operation(
     rule="/games",
     method="POST",
     operation_id="createGame",
@@ -40,35 +38,25 @@ GAME_ANSWER = Answer("The game.", Game, ("ETag",))
     problems=(400, 413, 415, 422, 429, 503),
 )
 @security.limited("RATELIMIT_CREATE_GAME", scope=security.CREATE_GAME)
-def create_game() -> Response:
+def create_game() -> ResponseReturnValue:
     """Start a game; the answer carries the edit token, once."""
     body = parse(CreateGameBody, json_body())
-    options = body.rules or Rules()
-    created = games.create_game(
-        body.players,
-        first_dealer=body.first_dealer,
-        bid_rule=options.bid_rule,
-        last_bidder_may_bid_zero=options.last_bidder_may_bid_zero,
-        bid_reveal=options.bid_reveal,
-        clairvoyance=options.clairvoyance,
-        rounds=options.rounds,
-    )
+    options = (body.rules or Rules()).model_dump()
+    created = games.create_game(body.players, first_dealer=body.first_dealer, **options)
     game = Game.of(created.game)
     answer = CreatedGame(**dict(game), edit_token=created.edit_token)
     response = versioned(jsonify(answer.model_dump(mode="json")), created.game.version, "no-store")
-    response.status_code = 201
-    response.headers["Location"] = game.links.self
-    return response
+    return response, 201, {"Location": game.links.self}
 
 
-@operation(
+@Operation(
     rule="/games/<game_id>",
     method="GET",
     operation_id="getGame",
     summary="Read a game",
     headers=("If-None-Match",),
     answers={
-        200: GAME_ANSWER,
+        200: Answer("The game.", Game, ("ETag",)),
         304: Answer("`If-None-Match` names the current version.", headers=("ETag",)),
     },
     problems=(404, 503),
@@ -82,7 +70,7 @@ def get_game(game_id: str) -> Response:
     return game_response(games.get_game(game_id))
 
 
-@operation(
+@Operation(
     rule="/games/<game_id>",
     method="DELETE",
     operation_id="deleteGame",

@@ -3,23 +3,18 @@
 from __future__ import annotations
 
 from flask import Response, jsonify, request, url_for
+from flask.typing import ResponseReturnValue
 
 from .. import export, security
-from ..schemas.document import (
-    Export,
-    ImportedGame,
-    ImportLinks,
-    ImportResult,
-    OneGameExport,
-)
+from ..schemas.document import Export, ImportedGame, ImportLinks, ImportResult, OneGameExport
 from ..services import games, importing
 from ..services.import_file import IMPORT_MAX_BYTES
 from .games import versioned
-from .openapi import Answer, operation
+from .openapi import Answer, Operation
 from .requests import json_body
 
 
-@operation(
+@Operation(
     rule="/games/<game_id>/export",
     method="GET",
     operation_id="exportGame",
@@ -36,7 +31,7 @@ def export_game(game_id: str) -> Response:
     return versioned(jsonify(export.one_game_document(game)), game.version)
 
 
-@operation(
+@Operation(
     rule="/import",
     method="POST",
     operation_id="importGames",
@@ -50,9 +45,8 @@ def export_game(game_id: str) -> Response:
     problems=(400, 413, 415, 422, 503),
 )
 @security.limited("RATELIMIT_CREATE_GAME", scope=security.CREATE_GAME)
-def import_games() -> Response:
-    """New games from an export (one game or many), each round checked by the rules; all or
-    nothing. Each game gets a new id and a new edit token, shown once."""
+def import_games() -> ResponseReturnValue:
+    """New games (new ids, edit tokens shown once) from an export, checked; all or nothing."""
     request.max_content_length = IMPORT_MAX_BYTES
     # The file is read by the import itself, which refuses it in the rules' words.
     created = importing.import_games(json_body()).created
@@ -69,7 +63,4 @@ def import_games() -> Response:
             for new in created
         ]
     )
-    response = jsonify(body.model_dump(mode="json"))
-    response.status_code = 201
-    response.headers["Cache-Control"] = "no-store"  # holds the tokens
-    return response
+    return jsonify(body.model_dump(mode="json")), 201, {"Cache-Control": "no-store"}  # tokens

@@ -1,15 +1,12 @@
-"""The OpenAPI 3.1 document of JSON API v1, served at ``/api/v1/openapi.json``: each route
-declares its operation where it is written (:func:`operation`), and the schemas come from
-the models of :mod:`scorekeeper.schemas`. The test suite checks every API answer it sees
-against this document, and Schemathesis runs against it.
-"""
+"""The OpenAPI 3.1 document of JSON API v1: each route declares its :class:`Operation` where
+it is written, the schemas come from the models. The tests check every API answer against it."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal, TypeVar
+from dataclasses import dataclass
+from typing import Any, Literal, NamedTuple, TypeVar
 
 from pydantic import BaseModel
 from pydantic.json_schema import JsonSchemaMode, models_json_schema
@@ -18,6 +15,7 @@ from ..schemas.problem import Problem
 
 F = TypeVar("F", bound=Callable[..., Any])
 REF = "#/components/schemas/{model}"
+PATH_NAME = re.compile(r"<(?:\w+:)?(\w+)>")
 
 #: What each refusal means, for the operations that can answer it.
 PROBLEMS = {
@@ -35,26 +33,19 @@ PROBLEMS = {
 }
 
 _STRING = {"type": "string"}
+
+
+def _parameter(where: str, description: str, schema: dict[str, Any] = _STRING) -> dict[str, Any]:
+    return {"in": where, "required": where == "path", "description": description, "schema": schema}
+
+
 #: The parameters an operation may name, path parameters by the route's own names.
 PARAMETERS: dict[str, dict[str, Any]] = {
-    "game_id": {
-        "in": "path",
-        "required": True,
-        "description": "The game's id: knowing it gives read access.",
-        "schema": _STRING,
-    },
-    "number": {
-        "in": "path",
-        "required": True,
-        "description": "The round, 1 to `rules.rounds`.",
-        "schema": {"type": "integer", "minimum": 1},
-    },
-    "If-Match": {
-        "in": "header",
-        "required": False,
-        "description": 'The version the write is based on, as `"7"`; stale → 412.',
-        "schema": _STRING,
-    },
+    "game_id": _parameter("path", "The game's id: knowing it gives read access."),
+    "number": _parameter(
+        "path", "The round, 1 to `rules.rounds`.", {"type": "integer", "minimum": 1}
+    ),
+    "If-Match": _parameter("header", 'The version the write is based on, as `"7"`; stale → 412.'),
     "If-None-Match": {"in": "header", "required": False, "schema": _STRING},
 }
 HEADERS: dict[str, dict[str, Any]] = {
@@ -63,8 +54,7 @@ HEADERS: dict[str, dict[str, Any]] = {
 }
 
 
-@dataclass(frozen=True)
-class Answer:
+class Answer(NamedTuple):
     """A documented answer: its description, body model and headers."""
 
     description: str
@@ -76,7 +66,7 @@ class Answer:
 
 @dataclass(frozen=True)
 class Operation:
-    """One operation of the API, as its route declares it."""
+    """One operation of the API, declared above its route: ``@Operation(...)``."""
 
     rule: str
     method: Literal["GET", "POST", "PUT", "DELETE"]
@@ -89,38 +79,28 @@ class Operation:
     headers: tuple[str, ...] = ()
     #: Whether the operation takes the edit token.
     editor: bool = False
-    path_names: tuple[str, ...] = field(init=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "path_names", tuple(re.findall(r"<(?:\w+:)?(\w+)>", self.rule)))
+    def __call__(self, view: F) -> F:
+        """Declare the operation of ``view`` (read by the blueprint and the document)."""
+        view.operation = self  # type: ignore[attr-defined]
+        return view
 
     @property
     def path(self) -> str:
         """The OpenAPI path of the rule: ``<round:number>`` reads ``{number}``."""
-        return "/api/v1" + re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", self.rule)
-
-
-def operation(**declared: Any) -> Callable[[F], F]:
-    """Declare the operation of the route below (read by the blueprint and the document)."""
-
-    def record(view: F) -> F:
-        view.operation = Operation(**declared)  # type: ignore[attr-defined]
-        return view
-
-    return record
+        return "/api/v1" + PATH_NAME.sub(r"{\1}", self.rule)
 
 
 def operation_of(view: Callable[..., Any]) -> Operation:
     """The operation ``view`` declares."""
-    declared: Operation = view.operation  # type: ignore[attr-defined]
-    return declared
+    return view.operation  # type: ignore[attr-defined,no-any-return]
 
 
 def _ref(model: type[BaseModel]) -> dict[str, str]:
     return {"$ref": REF.format(model=model.__name__)}
 
 
-def _content(media: str, schema: dict[str, Any]) -> dict[str, Any]:
+def _content(schema: dict[str, Any], media: str = "application/json") -> dict[str, Any]:
     return {"content": {media: {"schema": schema}}}
 
 
@@ -128,10 +108,8 @@ def _answer(answer: Answer) -> dict[str, Any]:
     result: dict[str, Any] = {"description": answer.description}
     if answer.headers:
         result["headers"] = {name: HEADERS[name] for name in answer.headers}
-    if answer.model is not None:
-        result.update(_content("application/json", _ref(answer.model)))
-    elif answer.any_object:
-        result.update(_content("application/json", {"type": "object"}))
+    if answer.model is not None or answer.any_object:
+        result.update(_content(_ref(answer.model) if answer.model else {"type": "object"}))
     return result
 
 
@@ -142,27 +120,22 @@ def _operation(op: Operation) -> dict[str, Any]:
     result["operationId"] = op.operation_id
     if op.editor:
         result["security"] = [{"editToken": []}]
-    names = (*op.path_names, *op.headers)
+    names = (*PATH_NAME.findall(op.rule), *op.headers)
     if names:
         result["parameters"] = [{"name": name, **PARAMETERS[name]} for name in names]
     if op.body is not None:
-        result["requestBody"] = {
-            "required": True,
-            **_content("application/json", _ref(op.body)),
-        }
-    responses = {str(status): _answer(answer) for status, answer in op.answers.items()}
+        result["requestBody"] = {"required": True, **_content(_ref(op.body))}
+    result["responses"] = {str(status): _answer(answer) for status, answer in op.answers.items()}
     for status in op.problems:
-        responses[str(status)] = {
+        result["responses"][str(status)] = {
             "description": PROBLEMS[status],
-            **_content("application/problem+json", _ref(Problem)),
+            **_content(_ref(Problem), "application/problem+json"),
         }
-    result["responses"] = responses
     return result
 
 
 def _schemas(operations: Iterable[Operation]) -> dict[str, Any]:
-    """The components of every model the operations name, requests as they are validated,
-    answers as they are serialized."""
+    """The components of the operations' models: bodies as validated, answers as serialized."""
     models: dict[type[BaseModel], JsonSchemaMode] = {Problem: "serialization"}
     for op in operations:
         if op.body is not None:

@@ -1,8 +1,4 @@
-"""Reading a request: its JSON body through a schema, its bearer token, its ``If-Match``.
-
-A body the schema refuses answers as the hand-made checks did: the first fault, in the
-app's own sentence (pydantic's English never reaches a client) and with its field.
-"""
+"""Reading a request: its JSON body through a schema, its bearer token, its ``If-Match``."""
 
 from __future__ import annotations
 
@@ -19,62 +15,47 @@ from .problems import Problem
 M = TypeVar("M", bound=BaseModel)
 
 
-def _malformed(detail: str, field: str | None = None) -> NoReturn:
-    raise Problem(400, "malformed-request", detail, field)
-
-
 def _reject_constant(name: str) -> NoReturn:
     raise ValueError(name)
 
 
 def json_body() -> dict[str, Any]:
     """The request's JSON object; 415 for another media type, 400 for anything not JSON."""
-    mimetype = request.mimetype
-    if mimetype != "application/json" and not (
-        mimetype.startswith("application/") and mimetype.endswith("+json")
-    ):
+    if not request.is_json:
         raise Problem(
             415,
             "unsupported-media-type",
             gettext("Send the body as JSON, with the header Content-Type: application/json."),
         )
-    raw = request.get_data(cache=False)
     try:
-        data = json.loads(raw, parse_constant=_reject_constant)
+        data = json.loads(request.get_data(cache=False), parse_constant=_reject_constant)
     except (ValueError, RecursionError):
-        _malformed(gettext("The body is not valid JSON."))
+        raise Problem(400, "malformed-request", gettext("The body is not valid JSON.")) from None
     if not isinstance(data, dict):
-        _malformed(gettext("The body must be a JSON object."))
+        raise Problem(400, "malformed-request", gettext("The body must be a JSON object."))
     return data
 
 
 def parse(model: type[M], data: dict[str, Any]) -> M:
-    """``data`` as ``model``; the first fault as a problem. An unknown field of the body
-    itself is named first, as the checks of old did before reading any field."""
+    """``data`` as ``model``; its first fault (pydantic's, in the app's words) as a problem."""
     try:
         return model.model_validate(data)
     except ValidationError as error:
         fault = first_fault(model, error)
-        if fault.malformed:
-            raise Problem(400, "malformed-request", fault.detail, fault.field) from None
-        raise Problem(422, "rule-violation", fault.detail, fault.field) from None
+        status, slug = (400, "malformed-request") if fault.malformed else (422, "rule-violation")
+        raise Problem(status, slug, fault.detail, fault.field) from None
 
 
 def token() -> str | None:
     """The bearer token of the ``Authorization`` header, if any."""
     scheme, _, value = request.headers.get("Authorization", "").partition(" ")
-    value = value.strip()
-    if scheme.lower() != "bearer" or not value:
-        return None
-    return value
+    return (value.strip() or None) if scheme.lower() == "bearer" else None
 
 
 def if_match() -> frozenset[int] | None:
     """The versions ``If-Match`` accepts (strong comparison); ``None`` when any will do."""
-    if "If-Match" not in request.headers:
-        return None
     tags = request.if_match
-    if tags.star_tag:
+    if "If-Match" not in request.headers or tags.star_tag:
         return None
     # A tag too long to be a version matches none (and int() refuses over 4300 digits).
     return frozenset(

@@ -8,16 +8,14 @@ from flask import Response
 from pydantic import BaseModel
 from werkzeug.exceptions import HTTPException
 
-from ..schemas.games import BidsBody, TricksBody, TrumpBody
+from ..schemas.games import BidsBody, Game, TricksBody, TrumpBody
 from ..services import rounds, sharing
-from .games import GAME_ANSWER, game_response
-from .openapi import Answer, operation
+from .games import game_response
+from .openapi import Answer, Operation
 from .problems import Problem
 from .requests import if_match, json_body, parse, token
 
 B = TypeVar("B", bound=BaseModel)
-_ROUND_PROBLEMS = (400, 401, 403, 404, 409, 412, 413, 415, 422, 429, 503)
-_WRITTEN = {200: Answer("The game after the write.", GAME_ANSWER.model, ("ETag",))}
 
 
 def _body(game_id: str, number: int, model: type[B]) -> tuple[B, str | None]:
@@ -33,64 +31,59 @@ def _body(game_id: str, number: int, model: type[B]) -> tuple[B, str | None]:
         raise
 
 
-def _put(name: str, summary: str, description: str, body: type[BaseModel]) -> dict[str, object]:
-    return {
-        "rule": f"/games/<game_id>/rounds/<round:number>/{name}",
-        "method": "PUT",
-        "operation_id": f"put{name.capitalize()}",
-        "summary": summary,
-        "description": description,
-        "editor": True,
-        "headers": ("If-Match",),
-        "body": body,
-        "answers": _WRITTEN,
-        "problems": _ROUND_PROBLEMS,
-    }
-
-
-@operation(
-    **_put(
-        "trump",
-        "Record the trump",
-        "The card turned after dealing; with a Wizard, the suit the dealer chose. May be "
-        "changed while the round is bidding or playing, and once scored. The round that "
-        "deals every card has no trump to record (409).",
-        TrumpBody,
+def _put(name: str, summary: str, description: str, body: type[BaseModel]) -> Operation:
+    """The operation of a round's PUT of ``name``."""
+    return Operation(
+        rule=f"/games/<game_id>/rounds/<round:number>/{name}",
+        method="PUT",
+        operation_id=f"put{name.capitalize()}",
+        summary=summary,
+        description=description,
+        editor=True,
+        headers=("If-Match",),
+        body=body,
+        answers={200: Answer("The game after the write.", Game, ("ETag",))},
+        problems=(400, 401, 403, 404, 409, 412, 413, 415, 422, 429, 503),
     )
+
+
+@_put(
+    "trump",
+    "Record the trump",
+    "The card turned after dealing; with a Wizard, the suit the dealer chose. May be "
+    "changed while the round is bidding or playing, and once scored. The round that "
+    "deals every card has no trump to record (409).",
+    TrumpBody,
 )
 def put_trump(game_id: str, number: int) -> Response:
     """Record the card turned (and the dealer's choice under a Wizard)."""
     body, bearer = _body(game_id, number, TrumpBody)
-    written = rounds.record_trump(
-        game_id, bearer, number, body.turned, body.chosen, if_match=if_match()
+    return game_response(
+        rounds.record_trump(game_id, bearer, number, body.turned, body.chosen, if_match=if_match())
     )
-    return game_response(written)
 
 
-@operation(
-    **_put(
-        "bids",
-        "Record the bids",
-        "Bids may be saved partially; the bid rule is checked once every bid is in. A "
-        "scored round takes a complete set (a correction).",
-        BidsBody,
-    )
+@_put(
+    "bids",
+    "Record the bids",
+    "Bids may be saved partially; the bid rule is checked once every bid is in. A "
+    "scored round takes a complete set (a correction).",
+    BidsBody,
 )
 def put_bids(game_id: str, number: int) -> Response:
     """Record the bids so far (``null``: not bid yet)."""
     body, bearer = _body(game_id, number, BidsBody)
-    written = rounds.record_bids(game_id, bearer, number, body.bids, if_match=if_match())
-    return game_response(written)
-
-
-@operation(
-    **_put(
-        "tricks",
-        "Record the tricks",
-        "The tricks each player won, once every bid is in; this scores the round. On a "
-        "scored round this is a correction: every total is recomputed.",
-        TricksBody,
+    return game_response(
+        rounds.record_bids(game_id, bearer, number, body.bids, if_match=if_match())
     )
+
+
+@_put(
+    "tricks",
+    "Record the tricks",
+    "The tricks each player won, once every bid is in; this scores the round. On a "
+    "scored round this is a correction: every total is recomputed.",
+    TricksBody,
 )
 def put_tricks(game_id: str, number: int) -> Response:
     """Record the tricks won, which scores the round."""

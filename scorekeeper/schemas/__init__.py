@@ -1,2 +1,1 @@
-"""The API's bodies and the export document, each declared once: the model validates a
-request, serializes an answer, and gives its part of the OpenAPI document."""
+"""The API's bodies and the export document: one model each validates, serializes, documents."""

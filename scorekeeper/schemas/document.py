@@ -1,5 +1,4 @@
-"""The export document (one game or many, each with its audit trail), what an import takes
-and what it answers."""
+"""The export document (one game or many, with audit trails), what an import takes and answers."""
 
 from __future__ import annotations
 

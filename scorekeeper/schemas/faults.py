@@ -1,6 +1,5 @@
 """The first fault pydantic finds in a JSON value, in the app's own sentence (pydantic's
-English never reaches a user): the API answers a request body with it, the import refuses
-a file with it."""
+English never reaches a user): for a request body's answer and an import's refusal."""
 
 from __future__ import annotations
 
@@ -54,28 +53,22 @@ def _fields_of(model: type[BaseModel] | None, loc: tuple[int | str, ...]) -> lis
 
 
 def first_fault(model: type[BaseModel], error: ValidationError) -> Fault:
-    """The first fault of ``error``. An unknown field of the object itself is named first,
-    as the checks of old did before reading any field."""
-    faults = sorted(
-        error.errors(),
-        key=lambda e: not (e["type"] == "extra_forbidden" and len(e["loc"]) == 1),
-    )
-    loc = tuple(faults[0]["loc"])
+    """The first fault of ``error``; an unknown field of the object itself comes first."""
+    fault = min(error.errors(), key=lambda e: e["type"] != "extra_forbidden" or len(e["loc"]) > 1)
+    loc = tuple(fault["loc"])
     field = field_name(loc)
-    kind = faults[0]["type"]
-    if kind == "extra_forbidden":
+    if fault["type"] == "extra_forbidden":
         allowed = ", ".join(_fields_of(model, loc[:-1]))
         detail = gettext(
             "%(key)s is not a field here; the fields are %(allowed)s.", key=field, allowed=allowed
         )
-        return Fault(detail, field, loc, malformed=False)
-    if kind == "missing":
-        return Fault(gettext("The field %(key)s is missing.", key=field), field, loc, False)
-    if kind == "greater_than_equal":
-        least = faults[0].get("ctx", {}).get("ge", 0)
+    elif fault["type"] == "missing":
+        detail = gettext("The field %(key)s is missing.", key=field)
+    elif fault["type"] == "greater_than_equal":
+        least = fault.get("ctx", {}).get("ge", 0)
         detail = gettext("%(field)s cannot be below %(least)d.", field=field, least=least)
-        return Fault(detail, field, loc, False)
-    sentence = _TYPE_SENTENCES.get(kind)
-    if sentence is None:
+    elif fault["type"] in _TYPE_SENTENCES:
+        return Fault(_TYPE_SENTENCES[fault["type"]](field), field, loc, malformed=True)
+    else:
         return Fault(gettext("The request cannot be handled as it was sent."), None, loc, True)
-    return Fault(sentence(field), field, loc, malformed=True)
+    return Fault(detail, field, loc, malformed=False)

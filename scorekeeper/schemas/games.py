@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import asdict
 from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
@@ -30,11 +31,6 @@ def timestamp(moment: datetime) -> str:
 
 
 Timestamp = Annotated[str, Field(json_schema_extra={"format": "date-time"})]
-
-
-def _names(values: list[Any]) -> Any:
-    """A string the service checks against ``values``, documented as their enum."""
-    return WithJsonSchema({"enum": values})
 
 
 # -- Request bodies ------------------------------------------------------------------------
@@ -83,8 +79,9 @@ class CreateGameBody(Model):
 class TrumpBody(Model):
     """The card turned, and the suit the dealer chose under a Wizard."""
 
-    turned: Annotated[str, _names(_TURNABLE)]
-    chosen: Annotated[str | None, _names([*_SUITS, None])] = Field(
+    # Strings the service checks, documented as the enums they must name.
+    turned: Annotated[str, WithJsonSchema({"enum": _TURNABLE})]
+    chosen: Annotated[str | None, WithJsonSchema({"enum": [*_SUITS, None]})] = Field(
         default=None,
         description='The suit the dealer chose; only, and always, with "wizard".',
     )
@@ -191,8 +188,7 @@ class GameLinks(Model):
 
     @classmethod
     def of(cls, game_id: str) -> GameLinks:
-        """Itself in the API, and the spectator page, where anyone with the game's id
-        follows the game, read-only."""
+        """Itself in the API, and the spectator page (anyone with the id follows it there)."""
         return cls(
             self=url_for("api.get_game", game_id=game_id),
             view=url_for("games.spectate", game_id=game_id),
@@ -231,21 +227,12 @@ class Game(Model):
             updated_at=timestamp(game.updated_at),
             players=[Player(seat=seat, name=name) for seat, name in enumerate(table.players)],
             first_dealer=table.first_dealer,
-            rules=Rules(
-                bid_rule=table.rules.bid_rule.value,
-                last_bidder_may_bid_zero=table.rules.last_bidder_may_bid_zero,
-                bid_reveal=table.rules.bid_reveal.value,
-                clairvoyance=table.rules.clairvoyance,
-                rounds=table.rules.rounds,
-            ),
+            rules=Rules(**asdict(table.rules)),
             status=view.status,
             current_round=view.current_round,
             rounds=[Round.of(round_view) for round_view in view.rounds],
             totals=list(view.totals),
-            standings=[
-                Standing(seat=s.seat, name=s.name, total=s.total, rank=s.rank)
-                for s in view.standings
-            ],
+            standings=[Standing(**asdict(standing)) for standing in view.standings],
             winners=list(view.winners),
             links=GameLinks.of(game.id),
         )
