@@ -18,10 +18,8 @@ from .loading import (
     EDIT_TOKEN_BYTES,
     GAME_ID_BYTES,
     GameSnapshot,
-    StoredGame,
     read_game,
     snapshot,
-    snapshot_of,
     valid_id,
     write_transaction,
 )
@@ -91,8 +89,8 @@ def create_game(
         db.session.add(game)
         if device is not None:
             db.session.add(Grant(device_hash=device.hash, game_id=game.id, created_at=now))
-    created = StoredGame(game.id, 1, game.edit_token_hash, now, now, table)
-    return NewGame(game=snapshot_of(created), edit_token=token)
+    created = GameSnapshot(game.id, 1, game.edit_token_hash, now, now, table)
+    return NewGame(game=created, edit_token=token)
 
 
 def new_game_row(

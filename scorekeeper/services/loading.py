@@ -10,6 +10,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from functools import cached_property
 from itertools import groupby
 from operator import attrgetter
 from typing import Any, NamedTuple
@@ -34,18 +35,30 @@ class GameSnapshot:
 
     id: str
     version: int
+    edit_token_hash: str
     created_at: datetime
     updated_at: datetime
-    view: rules.GameView
-    #: Tricks tapped in so far, by round, for rounds being played (``None``: not yet).
-    drafts: Mapping[int, tuple[int | None, ...]] = field(default_factory=dict)
-    #: The rounds written again after they were scored.
-    corrected: frozenset[int] = frozenset()
+    table: rules.Table
+    rounds: Mapping[int, RoundFacts] = field(default_factory=dict)
+
+    @cached_property
+    def view(self) -> rules.GameView:
+        """The game as the rules evaluate its facts."""
+        return rules.evaluate(self.table, {n: kept.record() for n, kept in self.rounds.items()})
 
     @property
-    def table(self) -> rules.Table:
-        """Players, first dealer and rules."""
-        return self.view.table
+    def drafts(self) -> dict[int, tuple[int | None, ...]]:
+        """Tricks tapped in so far, by round, for rounds being played (``None``: not yet)."""
+        return {
+            number: tuple(entry.draft for entry in kept.entries)
+            for number, kept in self.rounds.items()
+            if any(entry.draft is not None for entry in kept.entries)
+        }
+
+    @property
+    def corrected(self) -> frozenset[int]:
+        """The rounds written again after they were scored."""
+        return frozenset(number for number, kept in self.rounds.items() if kept.corrected_at)
 
     def round(self, number: int) -> rules.RoundView:
         """Round ``number``, or :class:`RoundNotFound` when the game has no such round."""
@@ -144,19 +157,6 @@ def check_round_number(rounds: int, number: int) -> None:
         raise RoundNotFound(rounds=rounds, round=number)
 
 
-@dataclass(frozen=True)
-class StoredGame:
-    """A game's row, players and rounds as stored."""
-
-    id: str
-    version: int
-    edit_token_hash: str
-    created_at: datetime
-    updated_at: datetime
-    table: rules.Table
-    rounds: Mapping[int, RoundFacts] = field(default_factory=dict)
-
-
 # The two statements that read a game: its row with its players, then its version with its
 # rounds and their entries (plain rows: no objects to keep track of). Built once.
 _GAME = (
@@ -196,7 +196,7 @@ _FACTS = (
 )
 
 
-def load_game(game_id: str, *, lock: bool = False) -> StoredGame:
+def load_game(game_id: str, *, lock: bool = False) -> GameSnapshot:
     """The game (undeleted) with its players, rounds and entries, in two statements; with
     ``lock``, its row is locked for the rest of the transaction. The version is read with
     the rounds, so that a write committed between the two statements cannot part them."""
@@ -216,7 +216,7 @@ def load_game(game_id: str, *, lock: bool = False) -> StoredGame:
             kept = list(group)
             rounds[number] = RoundFacts.of(kept[0], [row for row in kept if row.seat is not None])
     first = rows[0]
-    return StoredGame(
+    return GameSnapshot(
         id=game_id,
         version=facts[0].version,
         edit_token_hash=first.edit_token_hash,
@@ -229,7 +229,7 @@ def load_game(game_id: str, *, lock: bool = False) -> StoredGame:
 
 def read_game(game_id: str) -> GameSnapshot:
     """The game with this id, as its facts are stored now."""
-    return snapshot_of(load_game(game_id))
+    return load_game(game_id)
 
 
 def game_table(game: Any, players: Sequence[str] | None = None) -> rules.Table:
@@ -252,7 +252,7 @@ def game_table(game: Any, players: Sequence[str] | None = None) -> rules.Table:
 
 def snapshot(game: Game) -> GameSnapshot:
     """What a game loaded as an object (with its players, rounds and entries) gives."""
-    stored = StoredGame(
+    return GameSnapshot(
         id=game.id,
         version=game.version,
         edit_token_hash=game.edit_token_hash,
@@ -260,25 +260,6 @@ def snapshot(game: Game) -> GameSnapshot:
         updated_at=aware(game.updated_at),
         table=game_table(game),
         rounds={row.number: RoundFacts.of(row, row.entries) for row in game.rounds},
-    )
-    return snapshot_of(stored)
-
-
-def snapshot_of(game: StoredGame) -> GameSnapshot:
-    """What a game's stored facts give."""
-    rounds = game.rounds.values()
-    return GameSnapshot(
-        id=game.id,
-        version=game.version,
-        created_at=game.created_at,
-        updated_at=game.updated_at,
-        view=rules.evaluate(game.table, {kept.number: kept.record() for kept in rounds}),
-        drafts={
-            kept.number: tuple(entry.draft for entry in kept.entries)
-            for kept in rounds
-            if any(entry.draft is not None for entry in kept.entries)
-        },
-        corrected=frozenset(kept.number for kept in rounds if kept.corrected_at),
     )
 
 
@@ -303,7 +284,7 @@ _BUMP = (
 )
 
 
-def bump_version(game: StoredGame, now: datetime) -> None:
+def bump_version(game: GameSnapshot, now: datetime) -> None:
     """The game's version grows by one and its update time is ``now`` (in the caller's write)."""
     db.session.execute(_BUMP, {"game_id": game.id, "version": game.version + 1, "now": now})
 

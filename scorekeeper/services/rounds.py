@@ -15,7 +15,7 @@ from .. import rules
 from ..extensions import db
 from ..models import Entry, Round, RoundChange, utcnow
 from ..rules import gettext_noop as _
-from .loading import GameSnapshot, RoundFacts, StoredGame, bump_version, facts_json, snapshot_of
+from .loading import GameSnapshot, RoundFacts, bump_version, facts_json
 from .sharing import Credential, editing
 
 # The ORM's bulk statements: rows inserted, or updated by their primary key, as given.
@@ -29,12 +29,11 @@ _INSERT_AUDIT = insert(RoundChange)
 class RoundEdit:
     """One round being changed by a use case, on the game locked for it."""
 
-    def __init__(self, game: StoredGame, number: int) -> None:
+    def __init__(self, game: GameSnapshot, number: int) -> None:
         self.game = game
         self.number = number
         self.seats = game.table.seats
-        self.snapshot = snapshot_of(game)
-        self.view = self.snapshot.view
+        self.view = game.view
         self.before = game.rounds.get(number)
         #: The round as it will be written (``RoundFacts`` values are replaced, never changed).
         self.round = self.before or RoundFacts(number)
@@ -98,7 +97,7 @@ class RoundEdit:
         """The game as this write left it."""
         rounds = {**self.game.rounds, self.number: self.round}
         version = self.game.version + 1
-        return snapshot_of(replace(self.game, version=version, updated_at=self.now, rounds=rounds))
+        return replace(self.game, version=version, updated_at=self.now, rounds=rounds)
 
 
 @contextmanager
@@ -275,7 +274,7 @@ def score_round(
         if all_made:
             tricks = rules.all_made_tricks(number, view.round(number).bids or ())
         else:
-            tricks = rules.complete_draft(view.table, number, edit.snapshot.draft(number))
+            tricks = rules.complete_draft(view.table, number, edit.game.draft(number))
         rules.verify_tricks_turn(view, number, tricks)
         _write_tricks(edit, tricks)
         edit.audit("score")

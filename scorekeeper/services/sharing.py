@@ -26,7 +26,6 @@ from ..extensions import db
 from ..models import Game, Grant, Handover, utcnow
 from .loading import (
     GameSnapshot,
-    StoredGame,
     aware,
     check_round_number,
     load_game,
@@ -115,7 +114,7 @@ def authorize(game_id: str, token: Credential, number: int | None = None) -> Non
 @contextmanager
 def editing(
     game_id: str, token: Credential, if_match: Collection[int] | None, number: int | None = None
-) -> Iterator[StoredGame]:
+) -> Iterator[GameSnapshot]:
     """The game, loaded and locked in a write transaction, once ``token`` may edit it, it
     has round ``number`` (if one is given) and is at a version ``if_match`` names, checked
     in that order (a round the game does not have is 404 before a stale 412). The caller
