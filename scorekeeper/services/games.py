@@ -64,10 +64,7 @@ def create_game(
     rounds: int | None = None,
     device: Device | None = None,
 ) -> NewGame:
-    """Start a game; a missing first dealer is drawn at random.
-
-    A ``device`` (the browser that starts the game) gets the edit right with it.
-    """
+    """Start a game (a missing first dealer drawn at random); ``device`` may edit it."""
     players = rules.clean_names(names)
     if first_dealer is None:
         first_dealer = secrets.randbelow(len(players))
@@ -96,8 +93,7 @@ def create_game(
 def new_game_row(
     table: rules.Table, token: str, created_at: datetime, updated_at: datetime
 ) -> Game:
-    """A new game's row (a fresh id, version 1) with its players, for ``table``, its
-    right to change kept as the hash of ``token``."""
+    """A new game's row (a fresh id, version 1) with its players, its token kept as a hash."""
     return Game(
         id=secrets.token_urlsafe(GAME_ID_BYTES),
         edit_token_hash=hash_token(token),
@@ -129,8 +125,7 @@ def delete_game(
 
 
 def kept_games(device: Device | None, limit: int | None = KEPT_GAMES_SHOWN) -> list[GameSnapshot]:
-    """The games this browser keeps the score of, the most recently changed first (all of
-    them with ``limit=None``)."""
+    """The games this browser keeps the score of, the most recently changed first."""
     if device is None:
         return []
     statement = (

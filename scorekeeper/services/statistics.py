@@ -1,9 +1,5 @@
-"""The players' statistics over the games a browser keeps.
-
-The facts come in two statements whatever the number of games (the games with their
-players, then their rounds' bids and tricks); every score is the rules' own
-(:func:`rules.score`), totalled here in Python, so no rule is written a second time.
-"""
+"""The players' statistics over the games a browser keeps: every score is the rules' own
+(:func:`rules.score`), totalled here in Python, so no rule is written a second time."""
 
 from __future__ import annotations
 
@@ -50,9 +46,8 @@ class Statistics:
 
 
 class Seat(NamedTuple):
-    """One player of a kept game: the name as typed, the name in any case (``key``: the
-    same person whatever the case), and each round scored as its number, the bid and the
-    tricks won, in the order of the rounds."""
+    """One player of a kept game: the name as typed and in any case (``key``), and each round
+    scored as its number, the bid and the tricks won, in order."""
 
     name: str
     key: str
@@ -163,13 +158,8 @@ def alphabetical(name: str) -> tuple[str, str]:
     """A name's place in an alphabetical list, as a German or English reader looks for it:
     in any case, a letter with an accent or umlaut beside the plain one (Ännchen among the
     A's, not after Uwe), then the name as it is, so the order is always the same."""
-    folded_name = rules.fold_case(name)
-    plain = "".join(
-        char
-        for char in unicodedata.normalize("NFKD", folded_name)
-        if not unicodedata.combining(char)
-    )
-    return plain, name
+    decomposed = unicodedata.normalize("NFKD", rules.fold_case(name))
+    return "".join(char for char in decomposed if not unicodedata.combining(char)), name
 
 
 def tally(games: Iterable[KeptGame]) -> Statistics:
@@ -215,16 +205,9 @@ def tally(games: Iterable[KeptGame]) -> Statistics:
 
 
 def kept_games(device: Device) -> list[KeptGame]:
-    """The facts of the games ``device`` keeps and has not deleted, oldest first, in two
-    statements: the games with their players, then the bids and tricks of the rounds
-    scored. Asked of the tables' columns (SQLAlchemy Core): the rows are many, and plain
-    rows cost far less to build than the ORM's."""
-    games, players, entries, grants = (
-        Game.__table__,
-        Player.__table__,
-        Entry.__table__,
-        Grant.__table__,
-    )
+    """The facts of the games ``device`` keeps, oldest first, in two statements, asked of the
+    tables' columns (SQLAlchemy Core): the rows are many, and plain rows cost far less."""
+    games, players, entries, grants = [model.__table__ for model in (Game, Player, Entry, Grant)]
     mine = (grants.c.device_hash == device.hash, games.c.deleted_at.is_(None))
     seated = db.session.execute(
         select(
@@ -256,18 +239,13 @@ def kept_games(device: Device) -> list[KeptGame]:
         played.setdefault((game_id, seat), []).append((number, bid, tricks))
     kept: dict[str, KeptGame] = {}
     for game_id, round_count, seat, name, key in seated:
-        game = kept.get(game_id)
-        if game is None:
-            game = kept[game_id] = KeptGame(round_count, [])
-        game.seats.append(Seat(name, key, sorted(played.get((game_id, seat), ()))))
+        seats = kept.setdefault(game_id, KeptGame(round_count, [])).seats
+        seats.append(Seat(name, key, sorted(played.get((game_id, seat), ()))))
     return list(kept.values())
 
 
 def statistics(device: Device | None) -> Statistics:
-    """The players' statistics over the games this browser keeps (two statements, however
-    many games): the players' totals, each player's last :data:`SPARK_POINTS` final totals
-    (the sparklines) and the :data:`PAIRS_SHOWN` pairs who shared the most finished games
-    (the head-to-head table)."""
+    """The players' statistics over the games this browser keeps, in two statements."""
     if device is None:
         return Statistics(players=[], pairs=[])
     return tally(kept_games(device))
