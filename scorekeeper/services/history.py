@@ -7,7 +7,7 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import ColumnElement, delete, distinct, exists, func, literal, or_, select
 from sqlalchemy.orm import selectinload
@@ -176,8 +176,7 @@ def purge_deleted(days: int = RESTORE_DAYS, now: datetime | None = None) -> int:
             .where(Game.deleted_at.is_not(None), Game.deleted_at < cutoff)
             .execution_options(synchronize_session=False)
         )
-    count: int = getattr(result, "rowcount", 0) or 0
-    return count
+    return int(getattr(result, "rowcount", 0) or 0)
 
 
 # -- The audit trail -----------------------------------------------------------------------
@@ -194,6 +193,8 @@ HIDDEN = Hidden.BID
 #: One fact of a round as the history shows it: a trump, a bid or trick count, a bid made
 #: but hidden, or ``None``: not recorded (a bid not made, tricks not counted, no trump yet).
 Value = rules.Trump | int | Hidden | None
+#: What of a round a change can write otherwise.
+Fact = Literal["trump", "bid", "tricks"]
 
 
 @dataclass(frozen=True)
@@ -220,14 +221,6 @@ class Facts:
 
 def _at(values: tuple[int | None, ...] | None, seat: int) -> int | None:
     return values[seat] if values is not None and seat < len(values) else None
-
-
-class Fact(enum.StrEnum):
-    """What of a round a change can write otherwise."""
-
-    TRUMP = "trump"
-    BID = "bid"
-    TRICKS = "tricks"
 
 
 @dataclass(frozen=True)
@@ -265,11 +258,11 @@ class Change:
         new = self.new or _NOTHING
         lines = []
         if old.trump != new.trump:
-            lines.append(Line(None, (Difference(Fact.TRUMP, old.trump, new.trump),)))
+            lines.append(Line(None, (Difference("trump", old.trump, new.trump),)))
         for seat in range(max(_seats(old), _seats(new))):
-            pairs = (
-                (Fact.BID, old.bid(seat), new.bid(seat)),
-                (Fact.TRICKS, old.tricks_of(seat), new.tricks_of(seat)),
+            pairs: tuple[tuple[Fact, Value, Value], ...] = (
+                ("bid", old.bid(seat), new.bid(seat)),
+                ("tricks", old.tricks_of(seat), new.tricks_of(seat)),
             )
             differences = tuple(Difference(*pair) for pair in pairs if pair[1] != pair[2])
             if differences:

@@ -133,12 +133,6 @@ class RoundFacts:
                 entries[seat] = entries[seat]._replace(**{name: value})
         return replace(self, entries=tuple(entries))
 
-    def with_entry(self, seats: int, seat: int, **values: int | None) -> RoundFacts:
-        """The round with one seat's entry changed."""
-        entries = list(self.entries or (NO_ENTRY,) * seats)
-        entries[seat] = entries[seat]._replace(**values)
-        return replace(self, entries=tuple(entries))
-
 
 def aware(moment: datetime) -> datetime:
     """A stored time as an aware UTC time (SQLite hands back naive ones)."""

@@ -254,7 +254,9 @@ def save_trick_draft(
         _verify_seat(view.table, seat)
         if count is not None:
             rules.verify_trick_count(view.table, number, seat, count)
-        edit.round = edit.round.with_entry(edit.seats, seat, draft=count)
+        drafts = list(edit.game.draft(number))
+        drafts[seat] = count
+        edit.round = edit.round.with_entries(edit.seats, draft=drafts)
     return edit.result()
 
 
