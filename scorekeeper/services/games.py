@@ -8,17 +8,17 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import select, update
-from sqlalchemy.orm import selectinload
 
 from .. import rules
 from ..errors import GameNotFound
 from ..extensions import db
-from ..models import Game, Grant, Player, Round, utcnow
+from ..models import Game, Grant, Player, utcnow
 from .loading import (
     EDIT_TOKEN_BYTES,
     GAME_ID_BYTES,
+    WITH_FACTS,
     GameSnapshot,
-    read_game,
+    load_game,
     snapshot,
     valid_id,
     write_transaction,
@@ -38,7 +38,7 @@ class NewGame:
 
 def get_game(game_id: str) -> GameSnapshot:
     """The game with this id."""
-    return read_game(game_id)
+    return load_game(game_id)
 
 
 def game_version(game_id: str) -> int:
@@ -134,10 +134,7 @@ def kept_games(device: Device | None, limit: int | None = KEPT_GAMES_SHOWN) -> l
         .where(Grant.device_hash == device.hash, Game.deleted_at.is_(None))
         .order_by(Game.updated_at.desc(), Game.id)
         .limit(limit)
-        .options(
-            selectinload(Game.players),
-            selectinload(Game.rounds).selectinload(Round.entries),
-        )
+        .options(*WITH_FACTS)
     )
     return [snapshot(game) for game in db.session.scalars(statement)]
 

@@ -15,7 +15,7 @@ from sqlalchemy.orm import selectinload
 from .. import errors, rules
 from ..database import folded
 from ..extensions import db
-from ..models import Entry, Game, Grant, Player, Round, RoundChange, utcnow
+from ..models import Entry, Game, Grant, Player, RoundChange, utcnow
 from . import games, loading, sharing
 from .loading import GameSnapshot
 from .sharing import Device
@@ -111,10 +111,7 @@ def game_list(
     statement = (
         statement.order_by(Game.updated_at.desc(), Game.id)
         .limit(limit + 1)
-        .options(
-            selectinload(Game.players),
-            selectinload(Game.rounds).selectinload(Round.entries),
-        )
+        .options(*loading.WITH_FACTS)
     )
     rows = db.session.execute(statement).all()
     games = [ListedGame(loading.snapshot(game), bool(is_kept)) for game, is_kept in rows[:limit]]

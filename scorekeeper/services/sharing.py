@@ -29,7 +29,6 @@ from .loading import (
     aware,
     check_round_number,
     load_game,
-    read_game,
     valid_id,
     write_transaction,
 )
@@ -171,7 +170,7 @@ def handover_game(token: str) -> GameSnapshot:
     row = db.session.get(Handover, hash_token(token))
     if row is None or row.used_at is not None or aware(row.expires_at) <= utcnow():
         raise HandoverInvalid()
-    return read_game(row.game_id)
+    return load_game(row.game_id)
 
 
 def redeem_handover(token: str, device: Device) -> str:
