@@ -8,20 +8,18 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import select, update
-from sqlalchemy.orm import selectinload
 
 from .. import rules
 from ..errors import GameNotFound
 from ..extensions import db
-from ..models import Game, Grant, Player, Round, utcnow
+from ..models import Game, Grant, Player, utcnow
 from .loading import (
     EDIT_TOKEN_BYTES,
     GAME_ID_BYTES,
+    WITH_FACTS,
     GameSnapshot,
-    StoredGame,
-    read_game,
+    load_game,
     snapshot,
-    snapshot_of,
     valid_id,
     write_transaction,
 )
@@ -40,7 +38,7 @@ class NewGame:
 
 def get_game(game_id: str) -> GameSnapshot:
     """The game with this id."""
-    return read_game(game_id)
+    return load_game(game_id)
 
 
 def game_version(game_id: str) -> int:
@@ -66,10 +64,7 @@ def create_game(
     rounds: int | None = None,
     device: Device | None = None,
 ) -> NewGame:
-    """Start a game; a missing first dealer is drawn at random.
-
-    A ``device`` (the browser that starts the game) gets the edit right with it.
-    """
+    """Start a game (a missing first dealer drawn at random); ``device`` may edit it."""
     players = rules.clean_names(names)
     if first_dealer is None:
         first_dealer = secrets.randbelow(len(players))
@@ -91,15 +86,14 @@ def create_game(
         db.session.add(game)
         if device is not None:
             db.session.add(Grant(device_hash=device.hash, game_id=game.id, created_at=now))
-    created = StoredGame(game.id, 1, game.edit_token_hash, now, now, table)
-    return NewGame(game=snapshot_of(created), edit_token=token)
+    created = GameSnapshot(game.id, 1, game.edit_token_hash, now, now, table)
+    return NewGame(game=created, edit_token=token)
 
 
 def new_game_row(
     table: rules.Table, token: str, created_at: datetime, updated_at: datetime
 ) -> Game:
-    """A new game's row (a fresh id, version 1) with its players, for ``table``, its
-    right to change kept as the hash of ``token``."""
+    """A new game's row (a fresh id, version 1) with its players, its token kept as a hash."""
     return Game(
         id=secrets.token_urlsafe(GAME_ID_BYTES),
         edit_token_hash=hash_token(token),
@@ -131,8 +125,7 @@ def delete_game(
 
 
 def kept_games(device: Device | None, limit: int | None = KEPT_GAMES_SHOWN) -> list[GameSnapshot]:
-    """The games this browser keeps the score of, the most recently changed first (all of
-    them with ``limit=None``)."""
+    """The games this browser keeps the score of, the most recently changed first."""
     if device is None:
         return []
     statement = (
@@ -141,10 +134,7 @@ def kept_games(device: Device | None, limit: int | None = KEPT_GAMES_SHOWN) -> l
         .where(Grant.device_hash == device.hash, Game.deleted_at.is_(None))
         .order_by(Game.updated_at.desc(), Game.id)
         .limit(limit)
-        .options(
-            selectinload(Game.players),
-            selectinload(Game.rounds).selectinload(Round.entries),
-        )
+        .options(*WITH_FACTS)
     )
     return [snapshot(game) for game in db.session.scalars(statement)]
 

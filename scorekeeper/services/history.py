@@ -1,17 +1,13 @@
 """The use cases of a browser's history: its games list, deleting and restoring, the purge,
-and a round's audit trail.
-
-As in every use case (:mod:`.loading`), every write is one transaction and callers get
-plain values back.
-"""
+and a round's audit trail."""
 
 from __future__ import annotations
 
 import enum
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, Literal
 
 from sqlalchemy import ColumnElement, delete, distinct, exists, func, literal, or_, select
 from sqlalchemy.orm import selectinload
@@ -19,7 +15,7 @@ from sqlalchemy.orm import selectinload
 from .. import errors, rules
 from ..database import folded
 from ..extensions import db
-from ..models import Entry, Game, Grant, Player, Round, RoundChange, utcnow
+from ..models import Entry, Game, Grant, Player, RoundChange, utcnow
 from . import games, loading, sharing
 from .loading import GameSnapshot
 from .sharing import Device
@@ -72,7 +68,7 @@ def restorable(now: datetime | None = None) -> ColumnElement[bool]:
 
 def _finished() -> ColumnElement[bool]:
     """Every round scored: the rounds with tricks (written for every seat at once) number
-    the rounds of the game."""
+    the game's rounds."""
     scored = (
         select(func.count(distinct(Entry.round_number)))
         .where(Entry.game_id == Game.id, Entry.tricks.is_not(None))
@@ -93,11 +89,8 @@ def game_list(
     search: str = "",
     limit: int = GAMES_PAGE,
 ) -> GameList:
-    """The games this browser keeps or follows, newest activity first.
-
-    ``status``: ``in_progress``, ``finished`` or ``""`` (all); ``search``: part of a
-    player's name, any case.
-    """
+    """The games this browser keeps or follows, newest activity first, of a ``status``
+    (``in_progress``, ``finished`` or ``""``: all) and with a player named ``search``."""
     limit = max(1, min(limit, MAX_GAMES_SHOWN))
     followed_ids = [game_id for game_id in followed if loading.valid_id(game_id)]
     kept = kept_by(device)
@@ -118,10 +111,7 @@ def game_list(
     statement = (
         statement.order_by(Game.updated_at.desc(), Game.id)
         .limit(limit + 1)
-        .options(
-            selectinload(Game.players),
-            selectinload(Game.rounds).selectinload(Round.entries),
-        )
+        .options(*loading.WITH_FACTS)
     )
     rows = db.session.execute(statement).all()
     games = [ListedGame(loading.snapshot(game), bool(is_kept)) for game, is_kept in rows[:limit]]
@@ -140,18 +130,15 @@ def deleted_games(device: Device | None, now: datetime | None = None) -> list[De
         .limit(GAMES_PAGE)
         .options(selectinload(Game.players))
     )
-    result = []
-    for game in db.session.scalars(statement):
-        deleted_at = loading.aware(game.deleted_at or utcnow())
-        result.append(
-            DeletedGame(
-                id=game.id,
-                players=tuple(player.name for player in game.players),
-                deleted_at=deleted_at,
-                restorable_until=deleted_at + timedelta(days=RESTORE_DAYS),
-            )
+    return [
+        DeletedGame(
+            id=game.id,
+            players=tuple(player.name for player in game.players),
+            deleted_at=(deleted_at := loading.aware(game.deleted_at or utcnow())),
+            restorable_until=deleted_at + timedelta(days=RESTORE_DAYS),
         )
-    return result
+        for game in db.session.scalars(statement)
+    ]
 
 
 def restore_game(game_id: str, device: Device | None) -> GameSnapshot:
@@ -186,8 +173,7 @@ def purge_deleted(days: int = RESTORE_DAYS, now: datetime | None = None) -> int:
             .where(Game.deleted_at.is_not(None), Game.deleted_at < cutoff)
             .execution_options(synchronize_session=False)
         )
-    count: int = getattr(result, "rowcount", 0) or 0
-    return count
+    return int(getattr(result, "rowcount", 0) or 0)
 
 
 # -- The audit trail -----------------------------------------------------------------------
@@ -199,12 +185,13 @@ class Hidden(enum.Enum):
     BID = "hidden"
 
 
-#: A bid made but hidden (see :class:`Hidden`).
 HIDDEN = Hidden.BID
 
 #: One fact of a round as the history shows it: a trump, a bid or trick count, a bid made
 #: but hidden, or ``None``: not recorded (a bid not made, tricks not counted, no trump yet).
 Value = rules.Trump | int | Hidden | None
+#: What of a round a change can write otherwise.
+Fact = Literal["trump", "bid", "tricks"]
 
 
 @dataclass(frozen=True)
@@ -219,8 +206,7 @@ class Facts:
     hidden_bids: frozenset[int] = frozenset()
 
     def bid(self, seat: int) -> int | Hidden | None:
-        """The seat's bid as the table may see it: :data:`HIDDEN` when made but hidden,
-        ``None`` when not made."""
+        """The seat's bid as the table may see it (:data:`HIDDEN`: made but hidden)."""
         if seat in self.hidden_bids:
             return HIDDEN
         return _at(self.bids, seat)
@@ -234,18 +220,9 @@ def _at(values: tuple[int | None, ...] | None, seat: int) -> int | None:
     return values[seat] if values is not None and seat < len(values) else None
 
 
-class Fact(enum.StrEnum):
-    """What of a round a change can write otherwise."""
-
-    TRUMP = "trump"
-    BID = "bid"
-    TRICKS = "tricks"
-
-
 @dataclass(frozen=True)
 class Difference:
-    """One fact a change wrote otherwise; ``old`` ``None`` when the change recorded it for the
-    first time."""
+    """One fact a change wrote otherwise (``old`` ``None``: recorded for the first time)."""
 
     fact: Fact
     old: Value
@@ -272,18 +249,17 @@ class Change:
 
     @property
     def lines(self) -> list[Line]:
-        """Only what the change wrote otherwise: the trump, then the players by seat, each
-        with the facts of theirs it changed. Empty for a write that repeated what was there,
-        or whose every change is of bids still hidden (comparing hidden bids would tell)."""
+        """What the change wrote otherwise: the trump, then each player's changed facts by
+        seat (bids still hidden are not compared: that would tell)."""
         old = self.old or _NOTHING
         new = self.new or _NOTHING
         lines = []
         if old.trump != new.trump:
-            lines.append(Line(None, (Difference(Fact.TRUMP, old.trump, new.trump),)))
+            lines.append(Line(None, (Difference("trump", old.trump, new.trump),)))
         for seat in range(max(_seats(old), _seats(new))):
-            pairs = (
-                (Fact.BID, old.bid(seat), new.bid(seat)),
-                (Fact.TRICKS, old.tricks_of(seat), new.tricks_of(seat)),
+            pairs: tuple[tuple[Fact, Value, Value], ...] = (
+                ("bid", old.bid(seat), new.bid(seat)),
+                ("tricks", old.tricks_of(seat), new.tricks_of(seat)),
             )
             differences = tuple(Difference(*pair) for pair in pairs if pair[1] != pair[2])
             if differences:
@@ -292,8 +268,7 @@ class Change:
 
     @property
     def hides_bids(self) -> bool:
-        """Whether bids the reveal mode still hides were there before or after the change
-        (so a change without :attr:`lines` may have changed one of them)."""
+        """Whether hidden bids were there before or after (so the change may be of them)."""
         return any(facts is not None and facts.hidden_bids for facts in (self.old, self.new))
 
 
@@ -305,8 +280,7 @@ def _seats(facts: Facts) -> int:
 
 
 def _facts(data: Any, *, hide_bids: bool) -> Facts | None:
-    """Stored facts back as values (they were checked when written or imported); with
-    ``hide_bids``, the bids made read as made, without their values."""
+    """Stored facts back as values; with ``hide_bids``, the bids made without their values."""
     if not isinstance(data, dict):
         return None
     trump = None
@@ -316,25 +290,21 @@ def _facts(data: Any, *, hide_bids: bool) -> Facts | None:
         trump = rules.Trump(
             rules.Turned(str(raw_trump.get("turned"))), rules.Suit(suit) if suit else None
         )
-    bids = data.get("bids")
-    tricks = data.get("tricks")
-    shown_bids = tuple(bids) if isinstance(bids, list) else None
-    hidden: frozenset[int] = frozenset()
-    if hide_bids and shown_bids is not None:
-        hidden = frozenset(seat for seat, bid in enumerate(shown_bids) if bid is not None)
-        shown_bids = tuple(None for _bid in shown_bids)
-    return Facts(
-        trump=trump,
-        bids=shown_bids,
-        tricks=tuple(tricks) if isinstance(tricks, list) else None,
-        hidden_bids=hidden,
-    )
+    bids, tricks = data.get("bids"), data.get("tricks")
+    facts = Facts(trump, _tuple(bids), _tuple(tricks))
+    if hide_bids and isinstance(bids, list):
+        hidden = frozenset(seat for seat, bid in enumerate(bids) if bid is not None)
+        return replace(facts, bids=(None,) * len(bids), hidden_bids=hidden)
+    return facts
+
+
+def _tuple(values: Any) -> tuple[Any, ...] | None:
+    return tuple(values) if isinstance(values, list) else None
 
 
 def audit_trail(game: GameSnapshot, number: int | None = None) -> list[Change]:
-    """Every write to the game's rounds (or to round ``number``), oldest first. Bids the
-    reveal mode still hides (a round being bid on in covered or secret mode) read ``None``,
-    their seats in :attr:`Facts.hidden_bids`."""
+    """Every write to the game's rounds (or to round ``number``), oldest first; bids the
+    reveal mode still hides read ``None``, their seats in :attr:`Facts.hidden_bids`."""
     if number is not None:
         game.round(number)  # an unknown round is a RoundNotFound
     return audit_trails([game], number).get(game.id, [])

@@ -47,8 +47,7 @@ def _bad(message: str, round_number: int | None = None, **params: Any) -> Refusa
 
 
 def _time(value: str | None) -> datetime | None:
-    """A time of the file in UTC (as every time is stored), or ``None`` without one (or
-    with one that is no time, or falls before the year 1 in UTC)."""
+    """A time of the file in UTC, or ``None`` without one (or one that is no time in UTC)."""
     try:
         moment = datetime.fromisoformat(str(value).replace("Z", "+00:00"))
         return moment.astimezone(UTC) if moment.tzinfo else moment.replace(tzinfo=UTC)
@@ -69,8 +68,7 @@ class ParsedGame:
 
 
 def _read(item: Any) -> GameExport:
-    """One game of the file through the export's models; their first fault (a round's
-    named with its round) in the app's words."""
+    """One game of the file through the export's models; their first fault in the app's words."""
     if not isinstance(item, dict) or not isinstance(item.get("game"), dict):
         raise _bad(_("%(what)s is not a JSON object."), what="game")
     try:  # as JSON, where the audit's cards are read from their names
@@ -186,17 +184,16 @@ def _audit_rows(
                 new=sides[1],
             )
         )
-    for number, record in sorted(records.items()):
-        rows.append(
-            RoundChange(
-                round_number=number,
-                kind="import",
-                changed_at=now,
-                old=None,
-                new=loading.facts_json(record),
-            )
+    return rows + [
+        RoundChange(
+            round_number=number,
+            kind="import",
+            changed_at=now,
+            old=None,
+            new=loading.facts_json(record),
         )
-    return rows
+        for number, record in sorted(records.items())
+    ]
 
 
 def _change_facts(

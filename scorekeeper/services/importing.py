@@ -1,15 +1,13 @@
 """The import use case: every game of an export becomes a new game, each round replayed
-through the rules; a file they refuse starts nothing.
-
-The file is read through the export's own models (:mod:`schemas.document`), which the
-OpenAPI document shows too; each refusal names the game, the round and the reason.
-"""
+through the rules (:mod:`.import_file`); a file they refuse starts nothing."""
 
 from __future__ import annotations
 
 import secrets
+from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from operator import attrgetter
 from typing import Any
 
 from sqlalchemy import func, or_, select
@@ -28,8 +26,7 @@ from .sharing import Device
 
 @dataclass(frozen=True)
 class Imported:
-    """What an import did: the games it started, and how many of the file's it left out as
-    the browser already keeps them, in its list or deleted and still restorable."""
+    """The games an import started, and how many it left out as the browser keeps them."""
 
     created: list[NewGame]
     already_kept: int = 0
@@ -59,22 +56,18 @@ def kept_identities(device: Device | None) -> dict[tuple[datetime, rules.Table],
 
 
 def _one_import_at_a_time(device: Device) -> None:
-    """Make an import by ``device`` wait for another one of its imports in progress (a form
-    sent twice), so that the second finds the games the first started. SQLite's write
-    transaction runs alone already; PostgreSQL's takes a lock named after the browser,
-    released when the transaction ends."""
+    """Make an import wait for another one by the same browser (a form sent twice), so that
+    it finds the games the first started: a PostgreSQL lock named after the browser (SQLite's
+    write transactions run one at a time already)."""
     if db.session.get_bind().dialect.name == "postgresql":
         key = int(device.hash[:15], 16)  # 60 bits of the hash: within a bigint
         db.session.execute(select(func.pg_advisory_xact_lock(key)))
 
 
 def import_games(document: Any, device: Device | None = None) -> Imported:
-    """Every game of an export (one game or many) as a new game with a new id and token,
-    each round checked by the rules. A game or round the rules refuse refuses the whole
-    file: nothing is imported. ``device`` gets the edit right to every imported game; a game
-    it already keeps (the original, or a copy imported before, whatever was played in it
-    since) is left out, so importing a file twice starts no game twice; so is one it deleted
-    and can still restore (restoring it gives it back, with its address)."""
+    """Every game of an export as a new game with a new id and token, or nothing when the
+    rules refuse one; ``device`` gets the right to edit them. A game it keeps already (or
+    deleted and can still restore) is left out, so a file imported twice starts no game twice."""
     now = utcnow()
     parsed: list[ParsedGame] = []
     for index, item in enumerate(games_of(document), start=1):
@@ -87,7 +80,7 @@ def import_games(document: Any, device: Device | None = None) -> Imported:
                 ) from None
             raise GameImportRefused(game=game_label(index, item), reason=refusal.reason) from None
     created = []
-    already_kept = restorable = 0
+    left_out: Counter[bool] = Counter()  # by whether the kept game is deleted
     with loading.write_transaction():
         if device is not None:
             _one_import_at_a_time(device)
@@ -95,35 +88,31 @@ def import_games(document: Any, device: Device | None = None) -> Imported:
         for game in parsed:
             identity = _identity(game.created_at, game.table)
             if game.dated and identity in kept:
-                if kept[identity]:
-                    restorable += 1
-                else:
-                    already_kept += 1
+                left_out[kept[identity]] += 1
                 continue
-            if device is not None:
-                kept[identity] = False  # the same game twice in one file: once
             token = secrets.token_urlsafe(loading.EDIT_TOKEN_BYTES)
             row = _game_row(game, token)
             db.session.add(row)
             if device is not None:
+                kept[identity] = False  # the same game twice in one file: once
                 db.session.add(Grant(device_hash=device.hash, game_id=row.id, created_at=now))
             created.append((row, token))
     return Imported(
         created=[NewGame(game=loading.snapshot(row), edit_token=token) for row, token in created],
-        already_kept=already_kept,
-        restorable=restorable,
+        already_kept=left_out[False],
+        restorable=left_out[True],
     )
 
 
 def _game_row(game: ParsedGame, token: str) -> Game:
     table = game.table
     row = new_game_row(table, token, game.created_at, game.updated_at)
-    corrected: dict[int, datetime] = {}
-    for change in game.audit:
-        if change.kind == "correction":
-            corrected[change.round_number] = max(
-                change.changed_at, corrected.get(change.round_number, change.changed_at)
-            )
+    # Each round's last correction (the latest time wins).
+    corrected = {
+        change.round_number: change.changed_at
+        for change in sorted(game.audit, key=attrgetter("changed_at"))
+        if change.kind == "correction"
+    }
     for number, record in sorted(game.records.items()):
         round_row = Round(number=number, corrected_at=corrected.get(number))
         if record.trump is not None and not table.deals_every_card(number):

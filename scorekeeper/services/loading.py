@@ -1,23 +1,22 @@
 """A game as the use cases see it: loaded (and locked) in a constant number of statements,
-what its facts give, and the one write transaction every use case runs in.
-
-Every write runs in :func:`write_transaction`: the game is loaded under its lock
-(``SELECT ... FOR UPDATE`` on PostgreSQL; on SQLite the transaction begins IMMEDIATE and
-holds the database's write lock), the rules are asked, the changed rows are written through
-the ORM, and the transaction commits. Callers get :class:`GameSnapshot` values back, never
-ORM objects.
+what its facts give, and the one write transaction every use case runs in
+(``docs/write-path.md``). Callers get :class:`GameSnapshot` values, never ORM objects.
 """
 
 from __future__ import annotations
 
 import string
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from functools import cached_property
+from itertools import groupby
+from operator import attrgetter
 from typing import Any, NamedTuple
 
 from sqlalchemy import and_, bindparam, select, update
+from sqlalchemy.orm import selectinload
 
 from .. import rules
 from ..database import WRITE_OPTION
@@ -37,18 +36,30 @@ class GameSnapshot:
 
     id: str
     version: int
+    edit_token_hash: str
     created_at: datetime
     updated_at: datetime
-    view: rules.GameView
-    #: Tricks tapped in so far, by round, for rounds being played (``None``: not yet).
-    drafts: Mapping[int, tuple[int | None, ...]] = field(default_factory=dict)
-    #: The rounds written again after they were scored.
-    corrected: frozenset[int] = frozenset()
+    table: rules.Table
+    rounds: Mapping[int, RoundFacts] = field(default_factory=dict)
+
+    @cached_property
+    def view(self) -> rules.GameView:
+        """The game as the rules evaluate its facts."""
+        return rules.evaluate(self.table, {n: kept.record() for n, kept in self.rounds.items()})
 
     @property
-    def table(self) -> rules.Table:
-        """Players, first dealer and rules."""
-        return self.view.table
+    def drafts(self) -> dict[int, tuple[int | None, ...]]:
+        """Tricks tapped in so far, by round, for rounds being played (``None``: not yet)."""
+        return {
+            number: tuple(entry.draft for entry in kept.entries)
+            for number, kept in self.rounds.items()
+            if any(entry.draft is not None for entry in kept.entries)
+        }
+
+    @property
+    def corrected(self) -> frozenset[int]:
+        """The rounds written again after they were scored."""
+        return frozenset(number for number, kept in self.rounds.items() if kept.corrected_at)
 
     def round(self, number: int) -> rules.RoundView:
         """Round ``number``, or :class:`RoundNotFound` when the game has no such round."""
@@ -68,9 +79,6 @@ class EntryFacts(NamedTuple):
     draft: int | None = None
 
 
-NO_ENTRY = EntryFacts()
-
-
 @dataclass(frozen=True)
 class RoundFacts:
     """A round's recorded facts, one entry per seat (none before a bid or trick is kept)."""
@@ -82,16 +90,16 @@ class RoundFacts:
     entries: tuple[EntryFacts, ...] = ()
 
     @classmethod
-    def of(cls, row: Round) -> RoundFacts:
-        """The facts of a round's row and its entries."""
+    def of(cls, row: Any, entries: Iterable[Any]) -> RoundFacts:
+        """The facts of a round's row and its entries in seat order (objects or plain rows)."""
+        corrected = row.corrected_at
         return cls(
             number=row.number,
             trump_turned=row.trump_turned,
             trump_suit=row.trump_suit,
-            corrected_at=aware(row.corrected_at) if row.corrected_at is not None else None,
+            corrected_at=aware(corrected) if corrected is not None else None,
             entries=tuple(
-                EntryFacts(entry.bid, entry.tricks, entry.draft_tricks)
-                for entry in sorted(row.entries, key=lambda entry: entry.seat)
+                EntryFacts(entry.bid, entry.tricks, entry.draft_tricks) for entry in entries
             ),
         )
 
@@ -114,20 +122,13 @@ class RoundFacts:
         return replace(self, trump_turned=trump.turned.value, trump_suit=suit)
 
     def with_entries(self, seats: int, **columns: Sequence[int | None]) -> RoundFacts:
-        """The round with whole columns of its entries replaced: ``bid``, ``tricks`` or
-        ``draft``, one value per seat; entries are made for every seat on first use."""
-        entries = list(self.entries or (NO_ENTRY,) * seats)
+        """The round with whole columns (``bid``, ``tricks``, ``draft``) of its entries replaced."""
+        entries = list(self.entries or (EntryFacts(),) * seats)
         for name, values in columns.items():
             if len(values) != seats:
                 raise ValueError(f"{name}: one value per seat")
             for seat, value in enumerate(values):
                 entries[seat] = entries[seat]._replace(**{name: value})
-        return replace(self, entries=tuple(entries))
-
-    def with_entry(self, seats: int, seat: int, **values: int | None) -> RoundFacts:
-        """The round with one seat's entry changed."""
-        entries = list(self.entries or (NO_ENTRY,) * seats)
-        entries[seat] = entries[seat]._replace(**values)
         return replace(self, entries=tuple(entries))
 
 
@@ -137,9 +138,8 @@ def aware(moment: datetime) -> datetime:
 
 
 def valid_id(game_id: str) -> bool:
-    """Whether ``game_id`` can be a game's id at all (URL-safe base64, not too long): NUL
-    bytes, which PostgreSQL refuses in text, or overlong strings are not sent to the
-    database."""
+    """Whether ``game_id`` can be a game's id at all: NUL bytes (which PostgreSQL refuses in
+    text) or overlong strings are not sent to the database."""
     return len(game_id) <= MAX_ID_LENGTH and _ID_CHARS.issuperset(game_id) and bool(game_id)
 
 
@@ -147,19 +147,6 @@ def check_round_number(rounds: int, number: int) -> None:
     """Raise :class:`RoundNotFound` unless a game of ``rounds`` rounds has round ``number``."""
     if not 1 <= number <= rounds:
         raise RoundNotFound(rounds=rounds, round=number)
-
-
-@dataclass(frozen=True)
-class StoredGame:
-    """A game's row, players and rounds as stored."""
-
-    id: str
-    version: int
-    edit_token_hash: str
-    created_at: datetime
-    updated_at: datetime
-    table: rules.Table
-    rounds: Mapping[int, RoundFacts] = field(default_factory=dict)
 
 
 # The two statements that read a game: its row with its players, then its version with its
@@ -201,68 +188,42 @@ _FACTS = (
 )
 
 
-def load_game(game_id: str, *, lock: bool = False) -> StoredGame:
+def load_game(game_id: str, *, lock: bool = False) -> GameSnapshot:
     """The game (undeleted) with its players, rounds and entries, in two statements; with
-    ``lock``, its row is locked for the rest of the transaction (``FOR UPDATE`` on
-    PostgreSQL; SQLite's IMMEDIATE transaction holds the database's write lock already).
-
-    The version is read with the rounds: in READ COMMITTED a write may commit between two
-    statements, and the version given is the rounds' own (under the lock none can).
-    """
+    ``lock``, its row is locked for the rest of the transaction. The version is read with
+    the rounds, so that a write committed between the two statements cannot part them."""
     if not valid_id(game_id):
         raise GameNotFound()
-    # Plain rows, read on the session's connection (in its transaction): no ORM objects
-    # are made, so none has to be kept track of.
+    # Plain rows on the session's connection: no ORM objects to keep track of.
     connection = db.session.connection()
     rows = connection.execute(_LOCKED_GAME if lock else _GAME, {"game_id": game_id}).all()
     if not rows:
         raise GameNotFound()
-    first = rows[0]
-    rounds: dict[int, RoundFacts] = {}
-    entries: dict[int, list[EntryFacts]] = {}
-    version = updated_at = None
-    for row in connection.execute(_FACTS, {"game_id": game_id}):
-        version, updated_at = row.version, row.updated_at
-        number = row.number
-        if number is None:  # a game without rounds joins to one row of NULLs
-            continue
-        if number not in rounds:
-            corrected = row.corrected_at
-            rounds[number] = RoundFacts(
-                number=number,
-                trump_turned=row.trump_turned,
-                trump_suit=row.trump_suit,
-                corrected_at=aware(corrected) if corrected is not None else None,
-            )
-            entries[number] = []
-        if row.seat is not None:  # as is a round without entries
-            entries[number].append(EntryFacts(row.bid, row.tricks, row.draft_tricks))
-    if version is None or updated_at is None:
+    facts = connection.execute(_FACTS, {"game_id": game_id}).all()
+    if not facts:
         raise GameNotFound()  # deleted between the two statements
-    return StoredGame(
+    rounds = {}
+    for number, group in groupby(facts, key=attrgetter("number")):
+        if number is not None:  # a game without rounds joins to one row of NULLs
+            kept = list(group)
+            rounds[number] = RoundFacts.of(kept[0], [row for row in kept if row.seat is not None])
+    first = rows[0]
+    return GameSnapshot(
         id=game_id,
-        version=version,
+        version=facts[0].version,
         edit_token_hash=first.edit_token_hash,
         created_at=aware(first.created_at),
-        updated_at=aware(updated_at),
+        updated_at=aware(facts[0].updated_at),
         table=game_table(first, tuple(row.name for row in rows)),
-        rounds={
-            number: replace(kept, entries=tuple(entries[number])) for number, kept in rounds.items()
-        },
+        rounds=rounds,
     )
 
 
-def read_game(game_id: str) -> GameSnapshot:
-    """The game with this id, as its facts are stored now."""
-    return snapshot_of(load_game(game_id))
-
-
 def game_table(game: Any, players: Sequence[str] | None = None) -> rules.Table:
-    """The table a game's row gives (a :class:`Game`, with its players loaded, or a row of
+    """The table a game's row gives (a :class:`Game` with its players loaded, or a row of
     its columns with the players' names in seat order)."""
     if players is None:
-        assert isinstance(game, Game)
-        players = [player.name for player in sorted(game.players, key=lambda p: p.seat)]
+        players = [player.name for player in game.players]
     return rules.Table(
         players=tuple(players),
         first_dealer=game.first_dealer,
@@ -276,39 +237,20 @@ def game_table(game: Any, players: Sequence[str] | None = None) -> rules.Table:
     )
 
 
-def stored(game: Game) -> StoredGame:
-    """A game loaded as an object (with its players, rounds and entries) as stored facts."""
-    return StoredGame(
+#: What :func:`snapshot` reads of a game loaded as an object, in two more statements.
+WITH_FACTS = (selectinload(Game.players), selectinload(Game.rounds).selectinload(Round.entries))
+
+
+def snapshot(game: Game) -> GameSnapshot:
+    """What a game loaded as an object (with its players, rounds and entries) gives."""
+    return GameSnapshot(
         id=game.id,
         version=game.version,
         edit_token_hash=game.edit_token_hash,
         created_at=aware(game.created_at),
         updated_at=aware(game.updated_at),
         table=game_table(game),
-        rounds={row.number: RoundFacts.of(row) for row in game.rounds},
-    )
-
-
-def snapshot(game: Game) -> GameSnapshot:
-    """What a game loaded as an object (with its players, rounds and entries) gives."""
-    return snapshot_of(stored(game))
-
-
-def snapshot_of(game: StoredGame) -> GameSnapshot:
-    """What a game's stored facts give."""
-    rounds = game.rounds.values()
-    return GameSnapshot(
-        id=game.id,
-        version=game.version,
-        created_at=game.created_at,
-        updated_at=game.updated_at,
-        view=rules.evaluate(game.table, {kept.number: kept.record() for kept in rounds}),
-        drafts={
-            kept.number: tuple(entry.draft for entry in kept.entries)
-            for kept in rounds
-            if any(entry.draft is not None for entry in kept.entries)
-        },
-        corrected=frozenset(kept.number for kept in rounds if kept.corrected_at),
+        rounds={row.number: RoundFacts.of(row, row.entries) for row in game.rounds},
     )
 
 
@@ -333,21 +275,16 @@ _BUMP = (
 )
 
 
-def bump_version(game: StoredGame, now: datetime) -> None:
-    """The game's version grows by one and its update time is ``now``, in the caller's
-    write transaction, on the game locked by it."""
+def bump_version(game: GameSnapshot, now: datetime) -> None:
+    """The game's version grows by one and its update time is ``now`` (in the caller's write)."""
     db.session.execute(_BUMP, {"game_id": game.id, "version": game.version + 1, "now": now})
 
 
 @contextmanager
 def write_transaction() -> Iterator[None]:
-    """One write transaction: commit on success, roll back on any error.
-
-    Only reads can have happened in the request before a use case starts. SQLite's write
-    transaction begins afresh (``BEGIN IMMEDIATE`` takes the write lock, see
-    :mod:`..database`); PostgreSQL's goes on in the reads' transaction (READ COMMITTED: the
-    locking read and every read after it see the latest commit).
-    """
+    """One write transaction: commit on success, roll back on any error. SQLite's begins
+    afresh (``BEGIN IMMEDIATE`` takes the write lock); PostgreSQL's goes on in the request's
+    reads' transaction (READ COMMITTED: every read after the lock sees the latest commit)."""
     session = db.session()
     current = session.get_transaction()
     if current is not None and (

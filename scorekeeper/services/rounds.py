@@ -1,13 +1,12 @@
 """A round's facts: the trump, the bids, the tricks (tapped in or saved), corrections.
 
-Each use case is one transaction: the game is loaded under its lock, the credential, the
-round and the expected version are checked, the rules decide on the game as stored, and
-the round's changed rows, the audit row and the version bump are written through the ORM.
+Each use case is one transaction, as ``docs/write-path.md`` tells.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Collection, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, replace
 
 from sqlalchemy import insert, update
@@ -16,7 +15,7 @@ from .. import rules
 from ..extensions import db
 from ..models import Entry, Round, RoundChange, utcnow
 from ..rules import gettext_noop as _
-from .loading import GameSnapshot, RoundFacts, StoredGame, bump_version, facts_json, snapshot_of
+from .loading import GameSnapshot, RoundFacts, bump_version, facts_json
 from .sharing import Credential, editing
 
 # The ORM's bulk statements: rows inserted, or updated by their primary key, as given.
@@ -30,54 +29,42 @@ _INSERT_AUDIT = insert(RoundChange)
 class RoundEdit:
     """One round being changed by a use case, on the game locked for it."""
 
-    def __init__(self, game: StoredGame, number: int) -> None:
+    def __init__(self, game: GameSnapshot, number: int) -> None:
         self.game = game
         self.number = number
-        self.snapshot = snapshot_of(game)
-        self.view = self.snapshot.view
+        self.seats = game.table.seats
+        self.view = game.view
         self.before = game.rounds.get(number)
         #: The round as it will be written (``RoundFacts`` values are replaced, never changed).
         self.round = self.before or RoundFacts(number)
         self.now = utcnow()
         self.kind: str | None = None
-
-    @property
-    def seats(self) -> int:
-        return self.game.table.seats
-
-    @property
-    def scored(self) -> bool:
-        """Whether the round was scored before this write."""
-        return self.view.round(self.number).state is rules.RoundState.SCORED
-
-    def mark_if_correction(self) -> None:
-        if self.scored:
-            self.round = replace(self.round, corrected_at=self.now)
+        #: Whether the round was scored before this write.
+        self.scored = self.view.round(number).state is rules.RoundState.SCORED
 
     def audit(self, kind: str) -> None:
         """Keep this write in the audit trail; a write to a round already scored is a
-        correction, whichever use case made it."""
-        self.kind = "correction" if self.scored else kind
+        correction, whichever use case made it, and marks the round corrected."""
+        self.kind = kind
+        if self.scored:
+            self.kind = "correction"
+            self.round = replace(self.round, corrected_at=self.now)
 
     def write(self) -> None:
-        """Write what changed in the round (inserted where it was not stored yet), the audit
-        row and the version bump, in the session's transaction, through the ORM."""
+        """Write what changed in the round, the audit row and the version bump, through the
+        ORM (rows inserted where they were not stored yet, else updated by primary key)."""
         session = db.session
         game, before, after = self.game, self.before, self.round
-        keys = {"game_id": game.id, "number": self.number}
         row = {
-            **keys,
+            "game_id": game.id,
+            "number": self.number,
             "trump_turned": after.trump_turned,
             "trump_suit": after.trump_suit,
             "corrected_at": after.corrected_at,
         }
         if before is None:
             session.execute(_INSERT_ROUND, [row])
-        elif (before.trump_turned, before.trump_suit, before.corrected_at) != (
-            after.trump_turned,
-            after.trump_suit,
-            after.corrected_at,
-        ):
+        elif replace(before, entries=after.entries) != after:
             session.execute(_UPDATE_ROUND, [row])
         old = before.entries if before is not None else ()
         entries = [
@@ -108,31 +95,20 @@ class RoundEdit:
 
     def result(self) -> GameSnapshot:
         """The game as this write left it."""
-        game = self.game
-        return snapshot_of(
-            replace(
-                game,
-                version=game.version + 1,
-                updated_at=self.now,
-                rounds={**game.rounds, self.number: self.round},
-            )
-        )
+        rounds = {**self.game.rounds, self.number: self.round}
+        version = self.game.version + 1
+        return replace(self.game, version=version, updated_at=self.now, rounds=rounds)
 
 
-def _edit_round(
-    game_id: str,
-    token: Credential,
-    number: int,
-    if_match: Collection[int] | None,
-    change: Callable[[RoundEdit], None],
-) -> GameSnapshot:
-    """Make ``change`` to round ``number`` of the game, locked, and write it; the game as
-    it left it."""
+@contextmanager
+def _round_edit(
+    game_id: str, token: Credential, number: int, if_match: Collection[int] | None
+) -> Iterator[RoundEdit]:
+    """Round ``number`` of the game, locked, for the block to change; written when it ends."""
     with editing(game_id, token, if_match, number) as game:
         edit = RoundEdit(game, number)
-        change(edit)
+        yield edit
         edit.write()
-    return edit.result()
 
 
 def record_trump(
@@ -145,20 +121,15 @@ def record_trump(
     if_match: Collection[int] | None = None,
     scored_too: bool = True,
 ) -> GameSnapshot:
-    """Record (or change) the card turned in round ``number`` and the trump it gives.
-
-    ``scored_too=False`` refuses a round already scored (the pages correct those as a whole).
-    """
-
-    def change(edit: RoundEdit) -> None:
+    """Record (or change) the card turned in round ``number`` and the trump it gives;
+    ``scored_too=False`` refuses a round already scored (the pages correct those as a whole)."""
+    with _round_edit(game_id, token, number, if_match) as edit:
         if not scored_too:
             rules.verify_not_scored(edit.view, number)
         rules.verify_trump_turn(edit.view, number)
         edit.round = edit.round.with_trump(rules.trump_from(turned, chosen))
-        edit.mark_if_correction()
         edit.audit("trump")
-
-    return _edit_round(game_id, token, number, if_match, change)
+    return edit.result()
 
 
 def record_bids(
@@ -170,14 +141,11 @@ def record_bids(
     if_match: Collection[int] | None = None,
 ) -> GameSnapshot:
     """Record (or replace) the bids of round ``number``; ``None`` is a bid not made yet."""
-
-    def change(edit: RoundEdit) -> None:
+    with _round_edit(game_id, token, number, if_match) as edit:
         rules.verify_bids_turn(edit.view, number, bids)
         edit.round = edit.round.with_entries(edit.seats, bid=bids)
-        edit.mark_if_correction()
         edit.audit("bids")
-
-    return _edit_round(game_id, token, number, if_match, change)
+    return edit.result()
 
 
 @dataclass(frozen=True)
@@ -201,21 +169,14 @@ def record_bid(
     """Record (``None``: take back) one player's bid in round ``number``, keeping the others,
     while the round is not yet scored (a scored round is corrected as a whole). A dealer's
     bid that the new bid leaves forbidden is taken back, for the dealer to bid again."""
-    again: rules.BidError | None = None
-
-    def change(edit: RoundEdit) -> None:
-        nonlocal again
+    with _round_edit(game_id, token, number, if_match) as edit:
         view = edit.view
         rules.verify_not_scored(view, number)
         _verify_seat(view.table, seat)
         changed = rules.change_bid(view, number, seat, bid)
         edit.round = edit.round.with_entries(edit.seats, bid=changed.bids)
-        again = changed.dealer_bids_again
-        edit.mark_if_correction()
         edit.audit("bids")
-
-    game = _edit_round(game_id, token, number, if_match, change)
-    return BidRecorded(game, again)
+    return BidRecorded(edit.result(), changed.dealer_bids_again)
 
 
 def _verify_seat(table: rules.Table, seat: int) -> None:
@@ -234,14 +195,11 @@ def record_tricks(
     if_match: Collection[int] | None = None,
 ) -> GameSnapshot:
     """Record (or correct) the tricks won in round ``number``, which scores it."""
-
-    def change(edit: RoundEdit) -> None:
+    with _round_edit(game_id, token, number, if_match) as edit:
         rules.verify_tricks_turn(edit.view, number, tricks)
         _write_tricks(edit, tricks)
-        edit.mark_if_correction()
         edit.audit("tricks")
-
-    return _edit_round(game_id, token, number, if_match, change)
+    return edit.result()
 
 
 def _write_tricks(edit: RoundEdit, tricks: Sequence[int]) -> None:
@@ -260,13 +218,9 @@ def correct_round(
     tricks: Sequence[int],
     if_match: Collection[int] | None = None,
 ) -> GameSnapshot:
-    """Replace a scored round's trump, bids and tricks at once, under the same checks.
-
-    ``turned`` is ``None`` for the round that deals every card (it has no trump to give).
-    Later rounds stay as recorded; every total is derived anew.
-    """
-
-    def change(edit: RoundEdit) -> None:
+    """Replace a scored round's trump, bids and tricks at once, under the same checks;
+    ``turned`` is ``None`` for the round that deals every card (it has no trump to give)."""
+    with _round_edit(game_id, token, number, if_match) as edit:
         view = edit.view
         if not edit.scored:
             raise rules.OutOfTurnError(
@@ -279,10 +233,8 @@ def correct_round(
             rules.verify_trump_turn(view, number)
             edit.round = edit.round.with_trump(rules.trump_from(turned, chosen))
         edit.round = edit.round.with_entries(edit.seats, bid=bids, tricks=tricks)
-        edit.mark_if_correction()
         edit.audit("correction")
-
-    return _edit_round(game_id, token, number, if_match, change)
+    return edit.result()
 
 
 def save_trick_draft(
@@ -296,16 +248,16 @@ def save_trick_draft(
 ) -> GameSnapshot:
     """Keep the tricks one player won, tapped in while round ``number`` is played (``None``
     clears them). Drafts are never scored: :func:`record_tricks` saves the round."""
-
-    def change(edit: RoundEdit) -> None:
+    with _round_edit(game_id, token, number, if_match) as edit:
         view = edit.view
         rules.verify_trick_draft_turn(view, number)
         _verify_seat(view.table, seat)
         if count is not None:
             rules.verify_trick_count(view.table, number, seat, count)
-        edit.round = edit.round.with_entry(edit.seats, seat, draft=count)
-
-    return _edit_round(game_id, token, number, if_match, change)
+        drafts = list(edit.game.draft(number))
+        drafts[seat] = count
+        edit.round = edit.round.with_entries(edit.seats, draft=drafts)
+    return edit.result()
 
 
 def score_round(
@@ -318,17 +270,14 @@ def score_round(
 ) -> GameSnapshot:
     """Score round ``number`` from the tricks tapped in (the one missing count filled in from
     the sum), or, with ``all_made``, with every player having made their bid."""
-
-    def change(edit: RoundEdit) -> None:
+    with _round_edit(game_id, token, number, if_match) as edit:
         view = edit.view
         rules.verify_trick_draft_turn(view, number)
-        round_view = view.round(number)
         if all_made:
-            tricks = rules.all_made_tricks(number, round_view.bids or ())
+            tricks = rules.all_made_tricks(number, view.round(number).bids or ())
         else:
-            tricks = rules.complete_draft(view.table, number, edit.snapshot.draft(number))
+            tricks = rules.complete_draft(view.table, number, edit.game.draft(number))
         rules.verify_tricks_turn(view, number, tricks)
         _write_tricks(edit, tricks)
         edit.audit("score")
-
-    return _edit_round(game_id, token, number, if_match, change)
+    return edit.result()

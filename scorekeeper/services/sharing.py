@@ -26,11 +26,9 @@ from ..extensions import db
 from ..models import Game, Grant, Handover, utcnow
 from .loading import (
     GameSnapshot,
-    StoredGame,
     aware,
     check_round_number,
     load_game,
-    read_game,
     valid_id,
     write_transaction,
 )
@@ -62,8 +60,7 @@ def hash_token(token: str) -> str:
 
 
 def has_grant(game_id: str, device: Device) -> bool:
-    """Whether the browser keeps the score of the game. Asked of the database each time: a
-    write asks again inside its transaction, after the lock, in case it was revoked."""
+    """Whether the browser keeps the score of the game (a write asks again under the lock)."""
     statement = select(exists().where(Grant.game_id == game_id, Grant.device_hash == device.hash))
     return bool(db.session.scalar(statement))
 
@@ -76,25 +73,16 @@ def can_edit(game_id: str, device: Device | None) -> bool:
 def verify_token(game_id: str, token_hash: str, token: str | Device) -> None:
     """Raise unless ``token`` (an edit token, or a browser) may edit the game."""
     if isinstance(token, Device):
-        verify_keeper(game_id, token)
-        return
+        if not has_grant(game_id, token):
+            raise NotKeeper()
     # Compare hashes in constant time: the stored hash is all the database knows.
-    if not hmac.compare_digest(hash_token(token), token_hash):
+    elif not hmac.compare_digest(hash_token(token), token_hash):
         raise TokenRejected()
 
 
-def verify_keeper(game_id: str, device: Device) -> None:
-    """Raise unless the browser keeps the score of the game."""
-    if not has_grant(game_id, device):
-        raise NotKeeper()
-
-
 def authorize(game_id: str, token: Credential, number: int | None = None) -> None:
-    """Raise unless ``token`` may edit game ``game_id`` (which has round ``number``).
-
-    The write use cases check the token again inside their transaction; this lets a
-    caller refuse a stranger before it even reads the request.
-    """
+    """Raise unless ``token`` may edit game ``game_id`` (which has round ``number``): a
+    stranger is refused before the request is read (the write checks again)."""
     if not token:
         raise TokenMissing()
     if not valid_id(game_id):
@@ -115,11 +103,9 @@ def authorize(game_id: str, token: Credential, number: int | None = None) -> Non
 @contextmanager
 def editing(
     game_id: str, token: Credential, if_match: Collection[int] | None, number: int | None = None
-) -> Iterator[StoredGame]:
-    """The game, loaded and locked in a write transaction, once ``token`` may edit it, it
-    has round ``number`` (if one is given) and is at a version ``if_match`` names, checked
-    in that order (a round the game does not have is 404 before a stale 412). The caller
-    changes it; the transaction commits when the block ends."""
+) -> Iterator[GameSnapshot]:
+    """The game, locked in a write transaction, once ``token`` may edit it, it has round
+    ``number`` and is at a version ``if_match`` names, checked in that order (404 before 412)."""
     if not token:
         raise TokenMissing()
     with write_transaction():
@@ -135,20 +121,11 @@ def editing(
 
 
 def create_handover(game_id: str, device: Device | None) -> str:
-    """A one-time token that hands the right to keep score of the game to another browser.
-
-    Only a browser that keeps the score may make one. The token works once, for
-    :data:`HANDOVER_LIFETIME`; only its hash is stored.
-    """
-    if device is None:
-        raise NotKeeper()
+    """A token, made by a browser that keeps the score, that hands the right to keep it to
+    another browser, once, for :data:`HANDOVER_LIFETIME` (only its hash is stored)."""
     token = secrets.token_urlsafe(HANDOVER_TOKEN_BYTES)
     now = utcnow()
-    with write_transaction():
-        # Locked as "only this phone keeps score" locks it: a phone whose right is being
-        # taken away meanwhile waits, then is refused, rather than leaving a link behind.
-        _lock(game_id)
-        verify_keeper(game_id, device)
+    with _keeping(game_id, device):
         # Links that can no longer be used are of no use to keep.
         db.session.execute(
             delete(Handover).where(Handover.game_id == game_id, Handover.expires_at <= now)
@@ -162,6 +139,19 @@ def create_handover(game_id: str, device: Device | None) -> str:
             )
         )
     return token
+
+
+@contextmanager
+def _keeping(game_id: str, device: Device | None) -> Iterator[Device]:
+    """A write transaction on the game, locked, once ``device`` keeps its score: a browser
+    whose right is being taken away meanwhile waits, then is refused."""
+    if device is None:
+        raise NotKeeper()
+    with write_transaction():
+        _lock(game_id)
+        if not has_grant(game_id, device):
+            raise NotKeeper()
+        yield device
 
 
 def _lock(game_id: str) -> None:
@@ -180,15 +170,12 @@ def handover_game(token: str) -> GameSnapshot:
     row = db.session.get(Handover, hash_token(token))
     if row is None or row.used_at is not None or aware(row.expires_at) <= utcnow():
         raise HandoverInvalid()
-    return read_game(row.game_id)
+    return load_game(row.game_id)
 
 
 def redeem_handover(token: str, device: Device) -> str:
-    """Use a hand-over token up: ``device`` gets the right to keep score; the game's id.
-
-    Two browsers redeeming one token at once: the game row is locked first, then the token
-    is claimed by a conditional update, so exactly one of them wins.
-    """
+    """Use a hand-over token up: ``device`` gets the right to keep score; the game's id. Of two
+    browsers redeeming it at once, one wins: the token is claimed by a conditional update."""
     token_hash = hash_token(token)
     now = utcnow()
     with write_transaction():
@@ -225,20 +212,16 @@ def open_handovers(game_id: str) -> int:
 
 
 def _still_works(now: datetime) -> tuple[ColumnElement[bool], ...]:
-    """The conditions on a hand-over link that still works at ``now``: not used, not expired."""
+    """A hand-over link that still works at ``now``: not used, not expired."""
     return (Handover.used_at.is_(None), Handover.expires_at > now)
 
 
 def revoke_other_keepers(game_id: str, device: Device | None) -> int:
-    """Take the right to keep score from every other browser, and void the hand-over links
-    not yet used; the number of browsers that lost it. The API's edit token stays valid."""
-    if device is None:
-        raise NotKeeper()
-    with write_transaction():
-        _lock(game_id)
-        verify_keeper(game_id, device)
+    """Take the right to keep score from every other browser and void the hand-over links not
+    yet used (the API's edit token stays valid); the number of browsers that lost it."""
+    with _keeping(game_id, device) as keeper:
         revoked = db.session.execute(
-            delete(Grant).where(Grant.game_id == game_id, Grant.device_hash != device.hash)
+            delete(Grant).where(Grant.game_id == game_id, Grant.device_hash != keeper.hash)
         )
         db.session.execute(
             delete(Handover).where(Handover.game_id == game_id, Handover.used_at.is_(None))

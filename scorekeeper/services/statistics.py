@@ -1,9 +1,5 @@
-"""The players' statistics over the games a browser keeps.
-
-The facts come in two statements whatever the number of games (the games with their
-players, then their rounds' bids and tricks); every score is the rules' own
-(:func:`rules.score`), totalled here in Python, so no rule is written a second time.
-"""
+"""The players' statistics over the games a browser keeps: every score is the rules' own
+(:func:`rules.score`), totalled here in Python, so no rule is written a second time."""
 
 from __future__ import annotations
 
@@ -23,43 +19,6 @@ from .sharing import Device
 
 SPARK_POINTS = 30
 PAIRS_SHOWN = 50
-
-
-@dataclass(frozen=True)
-class PlayerStats:
-    """One player (by name, any case) over the games this browser keeps."""
-
-    name: str
-    games: int
-    finished: int
-    wins: int
-    average: float | None
-    best: int | None
-    rounds: int
-    exact: int
-    over: int
-    over_by: float | None
-    under: int
-    under_by: float | None
-    zero_bids: int
-    zero_made: int
-    longest_run: int
-    history: list[int]
-
-    @property
-    def win_rate(self) -> float | None:
-        """Wins (shared wins count) per finished game."""
-        return self.wins / self.finished if self.finished else None
-
-    @property
-    def accuracy(self) -> float | None:
-        """Exact bids per round played."""
-        return self.exact / self.rounds if self.rounds else None
-
-    @property
-    def zero_success(self) -> float | None:
-        """Bids of 0 made per bid of 0."""
-        return self.zero_made / self.zero_bids if self.zero_bids else None
 
 
 @dataclass(frozen=True)
@@ -87,9 +46,8 @@ class Statistics:
 
 
 class Seat(NamedTuple):
-    """One player of a kept game: the name as typed, the name in any case (``key``: the
-    same person whatever the case), and each round scored as its number, the bid and the
-    tricks won, in the order of the rounds."""
+    """One player of a kept game: the name as typed and in any case (``key``), and each round
+    scored as its number, the bid and the tricks won, in order."""
 
     name: str
     key: str
@@ -104,12 +62,14 @@ class KeptGame(NamedTuple):
 
 
 @dataclass
-class _Tally:
-    """One player's counts so far, game by game in the order they were started."""
+class PlayerStats:
+    """One player (by name, any case) over the games this browser keeps, counted game by
+    game in the order they were started."""
 
     names: list[str] = field(default_factory=list)
     games: int = 0
     wins: int = 0
+    #: The player's final totals of the finished games.
     finals: list[int] = field(default_factory=list)
     rounds: int = 0
     exact: int = 0
@@ -122,87 +82,95 @@ class _Tally:
     run: int = 0
     longest_run: int = 0
 
+    @property
+    def name(self) -> str:
+        """One of the ways the name was typed, always the same one."""
+        return max(self.names)
+
+    @property
+    def finished(self) -> int:
+        return len(self.finals)
+
+    @property
+    def average(self) -> float | None:
+        return sum(self.finals) / len(self.finals) if self.finals else None
+
+    @property
+    def best(self) -> int | None:
+        return max(self.finals) if self.finals else None
+
+    @property
+    def over_by(self) -> float | None:
+        return self.over_sum / self.over if self.over else None
+
+    @property
+    def under_by(self) -> float | None:
+        return self.under_sum / self.under if self.under else None
+
+    @property
+    def history(self) -> list[int]:
+        """The last :data:`SPARK_POINTS` final totals (the sparkline)."""
+        return self.finals[-SPARK_POINTS:]
+
+    @property
+    def win_rate(self) -> float | None:
+        """Wins (shared wins count) per finished game."""
+        return self.wins / self.finished if self.finished else None
+
+    @property
+    def accuracy(self) -> float | None:
+        """Exact bids per round played."""
+        return self.exact / self.rounds if self.rounds else None
+
+    @property
+    def zero_success(self) -> float | None:
+        """Bids of 0 made per bid of 0."""
+        return self.zero_made / self.zero_bids if self.zero_bids else None
+
     def count(self, seat: Seat) -> int:
         """Add the player's rounds of one game (a run of exact bids goes on into it); the
         player's total in that game, by the rules' scores."""
         self.names.append(seat.name)
         self.games += 1
         self.rounds += len(seat.played)
-        total = exact = over = over_sum = under = under_sum = zero_bids = zero_made = 0
-        run, longest = self.run, self.longest_run
+        total = 0
         for _number, bid, tricks in seat.played:
             total += rules.score(bid, tricks)
             if bid == tricks:
-                exact += 1
-                run += 1
-                longest = max(longest, run)
+                self.exact += 1
+                self.run += 1
+                self.longest_run = max(self.longest_run, self.run)
             else:
-                run = 0
+                self.run = 0
                 if bid > tricks:
-                    over += 1
-                    over_sum += bid - tricks
+                    self.over += 1
+                    self.over_sum += bid - tricks
                 else:
-                    under += 1
-                    under_sum += tricks - bid
+                    self.under += 1
+                    self.under_sum += tricks - bid
             if bid == 0:
-                zero_bids += 1
-                zero_made += tricks == 0
-        self.run, self.longest_run = run, longest
-        self.exact += exact
-        self.over += over
-        self.over_sum += over_sum
-        self.under += under
-        self.under_sum += under_sum
-        self.zero_bids += zero_bids
-        self.zero_made += zero_made
+                self.zero_bids += 1
+                self.zero_made += tricks == 0
         return total
-
-    def stats(self) -> PlayerStats:
-        """The player's statistics (the name: one of the ways it was typed, always the
-        same one)."""
-        finals = self.finals
-        return PlayerStats(
-            name=max(self.names),
-            games=self.games,
-            finished=len(finals),
-            wins=self.wins,
-            average=sum(finals) / len(finals) if finals else None,
-            best=max(finals) if finals else None,
-            rounds=self.rounds,
-            exact=self.exact,
-            over=self.over,
-            over_by=self.over_sum / self.over if self.over else None,
-            under=self.under,
-            under_by=self.under_sum / self.under if self.under else None,
-            zero_bids=self.zero_bids,
-            zero_made=self.zero_made,
-            longest_run=self.longest_run,
-            history=finals[-SPARK_POINTS:],
-        )
 
 
 def alphabetical(name: str) -> tuple[str, str]:
     """A name's place in an alphabetical list, as a German or English reader looks for it:
     in any case, a letter with an accent or umlaut beside the plain one (Ännchen among the
     A's, not after Uwe), then the name as it is, so the order is always the same."""
-    folded_name = rules.fold_case(name)
-    plain = "".join(
-        char
-        for char in unicodedata.normalize("NFKD", folded_name)
-        if not unicodedata.combining(char)
-    )
-    return plain, name
+    decomposed = unicodedata.normalize("NFKD", rules.fold_case(name))
+    return "".join(char for char in decomposed if not unicodedata.combining(char)), name
 
 
 def tally(games: Iterable[KeptGame]) -> Statistics:
     """The statistics of ``games``, oldest first: each game's totals are the rules' scores
     of its rounds; a game counts for a player from the first round scored, as finished once
     every round is; a run of exact bids goes on from one game into the next."""
-    players: dict[str, _Tally] = {}
+    players: dict[str, PlayerStats] = {}
     pairs: dict[tuple[str, str], list[int]] = {}
     for game in games:
         seats = [seat for seat in game.seats if seat.played]
-        totals = [players.setdefault(seat.key, _Tally()).count(seat) for seat in seats]
+        totals = [players.setdefault(seat.key, PlayerStats()).count(seat) for seat in seats]
         finished = [
             (seat.key, total)
             for seat, total in zip(seats, totals, strict=True)
@@ -220,34 +188,26 @@ def tally(games: Iterable[KeptGame]) -> Statistics:
             counts[0] += 1
             counts[1] += first_total > second_total
             counts[2] += first_total < second_total
-    names = {key: player.stats() for key, player in players.items()}
     # The pairs who shared the most finished games (the same ones on every database: by
     # code point), then listed as a reader looks for them.
     shown = sorted(pairs.items(), key=lambda item: (-item[1][0], item[0]))[:PAIRS_SHOWN]
     shown.sort(key=lambda item: (-item[1][0], *alphabetical(item[0][0]), *alphabetical(item[0][1])))
     return Statistics(
         players=[
-            names[key]
-            for key in sorted(names, key=lambda key: (-names[key].games, *alphabetical(key)))
+            players[key]
+            for key in sorted(players, key=lambda key: (-players[key].games, *alphabetical(key)))
         ],
         pairs=[
-            HeadToHead(names[first].name, names[second].name, *counts)
+            HeadToHead(players[first].name, players[second].name, *counts)
             for (first, second), counts in shown
         ],
     )
 
 
 def kept_games(device: Device) -> list[KeptGame]:
-    """The facts of the games ``device`` keeps and has not deleted, oldest first, in two
-    statements: the games with their players, then the bids and tricks of the rounds
-    scored. Asked of the tables' columns (SQLAlchemy Core): the rows are many, and plain
-    rows cost far less to build than the ORM's."""
-    games, players, entries, grants = (
-        Game.__table__,
-        Player.__table__,
-        Entry.__table__,
-        Grant.__table__,
-    )
+    """The facts of the games ``device`` keeps, oldest first, in two statements, asked of the
+    tables' columns (SQLAlchemy Core): the rows are many, and plain rows cost far less."""
+    games, players, entries, grants = [model.__table__ for model in (Game, Player, Entry, Grant)]
     mine = (grants.c.device_hash == device.hash, games.c.deleted_at.is_(None))
     seated = db.session.execute(
         select(
@@ -279,18 +239,13 @@ def kept_games(device: Device) -> list[KeptGame]:
         played.setdefault((game_id, seat), []).append((number, bid, tricks))
     kept: dict[str, KeptGame] = {}
     for game_id, round_count, seat, name, key in seated:
-        game = kept.get(game_id)
-        if game is None:
-            game = kept[game_id] = KeptGame(round_count, [])
-        game.seats.append(Seat(name, key, sorted(played.get((game_id, seat), ()))))
+        seats = kept.setdefault(game_id, KeptGame(round_count, [])).seats
+        seats.append(Seat(name, key, sorted(played.get((game_id, seat), ()))))
     return list(kept.values())
 
 
 def statistics(device: Device | None) -> Statistics:
-    """The players' statistics over the games this browser keeps (two statements, however
-    many games): the players' totals, each player's last :data:`SPARK_POINTS` final totals
-    (the sparklines) and the :data:`PAIRS_SHOWN` pairs who shared the most finished games
-    (the head-to-head table)."""
+    """The players' statistics over the games this browser keeps, in two statements."""
     if device is None:
         return Statistics(players=[], pairs=[])
     return tally(kept_games(device))
