@@ -20,11 +20,8 @@ from .web import history as history_pages
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app: configuration, extensions, blueprints, error handlers.
-
-    ``config`` overrides the environment; its ``INSTANCE_PATH`` moves the instance folder
-    (where the default SQLite database and the generated secret key live).
-    """
+    """Build the app; ``config`` overrides the environment, its ``INSTANCE_PATH`` moves the
+    instance folder (the default SQLite database and the generated secret key)."""
     app = Flask(
         __name__,
         instance_path=(config or {}).get("INSTANCE_PATH"),
@@ -64,8 +61,7 @@ def register_extensions(app: Flask) -> None:
 
 
 def select_locale() -> str | None:
-    """The language chosen in the menu, else the best of the app's languages for the
-    browser's Accept-Language."""
+    """The language chosen in the menu, else the best for the browser's Accept-Language."""
     languages = current_app.config["LANGUAGES"]
     chosen = session.get(common.LANGUAGE_KEY)
     if isinstance(chosen, str) and chosen in languages:
@@ -74,8 +70,7 @@ def select_locale() -> str | None:
 
 
 def register_blueprints(app: Flask) -> None:
-    """The JSON API (bearer tokens only, so it needs no CSRF token) and the pages, one
-    blueprint per area."""
+    """The JSON API (bearer tokens only: no CSRF token) and the pages, a blueprint per area."""
     app.url_map.converters["round"] = api.RoundNumberConverter
     csrf.exempt(api.bp)
     app.register_blueprint(api.bp)

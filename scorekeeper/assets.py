@@ -38,13 +38,8 @@ def asset_url(filename: str) -> str:
 
 
 def read_static_files_whole(app: Flask) -> None:
-    """Hand static files to the compressor as bytes rather than as an open file.
-
-    Flask streams a static file; Flask-Compress leaves a streamed body uncompressed (and
-    would not close the file if asked to compress it). The files are a few dozen KB, so
-    they are read whole and closed here, which lets them go out compressed. Registered
-    after the compressor, so it runs before it.
-    """
+    """Read static files (a few dozen KB) whole and close them, so Flask-Compress, which leaves
+    a streamed body alone, compresses them. Registered after it, so it runs before it."""
 
     @app.after_request
     def read_whole(response: Response) -> Response:
