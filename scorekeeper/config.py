@@ -13,13 +13,7 @@ from typing import Any
 from .database import engine_options, normalize_url
 
 #: The ProxyFix settings (see security.py): environment variables of the same names.
-PROXY_FIX_KEYS = (
-    "PROXY_FIX_X_FOR",
-    "PROXY_FIX_X_PROTO",
-    "PROXY_FIX_X_HOST",
-    "PROXY_FIX_X_PORT",
-    "PROXY_FIX_X_PREFIX",
-)
+PROXY_FIX_KEYS = tuple(f"PROXY_FIX_X_{name}" for name in ("FOR", "PROTO", "HOST", "PORT", "PREFIX"))
 
 
 #: The words a switch in the environment is turned on or off with.

@@ -24,7 +24,8 @@ PROBLEMS = {
 
 
 class ServiceError(Exception):
-    """A request the service refuses for a reason outside the game's rules."""
+    """A request the service refuses for a reason outside the game's rules; each subclass's
+    message says which (a deleted game is no game)."""
 
     status = 500
     message: str = ""
@@ -41,37 +42,27 @@ class ServiceError(Exception):
 
 
 class GameNotFound(ServiceError):
-    """No game has this id (or it was deleted)."""
-
     status = 404
     message = _("There is no game with this id.")
 
 
 class RoundNotFound(ServiceError):
-    """The game has no round of this number."""
-
     status = 404
     message = _("This game has rounds 1 to %(rounds)d, so there is no round %(round)d.")
 
 
 class TokenMissing(ServiceError):
-    """A write came without an edit token."""
-
     status = 401
     headers: ClassVar[Mapping[str, str]] = {"WWW-Authenticate": "Bearer"}
     message = _("Changing a game needs its edit token.")
 
 
 class TokenRejected(ServiceError):
-    """A write came with a token that is not this game's."""
-
     status = 403
     message = _("This edit token does not belong to this game, so it cannot change it.")
 
 
 class NotKeeper(TokenRejected):
-    """A browser without the edit right tried to change a game."""
-
     message = _(
         "This phone does not keep the score of this game, so it cannot change it: "
         "only a phone the scorekeeper handed it to can."
@@ -79,8 +70,6 @@ class NotKeeper(TokenRejected):
 
 
 class HandoverInvalid(ServiceError):
-    """A hand-over link that is unknown, used already, or expired."""
-
     status = 410
     message = _(
         "This hand-over link no longer works (each link works once, for %(minutes)d minutes): "
@@ -92,8 +81,6 @@ class HandoverInvalid(ServiceError):
 
 
 class StaleVersion(ServiceError):
-    """The caller's version of the game is out of date."""
-
     status = 412
     message = _(
         "The game has changed since the version you saw (it is now at version %(version)d): "
@@ -102,21 +89,15 @@ class StaleVersion(ServiceError):
 
 
 class ImportRefused(ServiceError):
-    """The file as a whole cannot be imported."""
-
     status = 422
     message = _("Nothing was imported, as the file is refused: %(reason)s")
 
 
 class GameImportRefused(ServiceError):
-    """One game of the file cannot be imported (so none is)."""
-
     status = 422
     message = _("Nothing was imported, as game %(game)s is refused: %(reason)s")
 
 
 class RoundImportRefused(ServiceError):
-    """One round of one game cannot be imported (so nothing is)."""
-
     status = 422
     message = _("Nothing was imported, as round %(round)d of game %(game)s is refused: %(reason)s")

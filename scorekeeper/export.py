@@ -145,7 +145,5 @@ def download(body: str, name: str, mimetype: str, *, bom: bool = False) -> Respo
     """A file to save (UTF-8; with a byte order mark, Excel reads a CSV as UTF-8)."""
     data = ("\ufeff" + body if bom else body).encode("utf-8")
     response = Response(data, mimetype=mimetype)
-    if mimetype.startswith("text/"):
-        response.headers["Content-Type"] = f"{mimetype}; charset=utf-8"
     response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
