@@ -8,7 +8,6 @@ from typing import Any
 
 import click
 from flask import Flask, current_app, request, session
-from flask_babel import get_locale
 
 from . import address, api, assets, health, i18n, pwa, security
 from . import config as settings
@@ -34,7 +33,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     register_extensions(app)
     register_blueprints(app)
     register_errorhandlers(app)
-    app.cli.add_command(address.address_command)
     register_commands(app)
     return app
 
@@ -54,9 +52,7 @@ def register_extensions(app: Flask) -> None:
     csrf.init_app(app)
     compress.init_app(app)
     security.init_app(app)
-    assets.read_static_files_whole(app)
-    app.jinja_env.globals["asset"] = assets.asset_url
-    app.jinja_env.globals["current_locale"] = lambda: str(get_locale() or "en")
+    assets.init_app(app)
     i18n.init_app(app)
 
 
@@ -88,6 +84,7 @@ def register_errorhandlers(app: Flask) -> None:
 
 def register_commands(app: Flask) -> None:
     """The app's ``flask`` commands."""
+    app.cli.add_command(address.address_command)
 
     @app.cli.command("purge-deleted")
     @click.option(

@@ -37,10 +37,12 @@ def asset_url(filename: str) -> str:
     return url_for("static", filename=filename, v=_digest(static / filename))
 
 
-def read_static_files_whole(app: Flask) -> None:
-    """Read static files (a few dozen KB) whole and close them, so Flask-Compress, which leaves
-    a streamed body alone, compresses them. Registered after it, so it runs before it."""
+def init_app(app: Flask) -> None:
+    """Links with content hashes in templates (``asset``); static files read whole."""
+    app.jinja_env.globals["asset"] = asset_url
 
+    # Static files (a few dozen KB) are read whole and closed, so Flask-Compress, which leaves
+    # a streamed body alone, compresses them. Registered after it, so it runs before it.
     @app.after_request
     def read_whole(response: Response) -> Response:
         if request.endpoint != "static" or not response.direct_passthrough:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import tempfile
@@ -15,7 +16,6 @@ from .database import engine_options, normalize_url
 #: The ProxyFix settings (see security.py): environment variables of the same names.
 PROXY_FIX_KEYS = tuple(f"PROXY_FIX_X_{name}" for name in ("FOR", "PROTO", "HOST", "PORT", "PREFIX"))
 
-
 #: The words a switch in the environment is turned on or off with.
 YES_NO = dict.fromkeys(("1", "true", "yes"), True) | dict.fromkeys(("0", "false", "no"), False)
 
@@ -27,9 +27,7 @@ def _env(key: str, default: str = "") -> str:
 
 def _count(key: str) -> int:
     """A count of proxies from the environment (0 when unset)."""
-    value = _env(key).strip()
-    if not value:
-        return 0
+    value = _env(key).strip() or "0"
     if not value.isdigit():
         raise ValueError(f"{key} must be a number of proxies, not {value!r}")
     return int(value)
@@ -37,13 +35,11 @@ def _count(key: str) -> int:
 
 def load_secret_key(instance_path: str) -> str:
     """``SECRET_KEY`` from the environment, else one generated once and kept in the instance."""
-    if key := os.environ.get("SECRET_KEY"):
+    if key := _env("SECRET_KEY"):
         return key
     path = Path(instance_path) / "secret_key"
-    try:
+    with contextlib.suppress(FileNotFoundError):
         return path.read_text(encoding="utf-8").strip()
-    except FileNotFoundError:
-        pass
     key = secrets.token_hex(32)
     # Written to a private temporary file, then linked into place: a worker starting at the
     # same moment sees either no key file or a whole one, and link() never overwrites.

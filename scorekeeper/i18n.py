@@ -77,9 +77,14 @@ def date(value: datetime) -> str:
     return str(flask_babel.format_date(value, "medium"))
 
 
+def current_locale() -> str:
+    """The request's language code: "en", "de"."""
+    return str(get_locale() or "en")
+
+
 def other_languages() -> list[tuple[str, str]]:
     """The app's other languages, each with its name in itself: [("de", "Deutsch")]."""
-    current = str(get_locale() or "en")
+    current = current_locale()
     return [
         (code, _native_name(code)) for code in current_app.config["LANGUAGES"] if code != current
     ]
@@ -91,14 +96,14 @@ def _native_name(code: str) -> str:
 
 
 def init_app(app: Flask) -> None:
-    """Numbers, dates and the language menu in templates; each page says its language."""
+    """Numbers, dates, the language and its menu in templates; each page says its language."""
     app.jinja_env.filters.update(number=number, signed=signed, date=date, datetime=moment)
-    app.jinja_env.globals["other_languages"] = other_languages
+    app.jinja_env.globals.update(current_locale=current_locale, other_languages=other_languages)
     app.after_request(content_language)
 
 
 def content_language(response: Response) -> Response:
     """A page's language in its headers (the worker keeps its offline page in the latest's)."""
     if response.mimetype in ("text/html", "application/manifest+json"):
-        response.headers.setdefault("Content-Language", str(get_locale() or "en"))
+        response.headers.setdefault("Content-Language", current_locale())
     return response

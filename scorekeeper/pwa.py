@@ -11,12 +11,12 @@ import json
 from pathlib import Path
 
 from flask import Blueprint, Response, current_app, redirect, render_template, request, url_for
-from flask_babel import force_locale, get_locale
+from flask_babel import force_locale
 from markupsafe import escape
 from werkzeug.wrappers import Response as BaseResponse
 
 from . import assets
-from .i18n import gettext
+from .i18n import current_locale, gettext
 
 bp = Blueprint("pwa", __name__)
 
@@ -38,7 +38,7 @@ def manifest() -> Response:
         "name": name,
         "short_name": name,
         "description": gettext("The scorekeeping companion for the card game Wizard."),
-        "lang": str(get_locale() or "en"),
+        "lang": current_locale(),
         "start_url": url_for("history.home"),
         "scope": url_for("history.home"),
         "display": "standalone",
