@@ -69,11 +69,8 @@ def register_blueprints(app: Flask) -> None:
     """The JSON API (bearer tokens only: no CSRF token) and the pages, a blueprint per area."""
     app.url_map.converters["round"] = api.RoundNumberConverter
     csrf.exempt(api.bp)
-    app.register_blueprint(api.bp)
-    app.register_blueprint(health.bp)
-    for pages in (games, rounds, sharing, history_pages):
-        app.register_blueprint(pages.bp)
-    app.register_blueprint(pwa.bp)
+    for area in (api, health, games, rounds, sharing, history_pages, pwa):
+        app.register_blueprint(area.bp)
     app.session_interface = common.SessionInterface()
 
 

@@ -51,12 +51,12 @@ def init_engine(app: Flask) -> None:
     """Install the backend's connection settings and transaction handling on the app's engine."""
     with app.app_context():
         engine = db.engine
-    # Registered after Flask-SQLAlchemy's teardown, so it runs before it.
-    app.teardown_appcontext(end_read_transaction)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_connect)
         event.listen(engine, "begin", _sqlite_begin)
     if engine.dialect.name == "postgresql":
+        # Registered after Flask-SQLAlchemy's teardown, so it runs before it.
+        app.teardown_appcontext(end_read_transaction)
         event.listen(engine, "checkin", _returned)
         event.listen(engine, "checkout", functools.partial(_ping_if_idle, engine.dialect))
 
@@ -92,8 +92,6 @@ def end_read_transaction(error: BaseException | None) -> None:
     session = db.session()
     if not session.in_transaction() or session.new or session.dirty or session.deleted:
         return
-    if session.get_bind().dialect.name != "postgresql":
-        return  # SQLite has no prepared statements to keep
     try:
         session.commit()
     except SQLAlchemyError:

@@ -89,9 +89,7 @@ class SessionInterface(SecureCookieSessionInterface):
 
     def get_cookie_secure(self, app: Flask) -> bool:
         setting = app.config["SESSION_COOKIE_SECURE"]
-        if setting == "auto":
-            return bool(request) and request.is_secure
-        return bool(setting)
+        return (bool(request) and request.is_secure) if setting == "auto" else bool(setting)
 
 
 F = TypeVar("F", bound=Callable[..., Any])
