@@ -101,14 +101,10 @@ def end_read_transaction(error: BaseException | None) -> None:
 def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     # Take transaction control away from the driver: _sqlite_begin issues BEGIN itself.
     dbapi_connection.isolation_level = None
-    cursor = dbapi_connection.cursor()
-    try:
-        cursor.execute("PRAGMA foreign_keys = ON")
-        cursor.execute(f"PRAGMA busy_timeout = {LOCK_TIMEOUT_MS}")
-        cursor.execute("PRAGMA journal_mode = WAL")
-        cursor.execute("PRAGMA synchronous = NORMAL")
-    finally:
-        cursor.close()
+    dbapi_connection.executescript(
+        f"PRAGMA foreign_keys = ON; PRAGMA busy_timeout = {LOCK_TIMEOUT_MS}; "
+        "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;"
+    )
     # SQLite's own lower() folds A to Z only: "Özil" would stay "Özil", and a search for
     # "özil" (or the statistics' "ÖZIL") would miss it. Python's folds every alphabet, as
     # PostgreSQL's does. (No index is built on lower(): none depends on which one it is.)
