@@ -1,8 +1,5 @@
-"""The app on a phone's home screen: the web app manifest, the service worker, the offline page.
-
-The worker is rendered, so the shell it keeps is the pages' very links (with their hashes) and
-its version changes with any of them; served from the root, its scope is the whole app.
-"""
+"""The app on a phone's home screen: the manifest, the offline page, and the service worker,
+rendered so that it keeps the pages' very links and its version changes with any of them."""
 
 from __future__ import annotations
 
@@ -106,11 +103,8 @@ def _version(shell: list[str]) -> str:
 
 @bp.get("/offline")
 def offline() -> BaseResponse:
-    """What the service worker shows for a page it never kept, while the phone is offline.
-
-    Opened as a page (an older worker let htmx write /offline in the address bar), it leads
-    to the home page instead: the server answering, the phone is not offline.
-    """
+    """What the worker shows offline for a page it never kept; opened as a page (an older
+    worker let htmx write /offline in the address bar), the home page instead."""
     if request.headers.get("Sec-Fetch-Mode") == "navigate":
         return redirect(url_for("history.home"), 303)
     response = Response(render_template("offline.html"), headers=NO_CACHE)
