@@ -8,7 +8,6 @@ from typing import Any
 
 import click
 from flask import Flask, current_app, request, session
-from flask_babel import get_locale
 
 from . import address, api, assets, health, i18n, pwa, security
 from . import config as settings
@@ -20,11 +19,8 @@ from .web import history as history_pages
 
 
 def create_app(config: Mapping[str, Any] | None = None) -> Flask:
-    """Build the app: configuration, extensions, blueprints, error handlers.
-
-    ``config`` overrides the environment; its ``INSTANCE_PATH`` moves the instance folder
-    (where the default SQLite database and the generated secret key live).
-    """
+    """Build the app; ``config`` overrides the environment, its ``INSTANCE_PATH`` moves the
+    instance folder (the default SQLite database and the generated secret key)."""
     app = Flask(
         __name__,
         instance_path=(config or {}).get("INSTANCE_PATH"),
@@ -37,7 +33,6 @@ def create_app(config: Mapping[str, Any] | None = None) -> Flask:
     register_extensions(app)
     register_blueprints(app)
     register_errorhandlers(app)
-    app.cli.add_command(address.address_command)
     register_commands(app)
     return app
 
@@ -57,15 +52,12 @@ def register_extensions(app: Flask) -> None:
     csrf.init_app(app)
     compress.init_app(app)
     security.init_app(app)
-    assets.read_static_files_whole(app)
-    app.jinja_env.globals["asset"] = assets.asset_url
-    app.jinja_env.globals["current_locale"] = lambda: str(get_locale() or "en")
+    assets.init_app(app)
     i18n.init_app(app)
 
 
 def select_locale() -> str | None:
-    """The language chosen in the menu, else the best of the app's languages for the
-    browser's Accept-Language."""
+    """The language chosen in the menu, else the best for the browser's Accept-Language."""
     languages = current_app.config["LANGUAGES"]
     chosen = session.get(common.LANGUAGE_KEY)
     if isinstance(chosen, str) and chosen in languages:
@@ -74,15 +66,11 @@ def select_locale() -> str | None:
 
 
 def register_blueprints(app: Flask) -> None:
-    """The JSON API (bearer tokens only, so it needs no CSRF token) and the pages, one
-    blueprint per area."""
+    """The JSON API (bearer tokens only: no CSRF token) and the pages, a blueprint per area."""
     app.url_map.converters["round"] = api.RoundNumberConverter
     csrf.exempt(api.bp)
-    app.register_blueprint(api.bp)
-    app.register_blueprint(health.bp)
-    for pages in (games, rounds, sharing, history_pages):
-        app.register_blueprint(pages.bp)
-    app.register_blueprint(pwa.bp)
+    for area in (api, health, games, rounds, sharing, history_pages, pwa):
+        app.register_blueprint(area.bp)
     app.session_interface = common.SessionInterface()
 
 
@@ -93,6 +81,7 @@ def register_errorhandlers(app: Flask) -> None:
 
 def register_commands(app: Flask) -> None:
     """The app's ``flask`` commands."""
+    app.cli.add_command(address.address_command)
 
     @app.cli.command("purge-deleted")
     @click.option(

@@ -1,8 +1,5 @@
-"""The address other phones at the table open, printed by ``make run`` with a QR code.
-
-``flask address --host 0.0.0.0 --port 5000`` prints the address and its QR code; it knows
-nothing of the web app and starts no server.
-"""
+"""``flask address``: the address other phones at the table open, with a QR code (``make run``
+prints it; it knows nothing of the web app and starts no server)."""
 
 from __future__ import annotations
 

@@ -37,15 +37,12 @@ def asset_url(filename: str) -> str:
     return url_for("static", filename=filename, v=_digest(static / filename))
 
 
-def read_static_files_whole(app: Flask) -> None:
-    """Hand static files to the compressor as bytes rather than as an open file.
+def init_app(app: Flask) -> None:
+    """Links with content hashes in templates (``asset``); static files read whole."""
+    app.jinja_env.globals["asset"] = asset_url
 
-    Flask streams a static file; Flask-Compress leaves a streamed body uncompressed (and
-    would not close the file if asked to compress it). The files are a few dozen KB, so
-    they are read whole and closed here, which lets them go out compressed. Registered
-    after the compressor, so it runs before it.
-    """
-
+    # Static files (a few dozen KB) are read whole and closed, so Flask-Compress, which leaves
+    # a streamed body alone, compresses them. Registered after it, so it runs before it.
     @app.after_request
     def read_whole(response: Response) -> Response:
         if request.endpoint != "static" or not response.direct_passthrough:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import tempfile
@@ -13,30 +14,20 @@ from typing import Any
 from .database import engine_options, normalize_url
 
 #: The ProxyFix settings (see security.py): environment variables of the same names.
-PROXY_FIX_KEYS = (
-    "PROXY_FIX_X_FOR",
-    "PROXY_FIX_X_PROTO",
-    "PROXY_FIX_X_HOST",
-    "PROXY_FIX_X_PORT",
-    "PROXY_FIX_X_PREFIX",
-)
+PROXY_FIX_KEYS = tuple(f"PROXY_FIX_X_{name}" for name in ("FOR", "PROTO", "HOST", "PORT", "PREFIX"))
+
+#: The words a switch in the environment is turned on or off with.
+YES_NO = dict.fromkeys(("1", "true", "yes"), True) | dict.fromkeys(("0", "false", "no"), False)
 
 
-def _cookie_secure(value: str) -> bool | str:
-    """``SESSION_COOKIE_SECURE``: "auto" (default), or true/false."""
-    value = value.strip().lower()
-    if value in ("1", "true", "yes"):
-        return True
-    if value in ("0", "false", "no"):
-        return False
-    return "auto"
+def _env(key: str, default: str = "") -> str:
+    """A setting from the environment, ``default`` when unset or empty."""
+    return os.environ.get(key) or default
 
 
 def _count(key: str) -> int:
     """A count of proxies from the environment (0 when unset)."""
-    value = os.environ.get(key, "").strip()
-    if not value:
-        return 0
+    value = _env(key).strip() or "0"
     if not value.isdigit():
         raise ValueError(f"{key} must be a number of proxies, not {value!r}")
     return int(value)
@@ -44,13 +35,11 @@ def _count(key: str) -> int:
 
 def load_secret_key(instance_path: str) -> str:
     """``SECRET_KEY`` from the environment, else one generated once and kept in the instance."""
-    if key := os.environ.get("SECRET_KEY"):
+    if key := _env("SECRET_KEY"):
         return key
     path = Path(instance_path) / "secret_key"
-    try:
+    with contextlib.suppress(FileNotFoundError):
         return path.read_text(encoding="utf-8").strip()
-    except FileNotFoundError:
-        pass
     key = secrets.token_hex(32)
     # Written to a private temporary file, then linked into place: a worker starting at the
     # same moment sees either no key file or a whole one, and link() never overwrites.
@@ -65,11 +54,6 @@ def load_secret_key(instance_path: str) -> str:
     finally:
         os.unlink(temporary)
     return key
-
-
-def default_database_url(instance_path: str) -> str:
-    """A SQLite file in the instance folder."""
-    return "sqlite:///" + str(Path(instance_path) / "scorekeeper.sqlite3")
 
 
 def build(instance_path: str, overrides: Mapping[str, Any] | None = None) -> dict[str, Any]:
@@ -98,31 +82,29 @@ def build(instance_path: str, overrides: Mapping[str, Any] | None = None) -> dic
         "COMPRESS_STREAMS": False,
         # The cookie is sent over HTTPS only when the page came over HTTPS ("auto"; see
         # security.py), or always ("true"), or never ("false": plain HTTP on a laptop).
-        "SESSION_COOKIE_SECURE": _cookie_secure(os.environ.get("SESSION_COOKIE_SECURE", "")),
+        "SESSION_COOKIE_SECURE": YES_NO.get(_env("SESSION_COOKIE_SECURE").strip().lower(), "auto"),
         # How many reverse proxies in front set X-Forwarded-For, -Proto, -Host, -Port,
         # -Prefix (werkzeug's ProxyFix); 0, the default, trusts none of these headers.
         **{key: _count(key) for key in PROXY_FIX_KEYS},
         # Rate limits per client address (Flask-Limiter). In memory by default: each
         # worker process counts alone; several workers share counts through Redis
         # (RATELIMIT_STORAGE_URI=redis://host:6379/0).
-        "RATELIMIT_ENABLED": os.environ.get("RATELIMIT_ENABLED", "true").lower()
-        not in ("0", "false", "no"),
-        "RATELIMIT_STORAGE_URI": os.environ.get("RATELIMIT_STORAGE_URI") or "memory://",
+        "RATELIMIT_ENABLED": YES_NO.get(_env("RATELIMIT_ENABLED").lower()) is not False,
+        "RATELIMIT_STORAGE_URI": _env("RATELIMIT_STORAGE_URI", "memory://"),
         "RATELIMIT_KEY_PREFIX": "tablet",
         # A storage that cannot be reached (Redis down) lets requests through rather than
         # failing them: the limits are a brake, not a gate.
         "RATELIMIT_SWALLOW_ERRORS": True,
         # Starting games (the page and the API share the count) and, at merge, opening a
         # hand-over link: enough for any table, too few for a script.
-        "RATELIMIT_CREATE_GAME": os.environ.get("RATELIMIT_CREATE_GAME")
-        or "10 per minute; 100 per day",
-        "RATELIMIT_HAND_OVER": os.environ.get("RATELIMIT_HAND_OVER") or "20 per minute",
+        "RATELIMIT_CREATE_GAME": _env("RATELIMIT_CREATE_GAME", "10 per minute; 100 per day"),
+        "RATELIMIT_HAND_OVER": _env("RATELIMIT_HAND_OVER", "20 per minute"),
     }
     settings.update(overrides or {})
     if not settings.get("SECRET_KEY"):
         settings["SECRET_KEY"] = load_secret_key(instance_path)
-    url = settings.get("SQLALCHEMY_DATABASE_URI") or os.environ.get("DATABASE_URL")
-    url = normalize_url(url or default_database_url(instance_path))
+    url = settings.get("SQLALCHEMY_DATABASE_URI") or _env("DATABASE_URL")
+    url = normalize_url(url or f"sqlite:///{Path(instance_path) / 'scorekeeper.sqlite3'}")
     settings["SQLALCHEMY_DATABASE_URI"] = url
     settings.setdefault("SQLALCHEMY_ENGINE_OPTIONS", engine_options(url))
     return settings

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 import time
 from typing import Any
 
@@ -28,10 +29,7 @@ PING_AFTER_IDLE = 1.0  # seconds
 
 def normalize_url(url: str) -> str:
     """Use psycopg 3 for PostgreSQL URLs given the short way (``postgres://``, ``postgresql://``)."""
-    for prefix in ("postgres://", "postgresql://"):
-        if url.startswith(prefix):
-            return "postgresql+psycopg://" + url.removeprefix(prefix)
-    return url
+    return re.sub(r"^postgres(ql)?://", "postgresql+psycopg://", url)
 
 
 def engine_options(url: str) -> dict[str, Any]:
@@ -43,25 +41,22 @@ def engine_options(url: str) -> dict[str, Any]:
         # Options given in the URL (``?options=-c search_path=...``) are kept.
         given = make_url(url).query.get("options", "")
         options = " ".join([*([given] if isinstance(given, str) else given), _LOCK_TIMEOUT])
-        # psycopg prepares a statement on the server once a connection has run it a few
-        # times (parsed and planned once). It forgets them all at a ROLLBACK, so reads end
-        # with COMMIT (end_read_transaction).
-        # Pinged before use when idle a while (see _ping_if_idle), not before each request.
+        # Not pinged before each request (_ping_if_idle); reads end with COMMIT, which keeps
+        # psycopg's prepared statements (end_read_transaction).
         return {"connect_args": {"options": options.strip()}}
     return {"pool_pre_ping": True}
 
 
 def init_engine(app: Flask) -> None:
-    """Install the backend's connection settings on the app's engine (SQLite: pragmas and
-    IMMEDIATE writes; PostgreSQL: COMMIT ending read-only requests, pings of idle connections)."""
+    """Install the backend's connection settings and transaction handling on the app's engine."""
     with app.app_context():
         engine = db.engine
-    # Registered after Flask-SQLAlchemy's teardown, so it runs before it.
-    app.teardown_appcontext(end_read_transaction)
     if engine.dialect.name == "sqlite":
         event.listen(engine, "connect", _sqlite_connect)
         event.listen(engine, "begin", _sqlite_begin)
     if engine.dialect.name == "postgresql":
+        # Registered after Flask-SQLAlchemy's teardown, so it runs before it.
+        app.teardown_appcontext(end_read_transaction)
         event.listen(engine, "checkin", _returned)
         event.listen(engine, "checkout", functools.partial(_ping_if_idle, engine.dialect))
 
@@ -71,14 +66,8 @@ def _returned(_dbapi_connection: Any, record: Any) -> None:
 
 
 def _ping_if_idle(dialect: Dialect, dbapi_connection: Any, record: Any, _proxy: Any) -> None:
-    """Make sure a connection that sat idle in the pool is still good before it is used.
-
-    Its server may have gone away meanwhile (restarted, or it closed idle connections):
-    the pool then throws it away and opens another. A connection given back moments ago
-    is not pinged: a round trip before every request costs a good part of a write's time.
-    Should its server have gone away in that moment all the same, the request is
-    answered 503 (try again), and the pool replaces its connections.
-    """
+    """Ping a connection idle in the pool a while (its server may have gone), not every one:
+    a round trip costs a good part of a write; a rare miss is answered 503 (try again)."""
     returned_at = record.info.get("returned_at")
     if returned_at is None or time.monotonic() - returned_at < PING_AFTER_IDLE:
         return  # just opened, or back from a request a moment ago
@@ -95,21 +84,14 @@ def _ping_if_idle(dialect: Dialect, dbapi_connection: Any, record: Any, _proxy: 
 
 
 def end_read_transaction(error: BaseException | None) -> None:
-    """End a request's open transaction with COMMIT on PostgreSQL: it can only have read,
-    and COMMIT then does what Flask-SQLAlchemy's ROLLBACK would, but keeps psycopg's
-    prepared statements.
-
-    Nothing written waits here: every write commits or rolls back in its own use case
-    (``services.loading.write_transaction``), handled errors included. A request that ended
-    in an unhandled error, or left ORM changes pending, is rolled back as before.
-    """
+    """End a request's read-only transaction with COMMIT on PostgreSQL, which keeps psycopg's
+    prepared statements that Flask-SQLAlchemy's ROLLBACK would drop (writes commit in
+    ``services.loading.write_transaction``; an error or pending change still rolls back)."""
     if error is not None or not db.session.registry.has():
         return
     session = db.session()
     if not session.in_transaction() or session.new or session.dirty or session.deleted:
         return
-    if session.get_bind().dialect.name != "postgresql":
-        return  # SQLite has no prepared statements to keep
     try:
         session.commit()
     except SQLAlchemyError:
@@ -119,14 +101,10 @@ def end_read_transaction(error: BaseException | None) -> None:
 def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
     # Take transaction control away from the driver: _sqlite_begin issues BEGIN itself.
     dbapi_connection.isolation_level = None
-    cursor = dbapi_connection.cursor()
-    try:
-        cursor.execute("PRAGMA foreign_keys = ON")
-        cursor.execute(f"PRAGMA busy_timeout = {LOCK_TIMEOUT_MS}")
-        cursor.execute("PRAGMA journal_mode = WAL")
-        cursor.execute("PRAGMA synchronous = NORMAL")
-    finally:
-        cursor.close()
+    dbapi_connection.executescript(
+        f"PRAGMA foreign_keys = ON; PRAGMA busy_timeout = {LOCK_TIMEOUT_MS}; "
+        "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;"
+    )
     # SQLite's own lower() folds A to Z only: "Özil" would stay "Özil", and a search for
     # "özil" (or the statistics' "ÖZIL") would miss it. Python's folds every alphabet, as
     # PostgreSQL's does. (No index is built on lower(): none depends on which one it is.)
@@ -138,23 +116,19 @@ def _lower(value: object) -> object:
 
 
 def folded(column: ColumnElement[str] | QueryableAttribute[str]) -> ColumnElement[str]:
-    """A text column in lower case, to find and to count names in any case: the same
-    letters as :func:`fold_case` makes of what is searched for."""
+    """A text column in the same lower case :func:`fold_case` makes of what is searched for."""
     return func.replace(func.lower(column), "ς", "σ")
 
 
 def _sqlite_begin(connection: Connection) -> None:
-    # A write takes the write lock when it begins, so two writers queue up instead of one
-    # failing with "database is locked" when it tries to upgrade a read lock; reads stay
-    # deferred and run beside a writer thanks to WAL. (SQLAlchemy's own recipe for pysqlite:
-    # the driver's transaction handling is off, see _sqlite_connect, and BEGIN is sent here.)
+    # A write locks when it begins, so two writers queue up instead of one failing to upgrade
+    # a read lock ("database is locked"); reads stay deferred beside a writer thanks to WAL.
     write = connection.get_execution_options().get(WRITE_OPTION)
     connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
 
 def is_connection_lost(error: Exception) -> bool:
-    """Whether a database error means "the connection to the server was lost" (the server
-    restarted, say): the pool opens new connections, and the request may be tried again."""
+    """Whether a database error means the connection was lost (a retry gets a new one)."""
     return bool(getattr(error, "connection_invalidated", False))
 
 

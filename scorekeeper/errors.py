@@ -11,13 +11,23 @@ from .rules import gettext_noop as _
 #: Minutes a hand-over link works.
 HANDOVER_MINUTES = 15
 
+#: The problem type (API.md) each status is answered with.
+PROBLEMS = {
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not-found",
+    410: "gone",
+    412: "stale-version",
+    422: "rule-violation",
+    500: "server-error",
+}
+
 
 class ServiceError(Exception):
-    """A request the service refuses for a reason outside the game's rules."""
+    """A request the service refuses for a reason outside the game's rules; each subclass's
+    message says which (a deleted game is no game)."""
 
     status = 500
-    problem = "server-error"
-
     message: str = ""
     headers: ClassVar[Mapping[str, str]] = {}
 
@@ -25,47 +35,34 @@ class ServiceError(Exception):
         self.params = params
         super().__init__(self.message % params)
 
+    @property
+    def problem(self) -> str:
+        """The problem type the API answers with."""
+        return PROBLEMS[self.status]
+
 
 class GameNotFound(ServiceError):
-    """No game has this id (or it was deleted)."""
-
     status = 404
-    problem = "not-found"
-
     message = _("There is no game with this id.")
 
 
 class RoundNotFound(ServiceError):
-    """The game has no round of this number."""
-
     status = 404
-    problem = "not-found"
-
     message = _("This game has rounds 1 to %(rounds)d, so there is no round %(round)d.")
 
 
 class TokenMissing(ServiceError):
-    """A write came without an edit token."""
-
     status = 401
-    problem = "unauthorized"
     headers: ClassVar[Mapping[str, str]] = {"WWW-Authenticate": "Bearer"}
-
     message = _("Changing a game needs its edit token.")
 
 
 class TokenRejected(ServiceError):
-    """A write came with a token that is not this game's."""
-
     status = 403
-    problem = "forbidden"
-
     message = _("This edit token does not belong to this game, so it cannot change it.")
 
 
 class NotKeeper(TokenRejected):
-    """A browser without the edit right tried to change a game."""
-
     message = _(
         "This phone does not keep the score of this game, so it cannot change it: "
         "only a phone the scorekeeper handed it to can."
@@ -73,11 +70,7 @@ class NotKeeper(TokenRejected):
 
 
 class HandoverInvalid(ServiceError):
-    """A hand-over link that is unknown, used already, or expired."""
-
     status = 410
-    problem = "gone"
-
     message = _(
         "This hand-over link no longer works (each link works once, for %(minutes)d minutes): "
         "ask the scorekeeper for a new one."
@@ -88,42 +81,23 @@ class HandoverInvalid(ServiceError):
 
 
 class StaleVersion(ServiceError):
-    """The caller's version of the game is out of date."""
-
     status = 412
-    problem = "stale-version"
-
     message = _(
         "The game has changed since the version you saw (it is now at version %(version)d): "
         "load it again and retry."
     )
 
 
-# -- Import ------------------------------------------------------------------------------
-
-
 class ImportRefused(ServiceError):
-    """The file as a whole cannot be imported."""
-
     status = 422
-    problem = "rule-violation"
-
     message = _("Nothing was imported, as the file is refused: %(reason)s")
 
 
 class GameImportRefused(ServiceError):
-    """One game of the file cannot be imported (so none is)."""
-
     status = 422
-    problem = "rule-violation"
-
     message = _("Nothing was imported, as game %(game)s is refused: %(reason)s")
 
 
 class RoundImportRefused(ServiceError):
-    """One round of one game cannot be imported (so nothing is)."""
-
     status = 422
-    problem = "rule-violation"
-
     message = _("Nothing was imported, as round %(round)d of game %(game)s is refused: %(reason)s")

@@ -1,8 +1,5 @@
-"""Exports of games: JSON (the API's game object plus the audit trail) and CSV.
-
-The JSON export is made of the schemas' models, so an export reads exactly like ``GET
-/api/v1/games/{id}``; :func:`services.importing.import_games` takes it back.
-"""
+"""Exports of games: JSON (the API's game object, as ``GET /api/v1/games/{id}`` reads, plus
+the audit trail, which :func:`services.importing.import_games` takes back) and CSV."""
 
 from __future__ import annotations
 
@@ -86,22 +83,17 @@ def many_games_document(
 
 
 def guarded(text: str) -> str:
-    """A text cell a spreadsheet shows as text, never runs as a formula: one starting with
-    ``= + - @``, a tab or a carriage return gets a leading apostrophe. Only text cells pass
-    here: numbers (a score of -10) stay numbers."""
+    """A text cell (never a number) with an apostrophe before what would start a formula."""
     return "'" + text if text.startswith(_FORMULA_START) else text
 
 
 def csv_delimiter() -> str:
-    """The request's language's list separator, as spreadsheets expect it: a semicolon where
-    the decimal mark is a comma (German Excel reads a comma-separated file as one column)."""
+    """The language's list separator: ";" where the decimal mark is "," (as Excel expects)."""
     return ";" if get_decimal_symbol(get_locale()) == "," else ","
 
 
 def game_csv(game: loading.GameSnapshot) -> str:
-    """One row per player per round begun: round, cards, dealer, trump, player, bid, tricks,
-    score, running total (bids the reveal mode still hides stay empty), in the request's
-    language: its words, and its list separator."""
+    """One row per player per round begun (hidden bids empty), in the request's language."""
     out = io.StringIO()
     writer = csv.writer(out, delimiter=csv_delimiter(), lineterminator="\r\n")
     writer.writerow(
@@ -130,10 +122,11 @@ def game_csv(game: loading.GameSnapshot) -> str:
                     guarded(players[view.dealer]),
                     screens.trump_label(view.trump) if view.trump else "",
                     guarded(players[seat]),
-                    "" if cell.bid is None else cell.bid,
-                    "" if cell.tricks is None else cell.tricks,
-                    "" if cell.score is None else cell.score,
-                    "" if cell.total is None else cell.total,
+                    # csv writes None as an empty cell: a fact not yet recorded.
+                    cell.bid,
+                    cell.tricks,
+                    cell.score,
+                    cell.total,
                 ]
             )
     return out.getvalue()
@@ -152,7 +145,5 @@ def download(body: str, name: str, mimetype: str, *, bom: bool = False) -> Respo
     """A file to save (UTF-8; with a byte order mark, Excel reads a CSV as UTF-8)."""
     data = ("\ufeff" + body if bom else body).encode("utf-8")
     response = Response(data, mimetype=mimetype)
-    if mimetype.startswith("text/"):
-        response.headers["Content-Type"] = f"{mimetype}; charset=utf-8"
     response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
     return response

@@ -1,5 +1,7 @@
 """Flask extensions, created unbound and set up with ``init_app`` in the factory."""
 
+from datetime import datetime
+
 from flask_babel import Babel
 from flask_compress import Compress
 from flask_limiter import Limiter
@@ -7,8 +9,8 @@ from flask_limiter.util import get_remote_address
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf import CSRFProtect
-from sqlalchemy import MetaData
-from sqlalchemy.orm import DeclarativeBase
+from sqlalchemy import DateTime, MetaData
+from sqlalchemy.orm import DeclarativeBase, registry
 
 # Named constraints, so migrations can alter and drop them on every backend.
 NAMING_CONVENTION = {
@@ -21,9 +23,12 @@ NAMING_CONVENTION = {
 
 
 class Base(DeclarativeBase):
-    """Declarative base with the naming convention."""
+    """Declarative base with the naming convention; every time is stored with its zone."""
 
-    metadata = MetaData(naming_convention=NAMING_CONVENTION)
+    registry = registry(
+        metadata=MetaData(naming_convention=NAMING_CONVENTION),
+        type_annotation_map={datetime: DateTime(timezone=True)},
+    )
 
 
 # Objects stay loaded after commit, so a use case builds its answer without reloading.

@@ -1,8 +1,5 @@
-"""``GET /healthz``: the process answers, without touching the database.
-
-For a load balancer's health check, and as the no-op route the benchmarks measure the
-app's other requests against.
-"""
+"""``GET /healthz`` answers without touching the database: for a load balancer's health
+check, and the no-op route the benchmarks measure the app's other requests against."""
 
 from __future__ import annotations
 

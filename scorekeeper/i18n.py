@@ -33,12 +33,9 @@ def rule_message(error: rules.RuleError) -> str:
 
 def suit_label(suit: rules.Suit) -> str:
     """A suit by colour and people: "red Dwarves" (a translation may reorder the two)."""
+    colour, people = gettext(suit.colour), gettext(suit.people)
     # Translators: a suit by its colour and its people, as in "red Dwarves"
-    return gettext(
-        "%(colour)s %(people)s",
-        colour=gettext(suit.colour),
-        people=gettext(suit.people),
-    )
+    return gettext("%(colour)s %(people)s", colour=colour, people=people)
 
 
 def service_message(error: errors.ServiceError) -> str:
@@ -51,9 +48,7 @@ def service_message(error: errors.ServiceError) -> str:
 
 
 def unavailable_message(error: Exception) -> str | None:
-    """The sentence for a database error that a retry in a moment may cure (answered 503):
-    another writer held the lock too long, or the connection to the server was lost. ``None``
-    for any other error (a fault: 500)."""
+    """The sentence for a database error a retry may cure (503), else ``None`` (a fault: 500)."""
     if is_lock_timeout(error):
         return gettext("The database is busy: try again in a moment.")
     if is_connection_lost(error):
@@ -62,8 +57,7 @@ def unavailable_message(error: Exception) -> str | None:
 
 
 def number(value: int) -> str:
-    """A whole number as the language writes it ("1,234" / "1.234"), a negative one with a
-    real minus sign ("−10"), which no locale's hyphen-minus can be mistaken for a dash."""
+    """A whole number as the language writes it ("1,234" / "1.234"), with a real minus: "−10"."""
     digits = str(flask_babel.format_decimal(abs(value)))
     return f"{MINUS}{digits}" if value < 0 else digits
 
@@ -74,8 +68,7 @@ def signed(value: int) -> str:
 
 
 def moment(value: datetime) -> str:
-    """A day and time as the language writes it, in UTC ("Nov 21, 2026, 10:42 PM" /
-    "21.11.2026, 22:42"); the page's script shows it in the phone's own time zone."""
+    """A day and time in UTC as the language writes it (the page's script shows local time)."""
     return str(flask_babel.format_datetime(value, "medium", rebase=False))
 
 
@@ -84,9 +77,14 @@ def date(value: datetime) -> str:
     return str(flask_babel.format_date(value, "medium"))
 
 
+def current_locale() -> str:
+    """The request's language code: "en", "de"."""
+    return str(get_locale() or "en")
+
+
 def other_languages() -> list[tuple[str, str]]:
     """The app's other languages, each with its name in itself: [("de", "Deutsch")]."""
-    current = str(get_locale() or "en")
+    current = current_locale()
     return [
         (code, _native_name(code)) for code in current_app.config["LANGUAGES"] if code != current
     ]
@@ -98,18 +96,14 @@ def _native_name(code: str) -> str:
 
 
 def init_app(app: Flask) -> None:
-    """Numbers, dates and the language menu in templates; each page says its language."""
-    app.jinja_env.filters["number"] = number
-    app.jinja_env.filters["signed"] = signed
-    app.jinja_env.filters["date"] = date
-    app.jinja_env.filters["datetime"] = moment
-    app.jinja_env.globals["other_languages"] = other_languages
+    """Numbers, dates, the language and its menu in templates; each page says its language."""
+    app.jinja_env.filters.update(number=number, signed=signed, date=date, datetime=moment)
+    app.jinja_env.globals.update(current_locale=current_locale, other_languages=other_languages)
     app.after_request(content_language)
 
 
 def content_language(response: Response) -> Response:
-    """A page's language in its headers (the service worker keeps its offline page in the
-    language of the latest page)."""
+    """A page's language in its headers (the worker keeps its offline page in the latest's)."""
     if response.mimetype in ("text/html", "application/manifest+json"):
-        response.headers.setdefault("Content-Language", str(get_locale() or "en"))
+        response.headers.setdefault("Content-Language", current_locale())
     return response

@@ -4,17 +4,9 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from enum import StrEnum
+from typing import Any
 
-from sqlalchemy import (
-    Boolean,
-    CheckConstraint,
-    DateTime,
-    ForeignKey,
-    ForeignKeyConstraint,
-    Index,
-    Integer,
-    String,
-)
+from sqlalchemy import CheckConstraint, ForeignKey, ForeignKeyConstraint, Index, String
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from sqlalchemy.types import JSON
 
@@ -22,16 +14,17 @@ from .extensions import db
 from .rules import BidReveal, BidRule, Suit, Turned
 
 
-# The stored strings mirror the rules' enums; the check constraints keep the database honest
-# even against a write that bypasses the services.
-def _one_of(values: type[StrEnum]) -> str:
-    return ", ".join(f"'{value}'" for value in values)
+def _one_of(column: str, values: type[StrEnum]) -> CheckConstraint:
+    """The stored strings mirror the rules' enums, even against a write past the services."""
+    quoted = ", ".join(f"'{value}'" for value in values)
+    return CheckConstraint(f"{column} IN ({quoted})", name=column)
 
 
-_BID_RULES = _one_of(BidRule)
-_REVEALS = _one_of(BidReveal)
-_TURNED = _one_of(Turned)
-_SUITS = _one_of(Suit)
+def _children(parent: str, order_by: str) -> Any:
+    """Rows owned by their parent, in order, deleted with it (by the database's cascade)."""
+    return relationship(
+        back_populates=parent, order_by=order_by, cascade="all, delete-orphan", passive_deletes=True
+    )
 
 
 def utcnow() -> datetime:
@@ -47,8 +40,8 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
         # The games list (newest activity first) and the purge of deleted games.
         Index("ix_games_updated_at", "updated_at"),
         Index("ix_games_deleted_at", "deleted_at"),
-        CheckConstraint(f"bid_rule IN ({_BID_RULES})", name="bid_rule"),
-        CheckConstraint(f"bid_reveal IN ({_REVEALS})", name="bid_reveal"),
+        _one_of("bid_rule", BidRule),
+        _one_of("bid_reveal", BidReveal),
         CheckConstraint("round_count >= 1", name="round_count"),
         CheckConstraint("first_dealer >= 0", name="first_dealer"),
         CheckConstraint("version >= 1", name="version"),
@@ -58,31 +51,21 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     #: SHA-256 of the edit token, hex: the token itself is never stored.
     edit_token_hash: Mapped[str] = mapped_column(String(64))
     #: Grows by one with every write; the ETag of the game.
-    version: Mapped[int] = mapped_column(Integer, default=1)
-    first_dealer: Mapped[int] = mapped_column(Integer)
+    version: Mapped[int] = mapped_column(default=1)
+    first_dealer: Mapped[int]
     bid_rule: Mapped[str] = mapped_column(String(16))
-    last_bidder_may_bid_zero: Mapped[bool] = mapped_column(Boolean, default=False)
+    last_bidder_may_bid_zero: Mapped[bool] = mapped_column(default=False)
     bid_reveal: Mapped[str] = mapped_column(String(8))
-    clairvoyance: Mapped[bool] = mapped_column(Boolean, default=False)
+    clairvoyance: Mapped[bool] = mapped_column(default=False)
     #: Rounds to play: the full count or fewer.
-    round_count: Mapped[int] = mapped_column(Integer)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    round_count: Mapped[int]
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
     #: Set when the game is deleted; a deleted game reads as unknown.
-    deleted_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    deleted_at: Mapped[datetime | None]
 
-    players: Mapped[list[Player]] = relationship(
-        back_populates="game",
-        order_by="Player.seat",
-        cascade="all, delete-orphan",
-        passive_deletes=True,
-    )
-    rounds: Mapped[list[Round]] = relationship(
-        back_populates="game",
-        order_by="Round.number",
-        cascade="all, delete-orphan",
-        passive_deletes=True,
-    )
+    players: Mapped[list[Player]] = _children("game", "Player.seat")
+    rounds: Mapped[list[Round]] = _children("game", "Round.number")
 
 
 class Player(db.Model):  # type: ignore[name-defined,misc]
@@ -94,7 +77,7 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
     game_id: Mapped[str] = mapped_column(
         ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
     )
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(primary_key=True)
     name: Mapped[str] = mapped_column(String(24))
 
     game: Mapped[Game] = relationship(back_populates="players")
@@ -106,28 +89,23 @@ class Round(db.Model):  # type: ignore[name-defined,misc]
     __tablename__ = "rounds"
     __table_args__ = (
         CheckConstraint("number >= 1", name="number"),
-        CheckConstraint(f"trump_turned IN ({_TURNED})", name="trump_turned"),
-        CheckConstraint(f"trump_suit IN ({_SUITS})", name="trump_suit"),
+        _one_of("trump_turned", Turned),
+        _one_of("trump_suit", Suit),
     )
 
     game_id: Mapped[str] = mapped_column(
         ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
     )
-    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    number: Mapped[int] = mapped_column(primary_key=True)
     #: The card turned up; ``None`` until recorded.
     trump_turned: Mapped[str | None] = mapped_column(String(8), default=None)
     #: The trump suit; ``None`` for no trump.
     trump_suit: Mapped[str | None] = mapped_column(String(8), default=None)
     #: When the round was last written again after it had been scored; ``None``: never.
-    corrected_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    corrected_at: Mapped[datetime | None]
 
     game: Mapped[Game] = relationship(back_populates="rounds")
-    entries: Mapped[list[Entry]] = relationship(
-        back_populates="round",
-        order_by="Entry.seat",
-        cascade="all, delete-orphan",
-        passive_deletes=True,
-    )
+    entries: Mapped[list[Entry]] = _children("round", "Entry.seat")
 
 
 class Entry(db.Model):  # type: ignore[name-defined,misc]
@@ -156,23 +134,19 @@ class Entry(db.Model):  # type: ignore[name-defined,misc]
     )
 
     game_id: Mapped[str] = mapped_column(String(32), primary_key=True)
-    round_number: Mapped[int] = mapped_column(Integer, primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    bid: Mapped[int | None] = mapped_column(Integer, default=None)
-    tricks: Mapped[int | None] = mapped_column(Integer, default=None)
+    round_number: Mapped[int] = mapped_column(primary_key=True)
+    seat: Mapped[int] = mapped_column(primary_key=True)
+    bid: Mapped[int | None]
+    tricks: Mapped[int | None]
     #: Tricks tapped in on a phone while the round is played, before they add up and are
     #: saved as ``tricks``: kept so that a reload loses nothing. Never scored.
-    draft_tricks: Mapped[int | None] = mapped_column(Integer, default=None)
+    draft_tricks: Mapped[int | None]
 
     round: Mapped[Round] = relationship(back_populates="entries")
 
 
 class Grant(db.Model):  # type: ignore[name-defined,misc]
-    """A browser's right to keep score of a game.
-
-    The browser is known by a random device key in its signed cookie; only the key's hash
-    is stored, as with edit tokens.
-    """
+    """A browser's right to keep score of a game, by the hash of its cookie's device key."""
 
     __tablename__ = "grants"
 
@@ -180,32 +154,24 @@ class Grant(db.Model):  # type: ignore[name-defined,misc]
     game_id: Mapped[str] = mapped_column(
         ForeignKey("games.id", ondelete="CASCADE"), primary_key=True, index=True
     )
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
 class Handover(db.Model):  # type: ignore[name-defined,misc]
-    """A one-time link that hands the right to keep score of a game to another browser.
-
-    Only the hash of the link's token is stored; the link works once (``used_at`` is set by
-    the browser that redeems it) and only until ``expires_at``.
-    """
+    """A link (its token's hash) handing the right to keep score to one browser, once."""
 
     __tablename__ = "handovers"
 
     token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
-    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
-    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
-    #: When the link was redeemed; ``None``: not yet.
-    used_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), default=None)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    expires_at: Mapped[datetime]
+    #: When the link was redeemed (it works once, until ``expires_at``); ``None``: not yet.
+    used_at: Mapped[datetime | None]
 
 
 class RoundChange(db.Model):  # type: ignore[name-defined,misc]
-    """One write to a round (the audit trail): when, which use case, the facts before and
-    after (``{"trump": {"turned", "suit"} | None, "bids": [...] | None, "tricks": [...] | None}``).
-
-    Written by the use cases in the same transaction as the write it records.
-    """
+    """One write to a round (the audit trail), in the transaction of the write it records."""
 
     __tablename__ = "round_changes"
     __table_args__ = (
@@ -213,12 +179,14 @@ class RoundChange(db.Model):  # type: ignore[name-defined,misc]
         CheckConstraint("round_number >= 1", name="round_number"),
     )
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
-    round_number: Mapped[int] = mapped_column(Integer)
+    round_number: Mapped[int]
     #: What wrote: ``trump``, ``bids``, ``tricks``, ``score``, ``correction`` (any write to a
     #: round already scored) or ``import``.
     kind: Mapped[str] = mapped_column(String(16))
-    changed_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    changed_at: Mapped[datetime] = mapped_column(default=utcnow)
+    #: The facts before and after: ``{"trump": {"turned", "suit"} | None, "bids": [...] | None,
+    #: "tricks": [...] | None}``.
     old: Mapped[dict[str, object] | None] = mapped_column(JSON, default=None)
     new: Mapped[dict[str, object] | None] = mapped_column(JSON, default=None)

@@ -9,9 +9,7 @@ from markupsafe import Markup
 
 
 def qr_svg(data: str, title: str) -> Markup:
-    """``data`` as a QR code: an inline SVG named ``title``, black on a white quiet zone of
-    four modules (so a phone scans it in dark mode too), styled by presentation attributes
-    only (no ``style``), scaled by CSS."""
+    """``data`` as an inline SVG QR code, black on white (scanned in dark mode too), no style."""
     code = segno.make(data, error="m", micro=False)
     buffer = io.BytesIO()
     code.save(

@@ -1,11 +1,5 @@
-"""Security headers, the session cookie behind HTTPS, the reverse proxy, and rate limits.
-
-Every response carries a strict Content-Security-Policy (no inline script or style, no
-eval), ``X-Content-Type-Options: nosniff``, a ``Referrer-Policy`` and a ban on framing;
-HSTS is added only to responses served over HTTPS (as the proxy reported it, once
-``ProxyFix`` is set up to trust it). Rate limits live here too: a named limit from the
-configuration, put on a view with one decorator line, ``@limited("RATELIMIT_HAND_OVER")``.
-"""
+"""Security headers (HSTS over HTTPS only), the session cookie behind HTTPS, the reverse
+proxy, and rate limits put on a view by name: ``@limited("RATELIMIT_HAND_OVER")``."""
 
 from __future__ import annotations
 
@@ -23,21 +17,10 @@ from .config import PROXY_FIX_KEYS
 from .extensions import limiter
 
 #: The policy: everything from this origin only, nothing inline, no framing, no plugins.
-CONTENT_SECURITY_POLICY = "; ".join(
-    [
-        "default-src 'self'",
-        "script-src 'self'",
-        "style-src 'self'",
-        "img-src 'self' data:",
-        "connect-src 'self'",
-        "font-src 'self'",
-        "manifest-src 'self'",
-        "worker-src 'self'",
-        "base-uri 'none'",
-        "form-action 'self'",
-        "frame-ancestors 'none'",
-        "object-src 'none'",
-    ]
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; manifest-src 'self'; worker-src 'self'; "
+    "base-uri 'none'; form-action 'self'; frame-ancestors 'none'; object-src 'none'"
 )
 
 #: Sent on every response.
@@ -56,7 +39,6 @@ STRICT_TRANSPORT_SECURITY = "max-age=31536000"
 def init_app(app: Flask) -> None:
     """Headers on every response, the cookie's Secure flag, the proxy, the rate limits."""
     app.after_request(add_headers)
-    app.session_interface = SessionInterface()
     counts = {
         key.removeprefix("PROXY_FIX_").lower(): int(app.config[key]) for key in PROXY_FIX_KEYS
     }
@@ -96,12 +78,7 @@ def retry_after() -> int:
 
 
 class SessionInterface(SecureCookieSessionInterface):
-    """The signed cookie session, Secure whenever the request came over HTTPS.
-
-    ``SESSION_COOKIE_SECURE = "auto"`` (the default) marks the cookie Secure on requests
-    served over HTTPS (behind a proxy: as ``ProxyFix`` reports them), so a laptop on plain
-    HTTP still works while a deployment behind HTTPS never sends the cookie in clear.
-    """
+    """The signed cookie session, Secure on HTTPS when ``SESSION_COOKIE_SECURE`` is "auto"."""
 
     def open_session(self, app: Flask, incoming: Request) -> SecureCookieSession | None:
         # A request without the cookie (the API's, the no-op's, a first visit) gets a new,
@@ -112,9 +89,7 @@ class SessionInterface(SecureCookieSessionInterface):
 
     def get_cookie_secure(self, app: Flask) -> bool:
         setting = app.config["SESSION_COOKIE_SECURE"]
-        if setting == "auto":
-            return bool(request) and request.is_secure
-        return bool(setting)
+        return (bool(request) and request.is_secure) if setting == "auto" else bool(setting)
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -134,13 +109,9 @@ def limited(
     view, counted per client address; views given the same ``scope`` share one count.
     ``methods`` and ``when`` narrow the requests that count. Over the limit: 429."""
 
-    def limit() -> str:
-        value: str = current_app.config[name]
-        return value
-
-    def exempt() -> bool:
-        return when is not None and not when()
-
     return limiter.shared_limit(  # type: ignore[return-value]
-        limit, scope=scope or name.lower(), methods=methods, exempt_when=exempt
+        lambda: current_app.config[name],
+        scope=scope or name.lower(),
+        methods=methods,
+        exempt_when=lambda: when is not None and not when(),
     )
