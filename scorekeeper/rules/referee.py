@@ -135,36 +135,29 @@ def change_bid(game: GameView, round_number: int, seat: int, bid: int | None) ->
 def _dealer_bids_again(
     table: Table, round_number: int, seat: int, bid: int, dealer_bid: int, *, hidden: bool
 ) -> BidError:
-    dealer_seat = table.dealer(round_number)
-    cards = cards_in_round(round_number)
-    if hidden:
-        return BidError(
-            _n(
-                "%(name)s's bid is saved, but with it the bids would add up to the %(num)d "
-                "trick of this round, which the bid rule forbids: %(dealer)s, who deals, "
-                "must bid again.",
-                "%(name)s's bid is saved, but with it the bids would add up to the %(num)d "
-                "tricks of this round, which the bid rule forbids: %(dealer)s, who deals, "
-                "must bid again.",
-            ),
-            num=cards,
-            field=f"bids[{seat}]",
-            note=table.rules.policy.refusal_note,
-            name=table.players[seat],
-            dealer=table.players[dealer_seat],
-        )
-    return BidError(
+    message = (
         _n(
+            "%(name)s's bid is saved, but with it the bids would add up to the %(num)d "
+            "trick of this round, which the bid rule forbids: %(dealer)s, who deals, "
+            "must bid again.",
+            "%(name)s's bid is saved, but with it the bids would add up to the %(num)d "
+            "tricks of this round, which the bid rule forbids: %(dealer)s, who deals, "
+            "must bid again.",
+        )
+        if hidden
+        else _n(
             "%(name)s now bids %(bid)d, so %(dealer)s, who deals, may not keep %(old)d (the "
             "bids would add up to the %(num)d trick of this round) and must bid again.",
             "%(name)s now bids %(bid)d, so %(dealer)s, who deals, may not keep %(old)d (the "
             "bids would add up to the %(num)d tricks of this round) and must bid again.",
-        ),
-        num=cards,
+        )
+    )
+    return BidError(
+        message,
+        num=cards_in_round(round_number),
         field=f"bids[{seat}]",
         note=table.rules.policy.refusal_note,
         name=table.players[seat],
-        bid=bid,
-        dealer=table.players[dealer_seat],
-        old=dealer_bid,
+        dealer=table.players[table.dealer(round_number)],
+        **({} if hidden else {"bid": bid, "old": dealer_bid}),
     )
