@@ -24,10 +24,7 @@ def forbidden_bid(
     totals_before: Sequence[int],
 ) -> int | None:
     """The one bid the dealer may not make, once every other bid is in; else ``None``.
-
-    ``totals_before`` are the totals before this round (the canadian rule asks whether
-    the dealer leads them outright).
-    """
+    ``totals_before``, the totals before this round, say whether the dealer leads outright."""
     dealer_seat = table.dealer(round_number)
     others = [bid for seat, bid in enumerate(bids) if seat != dealer_seat]
     if any(bid is None for bid in others):

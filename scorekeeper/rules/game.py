@@ -32,10 +32,8 @@ class GameStatus(StrEnum):
 
 
 def bids_visible(reveal: BidReveal, state: RoundState) -> bool:
-    """Whether the table sees a round's bids in this state.
-
-    Open: always. Covered: once every bid is in. Secret: once the round is scored.
-    """
+    """Whether the table sees a round's bids in this state: open ones always, covered ones
+    once every bid is in, secret ones once the round is scored."""
     if reveal is BidReveal.OPEN:
         return True
     if reveal is BidReveal.COVERED:
