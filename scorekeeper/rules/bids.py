@@ -24,10 +24,7 @@ def forbidden_bid(
     totals_before: Sequence[int],
 ) -> int | None:
     """The one bid the dealer may not make, once every other bid is in; else ``None``.
-
-    ``totals_before`` are the totals before this round (the canadian rule asks whether
-    the dealer leads them outright).
-    """
+    ``totals_before``, the totals before this round, say whether the dealer leads outright."""
     dealer_seat = table.dealer(round_number)
     others = [bid for seat, bid in enumerate(bids) if seat != dealer_seat]
     if any(bid is None for bid in others):
@@ -45,19 +42,6 @@ def forbidden_bid(
     ):
         return None
     return value
-
-
-def verify_bid_range(table: Table, round_number: int, seat: int, bid: int) -> None:
-    """Raise unless ``bid`` lies between 0 and the cards in hand."""
-    if not within_hand(round_number, bid):
-        raise BidError(
-            _("In round %(round)d %(name)s can bid 0 to %(cards)d, not %(bid)d."),
-            field=f"bids[{seat}]",
-            round=round_number,
-            name=table.players[seat],
-            cards=cards_in_round(round_number),
-            bid=bid,
-        )
 
 
 def verify_one_bid_per_seat(table: Table, bids: Sequence[int | None]) -> None:
@@ -86,43 +70,45 @@ def verify_bids(
     """
     verify_one_bid_per_seat(table, bids)
     for seat, bid in enumerate(bids):
-        if bid is not None:
-            verify_bid_range(table, round_number, seat, bid)
+        if bid is not None and not within_hand(round_number, bid):
+            raise BidError(
+                _("In round %(round)d %(name)s can bid 0 to %(cards)d, not %(bid)d."),
+                field=f"bids[{seat}]",
+                round=round_number,
+                name=table.players[seat],
+                cards=cards_in_round(round_number),
+                bid=bid,
+            )
     dealer_seat = table.dealer(round_number)
     dealer_bid = bids[dealer_seat]
-    if dealer_bid is None:
+    if dealer_bid is None or dealer_bid != forbidden_bid(table, round_number, bids, totals_before):
         return
-    if dealer_bid == forbidden_bid(table, round_number, bids, totals_before):
-        cards = cards_in_round(round_number)
-        if hidden:
-            # Say what the rule forbids without naming the dealer's bid. Once the bids are
-            # shown (covered ones in play, any on the correction of a scored round), the
-            # dealer's bid is named: the sentence is then about the bid the table sees.
-            raise BidError(
-                _n(
-                    "These bids would add up to the %(num)d trick of this round, which the "
-                    "bid rule forbids: %(name)s, who deals, must bid something else.",
-                    "These bids would add up to the %(num)d tricks of this round, which the "
-                    "bid rule forbids: %(name)s, who deals, must bid something else.",
-                ),
-                num=cards,
-                field=f"bids[{dealer_seat}]",
-                note=table.rules.policy.refusal_note,
-                name=table.players[dealer_seat],
-            )
-        raise BidError(
-            _n(
-                "%(name)s deals and may not bid %(bid)d: the bids would add up to the "
-                "%(num)d trick of this round.",
-                "%(name)s deals and may not bid %(bid)d: the bids would add up to "
-                "the %(num)d tricks of this round.",
-            ),
-            num=cards,
-            field=f"bids[{dealer_seat}]",
-            note=table.rules.policy.refusal_note,
-            name=table.players[dealer_seat],
-            bid=dealer_bid,
+    # Hidden bids: say what the rule forbids without naming the dealer's bid. Once the bids
+    # are shown (covered ones in play, any on the correction of a scored round), the dealer's
+    # bid is named: the sentence is then about the bid the table sees.
+    message = (
+        _n(
+            "These bids would add up to the %(num)d trick of this round, which the "
+            "bid rule forbids: %(name)s, who deals, must bid something else.",
+            "These bids would add up to the %(num)d tricks of this round, which the "
+            "bid rule forbids: %(name)s, who deals, must bid something else.",
         )
+        if hidden
+        else _n(
+            "%(name)s deals and may not bid %(bid)d: the bids would add up to the "
+            "%(num)d trick of this round.",
+            "%(name)s deals and may not bid %(bid)d: the bids would add up to "
+            "the %(num)d tricks of this round.",
+        )
+    )
+    raise BidError(
+        message,
+        num=cards_in_round(round_number),
+        field=f"bids[{dealer_seat}]",
+        note=table.rules.policy.refusal_note,
+        name=table.players[dealer_seat],
+        **({} if hidden else {"bid": dealer_bid}),
+    )
 
 
 def can_bid(

@@ -9,7 +9,7 @@ from enum import StrEnum
 
 from .bids import all_bids_in, forbidden_bid
 from .cards import Trump
-from .scoring import Standing, add_scores, leaders, round_scores, standings
+from .scoring import Standing, add_scores, leaders, score, standings
 from .table import Table, cards_in_round
 from .variants import BidReveal
 
@@ -32,10 +32,8 @@ class GameStatus(StrEnum):
 
 
 def bids_visible(reveal: BidReveal, state: RoundState) -> bool:
-    """Whether the table sees a round's bids in this state.
-
-    Open: always. Covered: once every bid is in. Secret: once the round is scored.
-    """
+    """Whether the table sees a round's bids in this state: open ones always, covered ones
+    once every bid is in, secret ones once the round is scored."""
     if reveal is BidReveal.OPEN:
         return True
     if reveal is BidReveal.COVERED:
@@ -157,7 +155,7 @@ def evaluate(table: Table, records: Mapping[int, RoundRecord]) -> GameView:
             state = RoundState.SCORED
         scores = None
         if state is RoundState.SCORED and bids is not None and tricks is not None:
-            scores = round_scores([bid or 0 for bid in bids], tricks)
+            scores = [score(bid or 0, won) for bid, won in zip(bids, tricks, strict=True)]
         forbidden = None
         if state in (RoundState.BIDDING, RoundState.PLAYING, RoundState.SCORED):
             partial = bids if bids is not None else (None,) * table.seats

@@ -1,18 +1,10 @@
-"""Refusals and their messages: every refusal is a :class:`RuleError` whose message says, in
-one sentence, what is wrong and what is allowed.
-
-Messages are kept as untranslated templates with their parameters, so the web layer can
-translate them; ``str(error)`` gives the English sentence. The modules of the rules mark
-their messages with :func:`gettext_noop` imported as ``_`` and :func:`ngettext_noop`
-imported as ``_n``, the names babel extracts (babel.cfg).
-"""
+"""Refusals: each a :class:`RuleError`, its message an untranslated template the web layer
+translates (``str(error)`` is the English sentence). The modules mark messages with
+:func:`gettext_noop` as ``_`` and :func:`ngettext_noop` as ``_n``, the names babel extracts."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
-
-Gettext = Callable[[str], str]
-Ngettext = Callable[[str, str, int], str]
 
 
 def gettext_noop(message: str) -> str:
@@ -57,8 +49,8 @@ class RuleError(ValueError):
 
     def render(
         self,
-        gettext: Gettext | None = None,
-        ngettext: Ngettext | None = None,
+        gettext: Callable[[str], str] | None = None,
+        ngettext: Callable[[str, str, int], str] | None = None,
         **shown: object,
     ) -> str:
         """The sentence, translated by the given functions (English without them); ``shown``

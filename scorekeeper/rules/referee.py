@@ -11,7 +11,7 @@ from .game import GameView, RoundState, RoundView, bids_visible
 from .messages import BidError, OutOfTurnError
 from .messages import gettext_noop as _
 from .messages import ngettext_noop as _n
-from .table import Table, cards_in_round
+from .table import cards_in_round
 from .tricks import verify_tricks
 
 
@@ -126,19 +126,7 @@ def change_bid(game: GameView, round_number: int, seat: int, bid: int | None) ->
     ):
         # With the dealer's bid taken back the round is bidding again (covered bids hide).
         hidden = not bids_visible(table.rules.bid_reveal, RoundState.BIDDING)
-        again = _dealer_bids_again(table, round_number, seat, bid, dealer_bid, hidden=hidden)
-        bids[dealer_seat] = None
-    verify_bids_turn(game, round_number, bids)
-    return BidChange(tuple(bids), again)
-
-
-def _dealer_bids_again(
-    table: Table, round_number: int, seat: int, bid: int, dealer_bid: int, *, hidden: bool
-) -> BidError:
-    dealer_seat = table.dealer(round_number)
-    cards = cards_in_round(round_number)
-    if hidden:
-        return BidError(
+        message = (
             _n(
                 "%(name)s's bid is saved, but with it the bids would add up to the %(num)d "
                 "trick of this round, which the bid rule forbids: %(dealer)s, who deals, "
@@ -146,25 +134,24 @@ def _dealer_bids_again(
                 "%(name)s's bid is saved, but with it the bids would add up to the %(num)d "
                 "tricks of this round, which the bid rule forbids: %(dealer)s, who deals, "
                 "must bid again.",
-            ),
-            num=cards,
+            )
+            if hidden
+            else _n(
+                "%(name)s now bids %(bid)d, so %(dealer)s, who deals, may not keep %(old)d "
+                "(the bids would add up to the %(num)d trick of this round) and must bid again.",
+                "%(name)s now bids %(bid)d, so %(dealer)s, who deals, may not keep %(old)d "
+                "(the bids would add up to the %(num)d tricks of this round) and must bid again.",
+            )
+        )
+        again = BidError(
+            message,
+            num=cards_in_round(round_number),
             field=f"bids[{seat}]",
             note=table.rules.policy.refusal_note,
             name=table.players[seat],
             dealer=table.players[dealer_seat],
+            **({} if hidden else {"bid": bid, "old": dealer_bid}),
         )
-    return BidError(
-        _n(
-            "%(name)s now bids %(bid)d, so %(dealer)s, who deals, may not keep %(old)d (the "
-            "bids would add up to the %(num)d trick of this round) and must bid again.",
-            "%(name)s now bids %(bid)d, so %(dealer)s, who deals, may not keep %(old)d (the "
-            "bids would add up to the %(num)d tricks of this round) and must bid again.",
-        ),
-        num=cards,
-        field=f"bids[{seat}]",
-        note=table.rules.policy.refusal_note,
-        name=table.players[seat],
-        bid=bid,
-        dealer=table.players[dealer_seat],
-        old=dealer_bid,
-    )
+        bids[dealer_seat] = None
+    verify_bids_turn(game, round_number, bids)
+    return BidChange(tuple(bids), again)

@@ -17,11 +17,6 @@ def score(bid: int, tricks: int) -> int:
     return -POINTS_PER_TRICK * abs(bid - tricks)
 
 
-def round_scores(bids: Sequence[int], tricks: Sequence[int]) -> list[int]:
-    """Each player's score for one round, in seat order."""
-    return [score(b, t) for b, t in zip(bids, tricks, strict=True)]
-
-
 def add_scores(totals: Sequence[int], scores: Sequence[int]) -> list[int]:
     """The totals after a round: each player's total before it plus their score in it."""
     return [total + points for total, points in zip(totals, scores, strict=True)]

@@ -145,15 +145,16 @@ class Table:
 
     def dealer(self, round_number: int) -> int:
         """The seat that deals round ``round_number``: the deal passes to the left."""
-        return dealer(self.first_dealer, round_number, self.seats)
+        return (self.first_dealer + round_number - 1) % self.seats
 
     def bid_order(self, round_number: int) -> list[int]:
         """Seats in bid order: left of the dealer first, the dealer last."""
-        return bid_order(self.dealer(round_number), self.seats)
+        dealer = self.dealer(round_number)
+        return [(dealer + offset) % self.seats for offset in range(1, self.seats + 1)]
 
     def deals_every_card(self, round_number: int) -> bool:
         """Whether the round deals all 60 cards, leaving no card to turn for trump."""
-        return deals_every_card(round_number, self.seats)
+        return cards_in_round(round_number) * self.seats == DECK_SIZE
 
 
 def cards_in_round(round_number: int) -> int:
@@ -165,18 +166,3 @@ def within_hand(round_number: int, count: int) -> bool:
     """Whether ``count`` lies between 0 and the cards each player holds in the round: the
     range of a bid and of the tricks one player can win."""
     return 0 <= count <= cards_in_round(round_number)
-
-
-def dealer(first_dealer: int, round_number: int, players: int) -> int:
-    """``dealer(r) = (first_dealer + r - 1) mod players``."""
-    return (first_dealer + round_number - 1) % players
-
-
-def bid_order(dealer_seat: int, players: int) -> list[int]:
-    """``[dealer+1, dealer+2, ..., dealer]`` (mod players): the dealer bids last."""
-    return [(dealer_seat + offset) % players for offset in range(1, players + 1)]
-
-
-def deals_every_card(round_number: int, players: int) -> bool:
-    """Whether round ``round_number`` deals all 60 cards."""
-    return cards_in_round(round_number) * players == DECK_SIZE

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import ClassVar, Final
+from typing import Final
 
 from .messages import SetupError
 from .messages import gettext_noop as _
@@ -47,78 +47,64 @@ REVEALS: Final[Mapping[BidReveal, tuple[str, str]]] = {
 
 @dataclass(frozen=True)
 class BidRulePolicy:
-    """How a bid rule restricts the dealer, who bids last."""
+    """How a bid rule restricts the dealer, who bids last: whether the dealer may not make
+    the bids add up to the cards, when leading the totals outright and when not, and
+    whether bidding 0 is allowed even then (without the table's last-bidder option)."""
 
-    name: ClassVar[BidRule]
-    title: ClassVar[str]
-    summary: ClassVar[str]
+    name: BidRule
+    title: str
+    summary: str
+    restricts_leader: bool
+    restricts_others: bool
+    zero_allowed: bool
     #: Said with a refusal of the dealer's bid when the rule holds only in some rounds: why
     #: it holds in this one (``None``: it always holds).
-    refusal_note: ClassVar[str | None] = None
+    refusal_note: str | None = None
 
     def restricts(self, *, dealer_leads_outright: bool) -> bool:
         """Whether the dealer may not make the bids add up to the cards this round."""
-        raise NotImplementedError
+        return self.restricts_leader if dealer_leads_outright else self.restricts_others
 
     def zero_always_allowed(self, *, last_bidder_may_bid_zero: bool) -> bool:
         """Whether the dealer may bid 0 even when 0 makes the total equal the cards."""
-        raise NotImplementedError
-
-
-@dataclass(frozen=True)
-class StandardRule(BidRulePolicy):
-    """Any bids; the total may be anything."""
-
-    name: ClassVar[BidRule] = BidRule.STANDARD
-    title: ClassVar[str] = _("Standard")
-    summary: ClassVar[str] = _("Any bids: the total may be anything.")
-
-    def restricts(self, *, dealer_leads_outright: bool) -> bool:
-        return False
-
-    def zero_always_allowed(self, *, last_bidder_may_bid_zero: bool) -> bool:
-        return True
-
-
-@dataclass(frozen=True)
-class PlusMinusOneRule(BidRulePolicy):
-    """The bids may never add up to the cards; the dealer, bidding last, is restricted."""
-
-    name: ClassVar[BidRule] = BidRule.PLUS_MINUS_ONE
-    title: ClassVar[str] = _("Plus/Minus One")
-    summary: ClassVar[str] = _(
-        "The bids may not add up to the cards dealt, so someone must miss: the dealer, "
-        "bidding last, may not make them add up."
-    )
-
-    def restricts(self, *, dealer_leads_outright: bool) -> bool:
-        return True
-
-    def zero_always_allowed(self, *, last_bidder_may_bid_zero: bool) -> bool:
-        return last_bidder_may_bid_zero
-
-
-@dataclass(frozen=True)
-class CanadianRule(BidRulePolicy):
-    """Plus/Minus One, but only for a dealer who leads outright, and 0 is always allowed."""
-
-    name: ClassVar[BidRule] = BidRule.CANADIAN
-    title: ClassVar[str] = _("Canadian")
-    summary: ClassVar[str] = _(
-        "A dealer who leads the standings alone may not make the bids add up to the "
-        "cards dealt, but may always bid 0."
-    )
-    refusal_note: ClassVar[str | None] = _("Canadian rule: the dealer leads the standings alone")
-
-    def restricts(self, *, dealer_leads_outright: bool) -> bool:
-        return dealer_leads_outright
-
-    def zero_always_allowed(self, *, last_bidder_may_bid_zero: bool) -> bool:
-        return True
+        return self.zero_allowed or last_bidder_may_bid_zero
 
 
 BID_RULES: Final[Mapping[BidRule, BidRulePolicy]] = {
-    policy.name: policy for policy in (StandardRule(), PlusMinusOneRule(), CanadianRule())
+    policy.name: policy
+    for policy in (
+        BidRulePolicy(
+            BidRule.STANDARD,
+            _("Standard"),
+            _("Any bids: the total may be anything."),
+            restricts_leader=False,
+            restricts_others=False,
+            zero_allowed=True,
+        ),
+        BidRulePolicy(
+            BidRule.PLUS_MINUS_ONE,
+            _("Plus/Minus One"),
+            _(
+                "The bids may not add up to the cards dealt, so someone must miss: the dealer, "
+                "bidding last, may not make them add up."
+            ),
+            restricts_leader=True,
+            restricts_others=True,
+            zero_allowed=False,
+        ),
+        BidRulePolicy(
+            BidRule.CANADIAN,
+            _("Canadian"),
+            _(
+                "A dealer who leads the standings alone may not make the bids add up to the "
+                "cards dealt, but may always bid 0."
+            ),
+            restricts_leader=True,
+            restricts_others=False,
+            zero_allowed=True,
+            refusal_note=_("Canadian rule: the dealer leads the standings alone"),
+        ),
+    )
 }
 
 

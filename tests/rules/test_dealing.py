@@ -12,10 +12,7 @@ from scorekeeper.rules import (
     Trump,
     TrumpError,
     Turned,
-    bid_order,
     cards_in_round,
-    dealer,
-    deals_every_card,
     evaluate,
     full_game_rounds,
     trump_from,
@@ -57,7 +54,7 @@ def test_last_round_of_a_full_game_deals_every_card(players: int) -> None:
 def test_only_a_round_dealing_all_60_cards_has_no_trump_card(
     round_number: int, players: int, every_card: bool
 ) -> None:
-    assert deals_every_card(round_number, players) is every_card
+    assert make_table(players).deals_every_card(round_number) is every_card
 
 
 def test_shorter_game_turns_a_trump_card_every_round() -> None:
@@ -88,8 +85,8 @@ def test_shorter_game_turns_a_trump_card_every_round() -> None:
 def test_dealer_passes_to_the_left(
     first_dealer: int, players: int, round_number: int, expected: int
 ) -> None:
-    assert dealer(first_dealer, round_number, players) == expected
     table = make_table(players, first_dealer=first_dealer)
+    assert table.dealer(round_number) == expected
     assert evaluate(table, {}).round(round_number).dealer == expected
 
 
@@ -104,7 +101,6 @@ def test_dealer_passes_to_the_left(
     ],
 )
 def test_dealer_bids_last(dealer_seat: int, players: int, order: list[int]) -> None:
-    assert bid_order(dealer_seat, players) == order
     table = make_table(players, first_dealer=dealer_seat)
     assert table.bid_order(1) == order
     assert evaluate(table, {}).round(1).bid_order == order
