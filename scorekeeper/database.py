@@ -14,7 +14,7 @@ from sqlalchemy.exc import DisconnectionError, SQLAlchemyError
 from sqlalchemy.orm import QueryableAttribute
 
 from .extensions import db
-from .rules import fold_case
+from .rules.table import fold_case
 
 #: Execution option that makes a SQLite transaction begin IMMEDIATE: the service's writes.
 WRITE_OPTION = "scorekeeper_write"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
-from .rules import gettext_noop as _
+from .rules.messages import gettext_noop as _
 
 #: Minutes a hand-over link works.
 HANDOVER_MINUTES = 15

@@ -13,9 +13,9 @@ from babel.numbers import get_decimal_symbol
 from flask import Response
 from flask_babel import get_locale
 
-from . import rules
 from .i18n import gettext
 from .models import utcnow
+from .rules.game import RoundState
 from .schemas.document import (
     SCHEMA_VERSION,
     AuditEntry,
@@ -112,7 +112,7 @@ def game_csv(game: loading.GameSnapshot) -> str:
     players = game.table.players
     for row in screens.sheet_rows(game):
         view = row.view
-        if view.state in (rules.RoundState.WAITING, rules.RoundState.TRUMP):
+        if view.state in (RoundState.WAITING, RoundState.TRUMP):
             continue
         for seat, cell in enumerate(row.cells):
             writer.writerow(

@@ -10,8 +10,10 @@ from babel import Locale
 from flask import Flask, Response, current_app
 from flask_babel import get_locale, get_translations
 
-from . import errors, rules
+from . import errors
 from .database import is_connection_lost, is_lock_timeout
+from .rules.cards import Suit
+from .rules.messages import RuleError
 
 MINUS = "\N{MINUS SIGN}"
 
@@ -21,17 +23,17 @@ def gettext(message: str, **params: Any) -> str:
     return str(flask_babel.gettext(message, **params))
 
 
-def rule_message(error: rules.RuleError) -> str:
+def rule_message(error: RuleError) -> str:
     """The rule's sentence in the request's language."""
     translations = get_translations()
     shown = {}
     if "suits" in error.params:
         # The API's keys ("blue, green") would be English on a page: name the suits instead.
-        shown["suits"] = ", ".join(suit_label(suit) for suit in rules.Suit)
+        shown["suits"] = ", ".join(suit_label(suit) for suit in Suit)
     return error.render(translations.ugettext, translations.ungettext, **shown)
 
 
-def suit_label(suit: rules.Suit) -> str:
+def suit_label(suit: Suit) -> str:
     """A suit by colour and people: "red Dwarves" (a translation may reorder the two)."""
     colour, people = gettext(suit.colour), gettext(suit.people)
     # Translators: a suit by its colour and its people, as in "red Dwarves"
@@ -41,7 +43,7 @@ def suit_label(suit: rules.Suit) -> str:
 def service_message(error: errors.ServiceError) -> str:
     """The service's sentence in the request's language (a rule's refusal quoted in it, too)."""
     params = {
-        key: rule_message(value) if isinstance(value, rules.RuleError) else value
+        key: rule_message(value) if isinstance(value, RuleError) else value
         for key, value in error.params.items()
     }
     return gettext(error.message, **params)

@@ -11,7 +11,8 @@ from sqlalchemy.orm import Mapped, mapped_column, relationship
 from sqlalchemy.types import JSON
 
 from .extensions import db
-from .rules import BidReveal, BidRule, Suit, Turned
+from .rules.cards import Suit, Turned
+from .rules.variants import BidReveal, BidRule
 
 
 def _one_of(column: str, values: type[StrEnum]) -> CheckConstraint:

@@ -42,7 +42,7 @@ def test_an_unexpected_failure_is_a_problem_document_and_changes_nothing(
     def broken(*_args: object, **_kwargs: object) -> None:
         raise RuntimeError("a bug")
 
-    monkeypatch.setattr(rounds.rules, "trump_from", broken)
+    monkeypatch.setattr(rounds, "trump_from", broken)
     app.config["PROPAGATE_EXCEPTIONS"] = False
     plain = FlaskClient(app, app.response_class, use_cookies=False)
     response = plain.put(

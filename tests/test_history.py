@@ -20,9 +20,10 @@ from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from sqlalchemy import func, select, update
 
-from scorekeeper import rules
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, RoundChange, utcnow
+from scorekeeper.rules.cards import Suit, Trump, Turned
+from scorekeeper.rules.scoring import score
 from scorekeeper.services import games, importing, rounds, sharing
 from scorekeeper.services import history as history_service
 from scorekeeper.services import statistics as statistics_service
@@ -88,12 +89,12 @@ def test_every_write_to_a_round_is_kept_with_its_time_and_old_and_new_values(
     assert first.old is not None
     assert first.new is not None
     assert first.old.trump is None
-    assert first.new.trump == rules.Trump(rules.Turned.GREEN, rules.Suit.GREEN)
+    assert first.new.trump == Trump(Turned.GREEN, Suit.GREEN)
     assert last.old is not None
     assert last.new is not None
     assert last.old.bids == (0, 1, 1)
     assert last.new.bids == (0, 0, 1)
-    assert last.new.trump == rules.Trump(rules.Turned.BLUE, rules.Suit.BLUE)
+    assert last.new.trump == Trump(Turned.BLUE, Suit.BLUE)
     assert all(a.at <= b.at for a, b in itertools.pairwise(changes))
 
 
@@ -155,8 +156,8 @@ def _words(html: str) -> str:
     return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html))).strip()
 
 
-GREEN = rules.Trump(rules.Turned.GREEN, rules.Suit.GREEN)
-BLUE = rules.Trump(rules.Turned.BLUE, rules.Suit.BLUE)
+GREEN = Trump(Turned.GREEN, Suit.GREEN)
+BLUE = Trump(Turned.BLUE, Suit.BLUE)
 
 
 def test_each_change_shows_only_what_it_changed_newest_first(app: Flask, phone: Confidant) -> None:
@@ -887,9 +888,9 @@ def test_the_statistics_score_a_round_by_the_rules(bid: int, tricks: int) -> Non
     stats = statistics_service.tally([statistics_service.KeptGame(1, seats)])
     ann = next(player for player in stats.players if player.name == "Ann")
     assert (ann.best, ann.average, ann.history) == (
-        rules.score(bid, tricks),
-        rules.score(bid, tricks),
-        [rules.score(bid, tricks)],
+        score(bid, tricks),
+        score(bid, tricks),
+        [score(bid, tricks)],
     )
 
 
@@ -916,7 +917,7 @@ def reference_statistics(
     players: dict[str, dict[str, Any]] = {}
     pairs: dict[tuple[str, str], list[int]] = {}
     for names, round_count, played in games:
-        totals = [sum(rules.score(bids[s], tricks[s]) for bids, tricks in played) for s in range(3)]
+        totals = [sum(score(bids[s], tricks[s]) for bids, tricks in played) for s in range(3)]
         finished = len(played) == round_count
         for seat, name in enumerate(names):
             p = players.setdefault(

@@ -13,8 +13,12 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 
-from scorekeeper import errors, rules
+from scorekeeper import errors
 from scorekeeper.extensions import db
+from scorekeeper.rules.cards import Suit, Trump, Turned
+from scorekeeper.rules.game import GameStatus, GameView, RoundState
+from scorekeeper.rules.messages import BidError, OutOfTurnError, RuleError, TrickError, TrumpError
+from scorekeeper.rules.referee import verify_trump_turn
 from scorekeeper.services import games, loading, rounds, sharing
 
 PLAYERS = ["Ann", "Bob", "Cy"]
@@ -110,40 +114,40 @@ Refusal = Callable[[Game, str], object]
 REFUSALS: dict[str, tuple[Refusal, type[Exception]]] = {
     "bid out of range": (
         lambda g, _other: rounds.record_bids(g.id, g.token, 2, [1, 3, None]),
-        rules.BidError,
+        BidError,
     ),
     "bids of the wrong length": (
         lambda g, _other: rounds.record_bids(g.id, g.token, 2, [1, 0]),
-        rules.RuleError,
+        RuleError,
     ),
     "Wizard trump without a suit": (
         lambda g, _other: rounds.record_trump(g.id, g.token, 2, "wizard"),
-        rules.TrumpError,
+        TrumpError,
     ),
     "tricks before every bid": (
         lambda g, _other: rounds.record_tricks(g.id, g.token, 2, [1, 1, 0]),
-        rules.OutOfTurnError,
+        OutOfTurnError,
     ),
     "trump of a round after an unscored one": (
         lambda g, _other: rounds.record_trump(g.id, g.token, 3, "blue"),
-        rules.OutOfTurnError,
+        OutOfTurnError,
     ),
     "tricks correction not adding up": (
         lambda g, _other: rounds.record_tricks(g.id, g.token, 1, [1, 1, 0]),
-        rules.TrickError,
+        TrickError,
     ),
     "correcting a round not scored": (
         lambda g, _other: rounds.correct_round(
             g.id, g.token, 2, turned="red", chosen=None, bids=[1, 0, 0], tricks=[1, 1, 0]
         ),
-        rules.OutOfTurnError,
+        OutOfTurnError,
     ),
     # The new trump is fine, the tricks are not: the trump must not stay changed either.
     "correction with a good trump and bad tricks": (
         lambda g, _other: rounds.correct_round(
             g.id, g.token, 1, turned="yellow", chosen=None, bids=[1, 0, 0], tricks=[1, 1, 1]
         ),
-        rules.TrickError,
+        TrickError,
     ),
     "stale If-Match": (
         lambda g, _other: rounds.record_trump(g.id, g.token, 2, "green", if_match={1, 4}),
@@ -189,7 +193,7 @@ def test_a_refused_write_changes_nothing(app: Flask, game: Game, case: str) -> N
 def test_the_app_context_goes_on_after_a_refused_write(app: Flask, game: Game) -> None:
     # The session is usable after a refusal, and the next write starts from the stored facts.
     with app.app_context():
-        with pytest.raises(rules.TrickError):
+        with pytest.raises(TrickError):
             rounds.correct_round(
                 game.id,
                 game.token,
@@ -201,7 +205,7 @@ def test_the_app_context_goes_on_after_a_refused_write(app: Flask, game: Game) -
             )
         after = rounds.record_bids(game.id, game.token, 2, [1, 0, None])
     assert after.version == 7
-    assert after.view.round(1).trump == rules.Trump(rules.Turned.BLUE, rules.Suit.BLUE)
+    assert after.view.round(1).trump == Trump(Turned.BLUE, Suit.BLUE)
     assert read(app, game.id) == after
 
 
@@ -282,7 +286,7 @@ def test_correct_round_replaces_trump_bids_and_tricks_at_once(app: Flask) -> Non
 
     assert after.version == before.version + 1
     corrected = after.view.round(1)
-    assert corrected.trump == rules.Trump(rules.Turned.WIZARD, rules.Suit.YELLOW)
+    assert corrected.trump == Trump(Turned.WIZARD, Suit.YELLOW)
     assert corrected.bids == (1, 0, 0)
     assert corrected.tricks == (1, 0, 0)
     assert corrected.scores == [30, 20, 20]
@@ -292,7 +296,7 @@ def test_correct_round_replaces_trump_bids_and_tricks_at_once(app: Flask) -> Non
     assert after.view.round(2).tricks == before.view.round(2).tricks
     assert after.view.round(2).scores == before.view.round(2).scores == [30, 30, 20]
     assert after.view.round(3).trump == before.view.round(3).trump
-    assert after.view.round(3).state is rules.RoundState.BIDDING
+    assert after.view.round(3).state is RoundState.BIDDING
     assert after.view.round(2).totals_before == [30, 20, 20]
     assert after.view.totals == [60, 50, 40]
     assert read(app, game.id) == after
@@ -302,7 +306,7 @@ def test_correct_round_refuses_a_round_not_scored(app: Flask, game: Game) -> Non
     before = read(app, game.id)
     with app.app_context():
         for number in (2, 3):
-            with pytest.raises(rules.OutOfTurnError, match="not scored yet"):
+            with pytest.raises(OutOfTurnError, match="not scored yet"):
                 rounds.correct_round(
                     game.id,
                     game.token,
@@ -325,9 +329,9 @@ def test_correct_round_of_the_round_that_deals_every_card(app: Flask) -> None:
             play(game, number, [0] * 6, [number, 0, 0, 0, 0, 0])
         rounds.record_bids(game.id, game.token, 10, [2, 2, 2, 2, 1, 0])
         scored = rounds.record_tricks(game.id, game.token, 10, [2, 2, 2, 2, 1, 1])
-        assert scored.view.status is rules.GameStatus.FINISHED
+        assert scored.view.status is GameStatus.FINISHED
 
-        with pytest.raises(rules.OutOfTurnError):
+        with pytest.raises(OutOfTurnError):
             rounds.correct_round(
                 game.id,
                 game.token,
@@ -348,7 +352,7 @@ def test_correct_round_of_the_round_that_deals_every_card(app: Flask) -> None:
         )
 
     assert corrected.version == scored.version + 1
-    assert corrected.view.round(10).trump == rules.Trump.NO_CARD_LEFT
+    assert corrected.view.round(10).trump == Trump.NO_CARD_LEFT
     assert corrected.view.round(10).scores == [40, 40, 40, 40, 30, 30]
     assert read(app, game.id) == corrected
 
@@ -442,9 +446,9 @@ def test_a_sqlite_write_holds_the_write_lock_from_its_start_while_reads_go_on(
 ) -> None:
     game = new_game(app)
     seen: dict[str, object] = {}
-    check_trump = rules.verify_trump_turn
+    check_trump = verify_trump_turn
 
-    def probe(view: rules.GameView, number: int) -> None:
+    def probe(view: GameView, number: int) -> None:
         # Called inside the write transaction, after the write has only read the game.
         other = sqlite3.connect(sqlite_path(database_url), timeout=0.05, isolation_level=None)
         try:
@@ -462,7 +466,7 @@ def test_a_sqlite_write_holds_the_write_lock_from_its_start_while_reads_go_on(
             other.close()
         check_trump(view, number)
 
-    monkeypatch.setattr(rules, "verify_trump_turn", probe)
+    monkeypatch.setattr(rounds, "verify_trump_turn", probe)
     with app.app_context():
         written = rounds.record_trump(game.id, game.token, 1, "green")
 

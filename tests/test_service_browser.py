@@ -6,7 +6,10 @@ from __future__ import annotations
 import pytest
 from flask import Flask
 
-from scorekeeper import errors, rules
+from scorekeeper import errors
+from scorekeeper.rules.cards import Suit, Trump, Turned
+from scorekeeper.rules.game import RoundState
+from scorekeeper.rules.messages import BidError, OutOfTurnError, SetupError, TrickError
 from scorekeeper.services import games, rounds, sharing
 
 PLAYERS = ["Ann", "Bob", "Cy"]
@@ -53,9 +56,7 @@ def test_the_browser_that_starts_a_game_may_edit_it_and_no_other(app: Flask) -> 
         assert rounds.record_trump(game_id, PHONE, 1, "blue").version == 2
         with pytest.raises(errors.NotKeeper):
             rounds.record_trump(game_id, OTHER, 1, "red")
-        assert games.get_game(game_id).view.round(1).trump == rules.Trump(
-            rules.Turned.BLUE, rules.Suit.BLUE
-        )
+        assert games.get_game(game_id).view.round(1).trump == Trump(Turned.BLUE, Suit.BLUE)
 
 
 def test_a_game_started_through_the_api_grants_no_browser(app: Flask) -> None:
@@ -117,7 +118,7 @@ def test_a_bid_the_rules_forbid_is_refused_for_the_dealer(app: Flask) -> None:
     with app.app_context():
         rounds.record_bid(game_id, PHONE, 1, 1, 0)
         rounds.record_bid(game_id, PHONE, 1, 2, 0)
-        with pytest.raises(rules.BidError, match="Ann deals and may not bid 1") as refused:
+        with pytest.raises(BidError, match="Ann deals and may not bid 1") as refused:
             rounds.record_bid(game_id, PHONE, 1, 0, 1)
         assert refused.value.field == "bids[0]"
         assert games.get_game(game_id).view.round(1).bids == (None, 0, 0)
@@ -141,7 +142,7 @@ def test_a_bid_that_leaves_the_dealers_bid_forbidden_takes_the_dealers_bid_back(
 @pytest.mark.parametrize("seat", [-1, 3, 99])
 def test_a_bid_for_a_seat_not_at_the_table_is_refused(app: Flask, seat: int) -> None:
     game_id = bidding(app)
-    with app.app_context(), pytest.raises(rules.SetupError, match=f"no seat {seat}"):
+    with app.app_context(), pytest.raises(SetupError, match=f"no seat {seat}"):
         rounds.record_bid(game_id, PHONE, 1, seat, 0)
 
 
@@ -153,7 +154,7 @@ def test_trick_drafts_are_kept_but_never_scored(app: Flask) -> None:
     with app.app_context():
         game = rounds.save_trick_draft(game_id, PHONE, 2, 2, 1)
         assert game.drafts == {2: (None, None, 1)}
-        assert game.view.round(2).state is rules.RoundState.PLAYING
+        assert game.view.round(2).state is RoundState.PLAYING
         assert game.view.round(2).tricks is None
         assert game.view.totals == [30, 20, 20]
         game = rounds.save_trick_draft(game_id, PHONE, 2, 2, None)
@@ -163,11 +164,11 @@ def test_trick_drafts_are_kept_but_never_scored(app: Flask) -> None:
 def test_a_draft_count_out_of_range_or_out_of_turn_is_refused(app: Flask) -> None:
     game_id = playing(app)
     with app.app_context():
-        with pytest.raises(rules.TrickError, match="can win 0 to 2 tricks, not 3"):
+        with pytest.raises(TrickError, match="can win 0 to 2 tricks, not 3"):
             rounds.save_trick_draft(game_id, PHONE, 2, 0, 3)
-        with pytest.raises(rules.OutOfTurnError, match="scored already"):
+        with pytest.raises(OutOfTurnError, match="scored already"):
             rounds.save_trick_draft(game_id, PHONE, 1, 0, 1)
-        with pytest.raises(rules.OutOfTurnError, match="waits until round 2"):
+        with pytest.raises(OutOfTurnError, match="waits until round 2"):
             rounds.save_trick_draft(game_id, PHONE, 3, 0, 1)
         rounds.record_trump(game_id, PHONE, 2, "blue")
         assert games.get_game(game_id).drafts == {}
@@ -187,13 +188,13 @@ def test_scoring_fills_the_one_missing_count_and_clears_the_draft(app: Flask) ->
 def test_scoring_an_incomplete_or_wrong_draft_is_refused(app: Flask) -> None:
     game_id = playing(app)
     with app.app_context():
-        with pytest.raises(rules.TrickError, match="Tap the tricks Cy won"):
+        with pytest.raises(TrickError, match="Tap the tricks Cy won"):
             rounds.score_round(game_id, PHONE, 2)
         for seat in range(3):
             rounds.save_trick_draft(game_id, PHONE, 2, seat, 1)
-        with pytest.raises(rules.TrickError, match="1 trick too many"):
+        with pytest.raises(TrickError, match="1 trick too many"):
             rounds.score_round(game_id, PHONE, 2)
-        assert games.get_game(game_id).view.round(2).state is rules.RoundState.PLAYING
+        assert games.get_game(game_id).view.round(2).state is RoundState.PLAYING
 
 
 def test_everyone_made_their_bid_scores_the_bids_as_tricks(app: Flask) -> None:
@@ -202,7 +203,7 @@ def test_everyone_made_their_bid_scores_the_bids_as_tricks(app: Flask) -> None:
         game = rounds.score_round(game_id, PHONE, 2, all_made=True)
         assert game.view.round(2).tricks == (1, 0, 1)
     other = playing(app, [1, 0, 0])
-    with app.app_context(), pytest.raises(rules.TrickError, match="not everyone can have made"):
+    with app.app_context(), pytest.raises(TrickError, match="not everyone can have made"):
         rounds.score_round(other, PHONE, 2, all_made=True)
 
 

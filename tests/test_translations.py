@@ -7,7 +7,8 @@ from pathlib import Path
 
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 
-from scorekeeper import api, errors, rules
+from scorekeeper import api, errors
+from scorekeeper.rules.variants import BID_RULES
 
 ROOT = Path(__file__).resolve().parents[1]
 # The keywords babel.cfg's extraction command names.
@@ -47,7 +48,7 @@ def test_every_rule_and_service_message_is_extracted() -> None:
         assert error.message in messages, error
     for people in ("Humans", "Elves", "Dwarves", "Giants"):
         assert people in messages
-    for policy in rules.BID_RULES.values():
+    for policy in BID_RULES.values():
         assert policy.summary in messages
 
 

@@ -10,9 +10,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from scorekeeper import rules
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
+from scorekeeper.rules.cards import Suit, Trump, Turned
 from scorekeeper.services import games, history, rounds, sharing
 
 from .confidant import Confidant, text
@@ -832,7 +832,7 @@ def test_a_scored_round_is_never_rewritten_from_the_round_screen(
         assert "Round 1 is scored already: correct it from the sheet." in text(response)
     with app.app_context():
         game = games.get_game(phone.game_id)
-    assert game.view.round(1).trump == rules.Trump(rules.Turned.BLUE, rules.Suit.BLUE)
+    assert game.view.round(1).trump == Trump(Turned.BLUE, Suit.BLUE)
     assert game.corrected == frozenset()
 
 

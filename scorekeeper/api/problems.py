@@ -14,8 +14,9 @@ from sqlalchemy.exc import DBAPIError
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as BaseResponse
 
-from .. import errors, rules
+from .. import errors
 from ..i18n import rule_message, service_message, unavailable_message
+from ..rules.messages import OutOfTurnError, RuleError
 from ..schemas.problem import FieldError
 from ..schemas.problem import Problem as ProblemBody
 
@@ -32,7 +33,7 @@ class Problem(Exception):
 
 
 #: The errors the API answers as problems.
-Answered = Problem | errors.ServiceError | rules.RuleError | HTTPException | DBAPIError
+Answered = Problem | errors.ServiceError | RuleError | HTTPException | DBAPIError
 
 #: Titles by problem type: short, fixed per type (RFC 9457).
 TITLES: dict[str, LazyString] = {
@@ -83,9 +84,9 @@ def _problem(error: Answered) -> Problem:
         return error
     if isinstance(error, errors.ServiceError):
         return Problem(error.status, error.problem, service_message(error), headers=error.headers)
-    if isinstance(error, rules.OutOfTurnError):
+    if isinstance(error, OutOfTurnError):
         return Problem(409, "out-of-turn", rule_message(error))
-    if isinstance(error, rules.RuleError):
+    if isinstance(error, RuleError):
         return Problem(422, "rule-violation", rule_message(error), error.field)
     if isinstance(error, HTTPException):
         return _http_problem(error)

@@ -9,14 +9,17 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from flask import url_for
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
-from .. import rules
-from ..rules import GameStatus, RoundState, Suit, Turned
+from ..rules import cards as rules_cards
+from ..rules.cards import Suit, Turned
+from ..rules.game import GameStatus, RoundState, RoundView
+from ..rules.table import MAX_PLAYERS, MIN_PLAYERS
+from ..rules.variants import BidReveal, BidRule
 
 if TYPE_CHECKING:  # the snapshot is only read here; services need not be loaded first
     from ..services.loading import GameSnapshot
 
-_SUITS: list[Any] = [suit.value for suit in rules.Suit]
-_TURNABLE = [t.value for t in rules.Turned if t is not rules.Turned.NONE]
+_SUITS: list[Any] = [suit.value for suit in Suit]
+_TURNABLE = [t.value for t in Turned if t is not Turned.NONE]
 
 
 class Model(BaseModel):
@@ -44,11 +47,11 @@ class Rules(Model):
     model_config = ConfigDict(json_schema_serialization_defaults_required=True)
 
     bid_rule: Annotated[
-        str, WithJsonSchema({"enum": [r.value for r in rules.BidRule], "default": "standard"})
+        str, WithJsonSchema({"enum": [r.value for r in BidRule], "default": "standard"})
     ] = "standard"
     last_bidder_may_bid_zero: bool = False
     bid_reveal: Annotated[
-        str, WithJsonSchema({"enum": [r.value for r in rules.BidReveal], "default": "open"})
+        str, WithJsonSchema({"enum": [r.value for r in BidReveal], "default": "open"})
     ] = "open"
     clairvoyance: bool = False
     rounds: int | None = Field(
@@ -63,7 +66,7 @@ class CreateGameBody(Model):
 
     players: list[Annotated[str, Field(json_schema_extra={"minLength": 1, "pattern": "\\S"})]] = (
         Field(
-            json_schema_extra={"minItems": rules.MIN_PLAYERS, "maxItems": rules.MAX_PLAYERS},
+            json_schema_extra={"minItems": MIN_PLAYERS, "maxItems": MAX_PLAYERS},
             description="Names in clockwise seat order: trimmed, 1 to 24 characters, "
             "unique regardless of case.",
         )
@@ -113,7 +116,7 @@ class Trump(Model):
     suit: Suit | None = Field(description="The trump suit; null: no trump.")
 
     @classmethod
-    def of(cls, trump: rules.Trump | None) -> Trump | None:
+    def of(cls, trump: rules_cards.Trump | None) -> Trump | None:
         """The trump of a round, if it has one."""
         return None if trump is None else cls(turned=trump.turned, suit=trump.suit)
 
@@ -144,7 +147,7 @@ class Round(Model):
     scores: list[int] | None
 
     @classmethod
-    def of(cls, view: rules.RoundView) -> Round:
+    def of(cls, view: RoundView) -> Round:
         """A round as the rules see it."""
         return cls(
             number=view.number,

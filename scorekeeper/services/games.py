@@ -9,10 +9,11 @@ from datetime import datetime
 
 from sqlalchemy import select, update
 
-from .. import rules
 from ..errors import GameNotFound
 from ..extensions import db
 from ..models import Game, Grant, Player, utcnow
+from ..rules.table import Table, clean_names, full_game_rounds
+from ..rules.variants import BidReveal, BidRule, GameRules, parse_bid_reveal, parse_bid_rule
 from .loading import (
     EDIT_TOKEN_BYTES,
     GAME_ID_BYTES,
@@ -57,25 +58,25 @@ def create_game(
     names: Sequence[str],
     *,
     first_dealer: int | None = None,
-    bid_rule: str = rules.BidRule.STANDARD,
+    bid_rule: str = BidRule.STANDARD,
     last_bidder_may_bid_zero: bool = False,
-    bid_reveal: str = rules.BidReveal.OPEN,
+    bid_reveal: str = BidReveal.OPEN,
     clairvoyance: bool = False,
     rounds: int | None = None,
     device: Device | None = None,
 ) -> NewGame:
     """Start a game (a missing first dealer drawn at random); ``device`` may edit it."""
-    players = rules.clean_names(names)
+    players = clean_names(names)
     if first_dealer is None:
         first_dealer = secrets.randbelow(len(players))
-    table = rules.Table(
+    table = Table(
         players=players,
         first_dealer=first_dealer,
-        rules=rules.GameRules(
-            rounds=rounds if rounds is not None else rules.full_game_rounds(len(players)),
-            bid_rule=rules.parse_bid_rule(bid_rule),
+        rules=GameRules(
+            rounds=rounds if rounds is not None else full_game_rounds(len(players)),
+            bid_rule=parse_bid_rule(bid_rule),
             last_bidder_may_bid_zero=last_bidder_may_bid_zero,
-            bid_reveal=rules.parse_bid_reveal(bid_reveal),
+            bid_reveal=parse_bid_reveal(bid_reveal),
             clairvoyance=clairvoyance,
         ),
     )
@@ -90,9 +91,7 @@ def create_game(
     return NewGame(game=created, edit_token=token)
 
 
-def new_game_row(
-    table: rules.Table, token: str, created_at: datetime, updated_at: datetime
-) -> Game:
+def new_game_row(table: Table, token: str, created_at: datetime, updated_at: datetime) -> Game:
     """A new game's row (a fresh id, version 1) with its players, its token kept as a hash."""
     return Game(
         id=secrets.token_urlsafe(GAME_ID_BYTES),

@@ -12,10 +12,13 @@ from typing import Any, Literal
 from sqlalchemy import ColumnElement, delete, distinct, exists, func, literal, or_, select
 from sqlalchemy.orm import selectinload
 
-from .. import errors, rules
+from .. import errors
 from ..database import folded
 from ..extensions import db
 from ..models import Entry, Game, Grant, Player, RoundChange, utcnow
+from ..rules.cards import Suit, Trump, Turned
+from ..rules.game import GameStatus
+from ..rules.table import NAME_MAX_LENGTH, fold_case
 from . import games, loading, sharing
 from .loading import GameSnapshot
 from .sharing import Device
@@ -96,11 +99,11 @@ def game_list(
     kept = kept_by(device)
     whose = or_(kept, Game.id.in_(followed_ids)) if followed_ids else kept
     statement = select(Game, kept.label("kept")).where(whose, Game.deleted_at.is_(None))
-    if status == rules.GameStatus.FINISHED:
+    if status == GameStatus.FINISHED:
         statement = statement.where(_finished())
-    elif status == rules.GameStatus.IN_PROGRESS:
+    elif status == GameStatus.IN_PROGRESS:
         statement = statement.where(~_finished())
-    needle = rules.fold_case(search.strip()[: rules.NAME_MAX_LENGTH])
+    needle = fold_case(search.strip()[:NAME_MAX_LENGTH])
     if needle:
         statement = statement.where(
             exists().where(
@@ -189,7 +192,7 @@ HIDDEN = Hidden.BID
 
 #: One fact of a round as the history shows it: a trump, a bid or trick count, a bid made
 #: but hidden, or ``None``: not recorded (a bid not made, tricks not counted, no trump yet).
-Value = rules.Trump | int | Hidden | None
+Value = Trump | int | Hidden | None
 #: What of a round a change can write otherwise.
 Fact = Literal["trump", "bid", "tricks"]
 
@@ -198,7 +201,7 @@ Fact = Literal["trump", "bid", "tricks"]
 class Facts:
     """A round's facts at one moment (``None``: not recorded)."""
 
-    trump: rules.Trump | None
+    trump: Trump | None
     #: The bids by seat; a bid the reveal mode still hides reads ``None`` here too.
     bids: tuple[int | None, ...] | None
     tricks: tuple[int, ...] | None
@@ -287,9 +290,7 @@ def _facts(data: Any, *, hide_bids: bool) -> Facts | None:
     raw_trump = data.get("trump")
     if isinstance(raw_trump, dict):
         suit = raw_trump.get("suit")
-        trump = rules.Trump(
-            rules.Turned(str(raw_trump.get("turned"))), rules.Suit(suit) if suit else None
-        )
+        trump = Trump(Turned(str(raw_trump.get("turned"))), Suit(suit) if suit else None)
     bids, tricks = data.get("bids"), data.get("tricks")
     facts = Facts(trump, _tuple(bids), _tuple(tricks))
     if hide_bids and isinstance(bids, list):

@@ -13,10 +13,10 @@ from typing import Any
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import selectinload
 
-from .. import rules
 from ..errors import GameImportRefused, RoundImportRefused
 from ..extensions import db
 from ..models import Entry, Game, Grant, Round, utcnow
+from ..rules.table import Table
 from . import loading
 from .games import NewGame, new_game_row
 from .history import kept_by, restorable
@@ -33,13 +33,13 @@ class Imported:
     restorable: int = 0
 
 
-def _identity(created_at: datetime, table: rules.Table) -> tuple[datetime, rules.Table]:
+def _identity(created_at: datetime, table: Table) -> tuple[datetime, Table]:
     """What makes two copies the same game: started at the same second (an export gives
     seconds) by the same table (the players in their seats, the first dealer, the rules)."""
     return created_at.astimezone(UTC).replace(microsecond=0), table
 
 
-def kept_identities(device: Device | None) -> dict[tuple[datetime, rules.Table], bool]:
+def kept_identities(device: Device | None) -> dict[tuple[datetime, Table], bool]:
     """The games ``device`` keeps, each with whether it is deleted (and still restorable)."""
     if device is None:
         return {}

@@ -18,11 +18,14 @@ from typing import Any, NamedTuple
 from sqlalchemy import and_, bindparam, select, update
 from sqlalchemy.orm import selectinload
 
-from .. import rules
 from ..database import WRITE_OPTION
 from ..errors import GameNotFound, RoundNotFound
 from ..extensions import db
 from ..models import Entry, Game, Player, Round
+from ..rules.cards import Suit, Trump, Turned
+from ..rules.game import GameView, RoundRecord, RoundView, evaluate
+from ..rules.table import Table
+from ..rules.variants import BidReveal, BidRule, GameRules
 
 GAME_ID_BYTES = 18  # 144 random bits, 24 URL-safe characters
 EDIT_TOKEN_BYTES = 32  # 256 random bits
@@ -39,13 +42,13 @@ class GameSnapshot:
     edit_token_hash: str
     created_at: datetime
     updated_at: datetime
-    table: rules.Table
+    table: Table
     rounds: Mapping[int, RoundFacts] = field(default_factory=dict)
 
     @cached_property
-    def view(self) -> rules.GameView:
+    def view(self) -> GameView:
         """The game as the rules evaluate its facts."""
-        return rules.evaluate(self.table, {n: kept.record() for n, kept in self.rounds.items()})
+        return evaluate(self.table, {n: kept.record() for n, kept in self.rounds.items()})
 
     @property
     def drafts(self) -> dict[int, tuple[int | None, ...]]:
@@ -61,7 +64,7 @@ class GameSnapshot:
         """The rounds written again after they were scored."""
         return frozenset(number for number, kept in self.rounds.items() if kept.corrected_at)
 
-    def round(self, number: int) -> rules.RoundView:
+    def round(self, number: int) -> RoundView:
         """Round ``number``, or :class:`RoundNotFound` when the game has no such round."""
         check_round_number(self.table.rules.rounds, number)
         return self.view.round(number)
@@ -103,20 +106,20 @@ class RoundFacts:
             ),
         )
 
-    def record(self) -> rules.RoundRecord:
+    def record(self) -> RoundRecord:
         """The facts as the rules take them."""
         trump = None
         if self.trump_turned is not None:
-            suit = rules.Suit(self.trump_suit) if self.trump_suit else None
-            trump = rules.Trump(rules.Turned(self.trump_turned), suit)
+            suit = Suit(self.trump_suit) if self.trump_suit else None
+            trump = Trump(Turned(self.trump_turned), suit)
         entries = self.entries
         bids = tuple(entry.bid for entry in entries) if entries else None
         tricks: tuple[int, ...] | None = None
         if entries and all(entry.tricks is not None for entry in entries):
             tricks = tuple(entry.tricks or 0 for entry in entries)
-        return rules.RoundRecord(trump=trump, bids=bids, tricks=tricks)
+        return RoundRecord(trump=trump, bids=bids, tricks=tricks)
 
-    def with_trump(self, trump: rules.Trump) -> RoundFacts:
+    def with_trump(self, trump: Trump) -> RoundFacts:
         """The round with this trump."""
         suit = trump.suit.value if trump.suit else None
         return replace(self, trump_turned=trump.turned.value, trump_suit=suit)
@@ -219,19 +222,19 @@ def load_game(game_id: str, *, lock: bool = False) -> GameSnapshot:
     )
 
 
-def game_table(game: Any, players: Sequence[str] | None = None) -> rules.Table:
+def game_table(game: Any, players: Sequence[str] | None = None) -> Table:
     """The table a game's row gives (a :class:`Game` with its players loaded, or a row of
     its columns with the players' names in seat order)."""
     if players is None:
         players = [player.name for player in game.players]
-    return rules.Table(
+    return Table(
         players=tuple(players),
         first_dealer=game.first_dealer,
-        rules=rules.GameRules(
+        rules=GameRules(
             rounds=game.round_count,
-            bid_rule=rules.BidRule(game.bid_rule),
+            bid_rule=BidRule(game.bid_rule),
             last_bidder_may_bid_zero=game.last_bidder_may_bid_zero,
-            bid_reveal=rules.BidReveal(game.bid_reveal),
+            bid_reveal=BidReveal(game.bid_reveal),
             clairvoyance=game.clairvoyance,
         ),
     )
@@ -254,7 +257,7 @@ def snapshot(game: Game) -> GameSnapshot:
     )
 
 
-def facts_json(record: rules.RoundRecord) -> dict[str, object]:
+def facts_json(record: RoundRecord) -> dict[str, object]:
     """A round's recorded facts as the audit trail keeps them."""
     trump = record.trump
     return {

@@ -11,10 +11,22 @@ from dataclasses import dataclass, replace
 
 from sqlalchemy import insert, update
 
-from .. import rules
 from ..extensions import db
 from ..models import Entry, Round, RoundChange, utcnow
-from ..rules import gettext_noop as _
+from ..rules.cards import trump_from
+from ..rules.game import RoundState
+from ..rules.messages import BidError, OutOfTurnError, SetupError
+from ..rules.messages import gettext_noop as _
+from ..rules.referee import (
+    change_bid,
+    verify_bids_turn,
+    verify_not_scored,
+    verify_trick_draft_turn,
+    verify_tricks_turn,
+    verify_trump_turn,
+)
+from ..rules.table import Table
+from ..rules.tricks import all_made_tricks, complete_draft, verify_trick_count
 from .loading import GameSnapshot, RoundFacts, bump_version, facts_json
 from .sharing import Credential, editing
 
@@ -40,7 +52,7 @@ class RoundEdit:
         self.now = utcnow()
         self.kind: str | None = None
         #: Whether the round was scored before this write.
-        self.scored = self.view.round(number).state is rules.RoundState.SCORED
+        self.scored = self.view.round(number).state is RoundState.SCORED
 
     def audit(self, kind: str) -> None:
         """Keep this write in the audit trail; a write to a round already scored is a
@@ -125,9 +137,9 @@ def record_trump(
     ``scored_too=False`` refuses a round already scored (the pages correct those as a whole)."""
     with _round_edit(game_id, token, number, if_match) as edit:
         if not scored_too:
-            rules.verify_not_scored(edit.view, number)
-        rules.verify_trump_turn(edit.view, number)
-        edit.round = edit.round.with_trump(rules.trump_from(turned, chosen))
+            verify_not_scored(edit.view, number)
+        verify_trump_turn(edit.view, number)
+        edit.round = edit.round.with_trump(trump_from(turned, chosen))
         edit.audit("trump")
     return edit.result()
 
@@ -142,7 +154,7 @@ def record_bids(
 ) -> GameSnapshot:
     """Record (or replace) the bids of round ``number``; ``None`` is a bid not made yet."""
     with _round_edit(game_id, token, number, if_match) as edit:
-        rules.verify_bids_turn(edit.view, number, bids)
+        verify_bids_turn(edit.view, number, bids)
         edit.round = edit.round.with_entries(edit.seats, bid=bids)
         edit.audit("bids")
     return edit.result()
@@ -154,7 +166,7 @@ class BidRecorded:
     the new bid left it forbidden (``None``: it was not)."""
 
     game: GameSnapshot
-    dealer_bids_again: rules.BidError | None = None
+    dealer_bids_again: BidError | None = None
 
 
 def record_bid(
@@ -171,19 +183,17 @@ def record_bid(
     bid that the new bid leaves forbidden is taken back, for the dealer to bid again."""
     with _round_edit(game_id, token, number, if_match) as edit:
         view = edit.view
-        rules.verify_not_scored(view, number)
+        verify_not_scored(view, number)
         _verify_seat(view.table, seat)
-        changed = rules.change_bid(view, number, seat, bid)
+        changed = change_bid(view, number, seat, bid)
         edit.round = edit.round.with_entries(edit.seats, bid=changed.bids)
         edit.audit("bids")
     return BidRecorded(edit.result(), changed.dealer_bids_again)
 
 
-def _verify_seat(table: rules.Table, seat: int) -> None:
+def _verify_seat(table: Table, seat: int) -> None:
     if not 0 <= seat < table.seats:
-        raise rules.SetupError(
-            _("There is no seat %(seat)d at this table."), field="seat", seat=seat
-        )
+        raise SetupError(_("There is no seat %(seat)d at this table."), field="seat", seat=seat)
 
 
 def record_tricks(
@@ -196,7 +206,7 @@ def record_tricks(
 ) -> GameSnapshot:
     """Record (or correct) the tricks won in round ``number``, which scores it."""
     with _round_edit(game_id, token, number, if_match) as edit:
-        rules.verify_tricks_turn(edit.view, number, tricks)
+        verify_tricks_turn(edit.view, number, tricks)
         _write_tricks(edit, tricks)
         edit.audit("tricks")
     return edit.result()
@@ -223,15 +233,15 @@ def correct_round(
     with _round_edit(game_id, token, number, if_match) as edit:
         view = edit.view
         if not edit.scored:
-            raise rules.OutOfTurnError(
+            raise OutOfTurnError(
                 _("Round %(round)d is not scored yet, so there is nothing to correct."),
                 round=number,
             )
-        rules.verify_bids_turn(view, number, bids)
-        rules.verify_tricks_turn(view, number, tricks)
+        verify_bids_turn(view, number, bids)
+        verify_tricks_turn(view, number, tricks)
         if turned is not None:
-            rules.verify_trump_turn(view, number)
-            edit.round = edit.round.with_trump(rules.trump_from(turned, chosen))
+            verify_trump_turn(view, number)
+            edit.round = edit.round.with_trump(trump_from(turned, chosen))
         edit.round = edit.round.with_entries(edit.seats, bid=bids, tricks=tricks)
         edit.audit("correction")
     return edit.result()
@@ -250,10 +260,10 @@ def save_trick_draft(
     clears them). Drafts are never scored: :func:`record_tricks` saves the round."""
     with _round_edit(game_id, token, number, if_match) as edit:
         view = edit.view
-        rules.verify_trick_draft_turn(view, number)
+        verify_trick_draft_turn(view, number)
         _verify_seat(view.table, seat)
         if count is not None:
-            rules.verify_trick_count(view.table, number, seat, count)
+            verify_trick_count(view.table, number, seat, count)
         drafts = list(edit.game.draft(number))
         drafts[seat] = count
         edit.round = edit.round.with_entries(edit.seats, draft=drafts)
@@ -272,12 +282,12 @@ def score_round(
     the sum), or, with ``all_made``, with every player having made their bid."""
     with _round_edit(game_id, token, number, if_match) as edit:
         view = edit.view
-        rules.verify_trick_draft_turn(view, number)
+        verify_trick_draft_turn(view, number)
         if all_made:
-            tricks = rules.all_made_tricks(number, view.round(number).bids or ())
+            tricks = all_made_tricks(number, view.round(number).bids or ())
         else:
-            tricks = rules.complete_draft(view.table, number, edit.game.draft(number))
-        rules.verify_tricks_turn(view, number, tricks)
+            tricks = complete_draft(view.table, number, edit.game.draft(number))
+        verify_tricks_turn(view, number, tricks)
         _write_tricks(edit, tricks)
         edit.audit("score")
     return edit.result()

@@ -1,5 +1,5 @@
 """The players' statistics over the games a browser keeps: every score is the rules' own
-(:func:`rules.score`), totalled here in Python, so no rule is written a second time."""
+(:func:`rules.scoring.score`), totalled here in Python, so no rule is written a second time."""
 
 from __future__ import annotations
 
@@ -11,10 +11,11 @@ from typing import NamedTuple
 
 from sqlalchemy import select
 
-from .. import rules
 from ..database import folded
 from ..extensions import db
 from ..models import Entry, Game, Grant, Player
+from ..rules.scoring import score
+from ..rules.table import fold_case
 from .sharing import Device
 
 SPARK_POINTS = 30
@@ -135,7 +136,7 @@ class PlayerStats:
         self.rounds += len(seat.played)
         total = 0
         for _number, bid, tricks in seat.played:
-            total += rules.score(bid, tricks)
+            total += score(bid, tricks)
             if bid == tricks:
                 self.exact += 1
                 self.run += 1
@@ -158,7 +159,7 @@ def alphabetical(name: str) -> tuple[str, str]:
     """A name's place in an alphabetical list, as a German or English reader looks for it:
     in any case, a letter with an accent or umlaut beside the plain one (Ännchen among the
     A's, not after Uwe), then the name as it is, so the order is always the same."""
-    decomposed = unicodedata.normalize("NFKD", rules.fold_case(name))
+    decomposed = unicodedata.normalize("NFKD", fold_case(name))
     return "".join(char for char in decomposed if not unicodedata.combining(char)), name
 
 

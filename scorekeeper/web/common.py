@@ -28,8 +28,9 @@ from sqlalchemy.exc import DBAPIError
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response
 
-from .. import errors, i18n, rules, security
+from .. import errors, i18n, security
 from ..i18n import gettext, rule_message, service_message
+from ..rules.messages import RuleError
 from ..services import games, sharing
 from . import screens
 
@@ -123,7 +124,7 @@ def error_page(error: Exception) -> Response:
         # A page asks for no bearer token, so a missing right is 403 there, not 401.
         status = 403 if error.status == 401 else error.status
         message = service_message(error)
-    elif isinstance(error, rules.RuleError):
+    elif isinstance(error, RuleError):
         status = 422
         message = rule_message(error)
     elif isinstance(error, DBAPIError) and (unavailable := i18n.unavailable_message(error)):

@@ -17,7 +17,8 @@ from wtforms import (
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, NumberRange, Optional
 
-from .. import rules
+from ..rules.table import MAX_PLAYERS, MIN_PLAYERS
+from ..rules.variants import BidReveal, BidRule
 
 RANDOM_DEALER = "random"
 FULL_GAME = "full"
@@ -35,20 +36,20 @@ class NewGameForm(FlaskForm):  # type: ignore[misc]
 
     names = FieldList(
         StringField(_l("Name")),
-        min_entries=rules.MIN_PLAYERS,
-        max_entries=rules.MAX_PLAYERS,
+        min_entries=MIN_PLAYERS,
+        max_entries=MAX_PLAYERS,
     )
     first_dealer = RadioField(_l("First dealer"), default=RANDOM_DEALER, validate_choice=False)
     bid_rule = RadioField(
         _l("Bid rule"),
-        choices=[SelectChoice(rule.value) for rule in rules.BidRule],
-        default=rules.BidRule.STANDARD.value,
+        choices=[SelectChoice(rule.value) for rule in BidRule],
+        default=BidRule.STANDARD.value,
     )
     last_bidder_may_bid_zero = BooleanField(_l("The dealer may always bid 0"))
     bid_reveal = RadioField(
         _l("Bids are shown"),
-        choices=[SelectChoice(reveal.value) for reveal in rules.BidReveal],
-        default=rules.BidReveal.OPEN.value,
+        choices=[SelectChoice(reveal.value) for reveal in BidReveal],
+        default=BidReveal.OPEN.value,
     )
     clairvoyance = BooleanField(_l("Clairvoyance in round 1"))
     rounds = SelectField(_l("Rounds"), default=FULL_GAME, validate_choice=False)

@@ -20,8 +20,11 @@ from werkzeug.exceptions import BadRequest
 from werkzeug.wrappers import Response
 from wtforms.fields.choices import SelectChoice
 
-from .. import errors, rules, security
+from .. import errors, security
 from ..i18n import gettext, rule_message, service_message
+from ..rules.messages import SetupError
+from ..rules.table import MAX_PLAYERS, MIN_PLAYERS, NAME_MAX_LENGTH, full_game_rounds
+from ..rules.variants import BID_RULES, REVEALS
 from ..services import games, loading
 from .common import LANGUAGE_KEY, Page, current_device, editable, page_blueprint
 from .following import remember_followed
@@ -90,7 +93,7 @@ def new_game() -> Page:
             setup = _rearranged(_setup_of(form), action)
             form = _form_of(setup)
             # Every tap on the form comes here: remember it, so a reload loses nothing.
-            setup["names"] = [name[: rules.NAME_MAX_LENGTH * 2] for name in setup["names"]]
+            setup["names"] = [name[: NAME_MAX_LENGTH * 2] for name in setup["names"]]
             session[SETUP_KEY] = setup
     return _render_new_game(form, status, restored=restored)
 
@@ -117,7 +120,7 @@ def _remembered_setup() -> NewGameForm | None:
         for key, value in setup.items()
         if key != "names" and isinstance(value, str | bool | None)
     }
-    return _form_of({**fields, "names": names[: rules.MAX_PLAYERS]})
+    return _form_of({**fields, "names": names[:MAX_PLAYERS]})
 
 
 def _setup_again(game_id: str | None) -> NewGameForm | None:
@@ -129,7 +132,7 @@ def _setup_again(game_id: str | None) -> NewGameForm | None:
         table = games.get_game(game_id).table
     except errors.ServiceError:
         return None
-    full = table.rules.rounds == rules.full_game_rounds(table.seats)
+    full = table.rules.rounds == full_game_rounds(table.seats)
     return _form_of(
         {
             "names": list(table.players),
@@ -163,7 +166,7 @@ def _start_game(form: NewGameForm) -> Response | None:
             rounds=form.round_count(),
             device=current_device(create=True),
         )
-    except rules.SetupError as error:
+    except SetupError as error:
         _attach_setup_error(form, error)
         return None
     return redirect(url_for(".game", game_id=created.game.id), 303)
@@ -181,7 +184,7 @@ def _understood(form: NewGameForm) -> bool:
     )
 
 
-def _attach_setup_error(form: NewGameForm, error: rules.SetupError) -> None:
+def _attach_setup_error(form: NewGameForm, error: SetupError) -> None:
     message = rule_message(error)
     player = _PLAYER_FIELD.fullmatch(error.field or "")
     if player and int(player[1]) < len(form.names.entries):
@@ -203,9 +206,9 @@ def _rearranged(setup: dict[str, Any], action: str) -> dict[str, Any]:
     order = list(range(len(names)))
     verb, _sep, argument = action.partition("-")
     seat = int(argument) if argument.isdigit() else -1
-    if verb == "add" and len(names) < rules.MAX_PLAYERS:
+    if verb == "add" and len(names) < MAX_PLAYERS:
         order.append(-1)
-    elif verb == "remove" and 0 <= seat < len(names) and len(names) > rules.MIN_PLAYERS:
+    elif verb == "remove" and 0 <= seat < len(names) and len(names) > MIN_PLAYERS:
         order.pop(seat)
     elif verb == "up" and 0 < seat < len(names):
         order[seat - 1], order[seat] = order[seat], order[seat - 1]
@@ -219,7 +222,7 @@ def _rearranged(setup: dict[str, Any], action: str) -> dict[str, Any]:
 
 def _render_new_game(form: NewGameForm, status: int, *, restored: bool = False) -> Response:
     seats = len(form.names.entries)
-    full = rules.full_game_rounds(min(max(seats, rules.MIN_PLAYERS), rules.MAX_PLAYERS))
+    full = full_game_rounds(min(max(seats, MIN_PLAYERS), MAX_PLAYERS))
     form.rounds.choices = [
         SelectChoice(FULL_GAME, gettext("Full game: %(rounds)d rounds", rounds=full)),
         *[SelectChoice(str(count)) for count in range(1, full)],
@@ -228,11 +231,11 @@ def _render_new_game(form: NewGameForm, status: int, *, restored: bool = False) 
         "new_game.html",
         form=form,
         suggestions=games.known_names(current_device()),
-        policies=rules.BID_RULES,
-        reveals=rules.REVEALS,
-        min_players=rules.MIN_PLAYERS,
-        max_players=rules.MAX_PLAYERS,
-        max_name=rules.NAME_MAX_LENGTH,
+        policies=BID_RULES,
+        reveals=REVEALS,
+        min_players=MIN_PLAYERS,
+        max_players=MAX_PLAYERS,
+        max_name=NAME_MAX_LENGTH,
         restored=restored,
     )
     return make_response(body, status)

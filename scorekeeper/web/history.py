@@ -13,9 +13,12 @@ from flask import flash, make_response, redirect, render_template, request, url_
 from flask_wtf.csrf import CSRFError, validate_csrf
 from wtforms.validators import ValidationError
 
-from .. import errors, export, i18n, rules, security
+from .. import errors, export, i18n, security
 from ..extensions import csrf
 from ..i18n import gettext, service_message
+from ..rules.cards import Trump
+from ..rules.game import GameStatus
+from ..rules.table import NAME_MAX_LENGTH
 from ..services import games, history, importing
 from ..services import statistics as statistics_service
 from ..services.import_file import IMPORT_MAX_BYTES
@@ -37,7 +40,7 @@ def _back_home() -> Page:
 # -- The games list ------------------------------------------------------------------------
 
 
-STATUS_FILTERS = ("", rules.GameStatus.IN_PROGRESS.value, rules.GameStatus.FINISHED.value)
+STATUS_FILTERS = ("", GameStatus.IN_PROGRESS.value, GameStatus.FINISHED.value)
 
 
 @bp.get("/")
@@ -47,7 +50,7 @@ def home() -> Page:
     device = current_device()
     status = request.args.get("status", "")
     status = status if status in STATUS_FILTERS else ""
-    search = request.args.get("q", "")[: rules.NAME_MAX_LENGTH]
+    search = request.args.get("q", "")[:NAME_MAX_LENGTH]
     shown = request.args.get("shown", default=history.GAMES_PAGE, type=int)
     shown = max(history.GAMES_PAGE, min(shown, history.MAX_GAMES_SHOWN))
     listing = history.game_list(device, followed_ids(), status=status, search=search, limit=shown)
@@ -231,7 +234,7 @@ def shown_value(value: history.Value) -> str:
         return "–"
     if value is history.HIDDEN:
         return gettext("hidden")
-    if isinstance(value, rules.Trump):
+    if isinstance(value, Trump):
         return screens.trump_label(value)
     return str(value)
 

@@ -10,8 +10,11 @@ from typing import Any
 from flask import flash, make_response, redirect, render_template, request, session, url_for
 from werkzeug.wrappers import Response
 
-from .. import errors, rules
+from .. import errors
 from ..i18n import gettext, rule_message
+from ..rules.cards import Suit, Turned
+from ..rules.game import RoundState
+from ..rules.messages import OutOfTurnError, RuleError
 from ..services import games, loading, rounds, sharing
 from . import screens
 from .common import Page, current_device, editable, flash_stale, page_blueprint
@@ -38,20 +41,20 @@ def _render_round(
     number: int,
     *,
     status: int = 200,
-    error: rules.RuleError | None = None,
+    error: RuleError | None = None,
     notice: tuple[str, str] | None = None,
 ) -> Response:
     """The round screen (or, for a round still waiting, a redirect to the current one);
     ``notice`` is a sentence to show at one row, with that row's field."""
     view = snapshot.round(number)
-    if view.state is rules.RoundState.WAITING:
+    if view.state is RoundState.WAITING:
         if error is not None:
             flash(rule_message(error), "error")
         return redirect(url_for("games.game", game_id=snapshot.id), 303)
     change = request.values.get("change")
     if error is not None and (error.field or "").startswith("bids"):
         change = "bids"
-    wizard = request.args.get("turned") == rules.Turned.WIZARD.value
+    wizard = request.args.get("turned") == Turned.WIZARD.value
     step = _step(snapshot, number, change, wizard=wizard)
     # A refusal about one row (or the trick total) is shown next to it, any other on top.
     field = error.field if error is not None else None
@@ -70,7 +73,7 @@ def _render_round(
         trick_hint=screens.trick_hint(snapshot, number),
         tricks_so_far=screens.tricks_so_far(snapshot, number),
         can_all_make=screens.can_all_make(snapshot, number),
-        suits=list(rules.Suit),
+        suits=list(Suit),
         error=rule_message(error) if error is not None else None,
         error_field=field,
         notice_field=notice[0] if notice else None,
@@ -91,17 +94,17 @@ def _step(snapshot: loading.GameSnapshot, number: int, change: str | None, *, wi
     )
     if trump_changeable and (wizard or change == "trump"):
         return "trump"
-    if change == "bids" and view.state is rules.RoundState.PLAYING:
+    if change == "bids" and view.state is RoundState.PLAYING:
         return "bids"
     return _STEPS[view.state]
 
 
-_CHANGEABLE_TRUMP = (rules.RoundState.BIDDING, rules.RoundState.PLAYING)
+_CHANGEABLE_TRUMP = (RoundState.BIDDING, RoundState.PLAYING)
 _STEPS = {
-    rules.RoundState.TRUMP: "trump",
-    rules.RoundState.BIDDING: "bids",
-    rules.RoundState.PLAYING: "tricks",
-    rules.RoundState.SCORED: "scored",
+    RoundState.TRUMP: "trump",
+    RoundState.BIDDING: "bids",
+    RoundState.PLAYING: "tricks",
+    RoundState.SCORED: "scored",
 }
 
 
@@ -122,7 +125,7 @@ def round_action(game_id: str, number: int) -> Page:
         return _render_round(snapshot, number, status=400)
     try:
         _record(action, form, game_id, number, device)
-    except rules.RuleError as error:
+    except RuleError as error:
         snapshot = games.get_game(game_id)
         return _render_round(snapshot, number, status=_refusal_status(error), error=error)
     except errors.StaleVersion:
@@ -150,9 +153,9 @@ _FORMS: dict[str, type[VersionedForm]] = {
 }
 
 
-def _refusal_status(error: rules.RuleError) -> int:
+def _refusal_status(error: RuleError) -> int:
     """409 for a step out of turn, 422 for a value the rules forbid (as the API answers)."""
-    return 409 if isinstance(error, rules.OutOfTurnError) else 422
+    return 409 if isinstance(error, OutOfTurnError) else 422
 
 
 def _record(action: str, form: Any, game_id: str, number: int, device: sharing.Device) -> None:
@@ -210,7 +213,7 @@ def correct(game_id: str, number: int) -> Page:
     view = snapshot.round(number)
     if not editable(game_id):
         raise errors.NotKeeper()
-    if view.state is not rules.RoundState.SCORED:
+    if view.state is not RoundState.SCORED:
         flash(gettext("Round %(round)d is not scored yet: play it first.", round=number))
         return redirect(url_for("games.game", game_id=game_id), 303)
     recorded = Correction(
@@ -246,7 +249,7 @@ def correct(game_id: str, number: int) -> Page:
                     tricks=[count or 0 for count in values.tricks],
                     if_match={form.version.data},
                 )
-            except rules.RuleError as rule_error:
+            except RuleError as rule_error:
                 error = rule_message(rule_error)
                 error_field = rule_error.field
                 status = _refusal_status(rule_error)
@@ -264,7 +267,7 @@ def correct(game_id: str, number: int) -> Page:
         number=number,
         values=values,
         forbidden=screens.forbidden_in_correction(snapshot, number, values.bids),
-        suits=list(rules.Suit),
+        suits=list(Suit),
         error=error,
         error_field=error_field if _CORRECTION_FIELD.fullmatch(error_field or "") else None,
     )
@@ -290,7 +293,7 @@ def _same_facts(
         if snapshot.table.deals_every_card(number):
             trump: tuple[str, str] = ("", "")  # no trump to give: the form has no field
         else:
-            wizard = values.turned == rules.Turned.WIZARD.value
+            wizard = values.turned == Turned.WIZARD.value
             trump = (values.turned, values.chosen if wizard else "")
         return (*trump, values.bids, values.tricks)
 
@@ -307,7 +310,7 @@ def _correction_values(snapshot: loading.GameSnapshot, number: int) -> Correctio
     turned = form.get("turned", "")
     return Correction(
         turned=turned,
-        chosen=form.get("chosen", "") if turned == rules.Turned.WIZARD.value else "",
+        chosen=form.get("chosen", "") if turned == Turned.WIZARD.value else "",
         bids=numbers("bid"),
         tricks=numbers("tricks"),
     )

@@ -6,16 +6,22 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .. import rules
 from ..i18n import gettext, rule_message, suit_label
+from ..rules import scoring
+from ..rules.bids import forbidden_bid, verify_bids
+from ..rules.cards import Suit, Trump, Turned
+from ..rules.game import RoundState, RoundView
+from ..rules.messages import BidError, TrickError
+from ..rules.scoring import Standing, running_totals, standings
+from ..rules.tricks import complete_draft, fill_tricks, tricks_if_all_made, verify_tricks
 from ..services import loading
 from . import chart
 
 SUIT_SYMBOLS = {
-    rules.Suit.BLUE: "●",
-    rules.Suit.GREEN: "▲",
-    rules.Suit.RED: "■",
-    rules.Suit.YELLOW: "★",
+    Suit.BLUE: "●",
+    Suit.GREEN: "▲",
+    Suit.RED: "■",
+    Suit.YELLOW: "★",
 }
 
 
@@ -59,17 +65,17 @@ class Row:
         return -(-count // lines)
 
 
-def trump_label(trump: rules.Trump | None) -> str:
+def trump_label(trump: Trump | None) -> str:
     """The trump in words: "red Dwarves", "no trump (a Jester was turned)", "yellow Giants,
     chosen by the dealer under a Wizard"."""
     if trump is None:
         return gettext("not recorded yet")
     if trump.suit is None:
-        if trump.turned is rules.Turned.JESTER:
+        if trump.turned is Turned.JESTER:
             return gettext("no trump (a Jester was turned)")
         return gettext("no trump (no card was left to turn)")
     label = suit_label(trump.suit)
-    if trump.turned is rules.Turned.WIZARD:
+    if trump.turned is Turned.WIZARD:
         return gettext("%(suit)s, chosen by the dealer under a Wizard", suit=label)
     return label
 
@@ -107,7 +113,7 @@ def trick_rows(game: loading.GameSnapshot, number: int) -> list[Row]:
     filled in from the sum."""
     view = game.view.round(number)
     draft = game.draft(number)
-    filled = rules.fill_tricks(number, draft)
+    filled = fill_tricks(number, draft)
     shown = view.shown_bids or (None,) * game.table.seats
     return [
         Row(
@@ -125,16 +131,16 @@ def trick_rows(game: loading.GameSnapshot, number: int) -> list[Row]:
 
 def tricks_so_far(game: loading.GameSnapshot, number: int) -> int:
     """The tricks the round screen shows so far, the one filled in from the sum included."""
-    return sum(count or 0 for count in rules.fill_tricks(number, game.draft(number)))
+    return sum(count or 0 for count in fill_tricks(number, game.draft(number)))
 
 
 def trick_hint(game: loading.GameSnapshot, number: int) -> str | None:
     """What keeps the round from being scored now, in one sentence (``None``: nothing)."""
     table = game.table
     try:
-        tricks = rules.complete_draft(table, number, game.draft(number))
-        rules.verify_tricks(table, number, tricks)
-    except rules.TrickError as error:
+        tricks = complete_draft(table, number, game.draft(number))
+        verify_tricks(table, number, tricks)
+    except TrickError as error:
         return rule_message(error)
     return None
 
@@ -145,14 +151,14 @@ def can_all_make(game: loading.GameSnapshot, number: int) -> bool:
     view = game.view.round(number)
     if not view.bids_visible:
         return False
-    return rules.tricks_if_all_made(number, view.bids or ()) is not None
+    return tricks_if_all_made(number, view.bids or ()) is not None
 
 
 def leaders(game: loading.GameSnapshot) -> list[str]:
     """The names of the players sharing the lead, once a round is scored."""
-    if not any(view.state is rules.RoundState.SCORED for view in game.view.rounds):
+    if not any(view.state is RoundState.SCORED for view in game.view.rounds):
         return []
-    return [game.table.players[seat] for seat in rules.leaders(game.view.totals)]
+    return [game.table.players[seat] for seat in scoring.leaders(game.view.totals)]
 
 
 def winner_names(game: loading.GameSnapshot) -> list[str]:
@@ -175,7 +181,7 @@ class Cell:
 class SheetRow:
     """One round of the sheet."""
 
-    view: rules.RoundView
+    view: RoundView
     cells: list[Cell]
     corrected: bool
 
@@ -184,7 +190,7 @@ def sheet_rows(game: loading.GameSnapshot) -> list[SheetRow]:
     """Every round × every player: bid, tricks, round score and running total."""
     seats = game.table.seats
     scored = [view.scores for view in game.view.rounds if view.scores is not None]
-    running = iter(rules.running_totals(scored, seats))
+    running = iter(running_totals(scored, seats))
     rows = []
     for view in game.view.rounds:
         shown = view.shown_bids or (None,) * seats
@@ -203,11 +209,11 @@ def sheet_rows(game: loading.GameSnapshot) -> list[SheetRow]:
     return rows
 
 
-def standings_after(game: loading.GameSnapshot, number: int) -> list[rules.Standing]:
+def standings_after(game: loading.GameSnapshot, number: int) -> list[Standing]:
     """The standings as they were once round ``number`` was scored."""
     scores = [view.scores for view in game.view.rounds[:number] if view.scores is not None]
-    totals = rules.running_totals(scores, game.table.seats)
-    return rules.standings(game.table.players, totals[-1] if totals else [0] * game.table.seats)
+    totals = running_totals(scores, game.table.seats)
+    return standings(game.table.players, totals[-1] if totals else [0] * game.table.seats)
 
 
 @dataclass(frozen=True)
@@ -227,7 +233,7 @@ def forbidden_in_correction(
     table = game.table
     if len(bids) != table.seats:
         return None
-    value = rules.forbidden_bid(table, number, bids, view.totals_before)
+    value = forbidden_bid(table, number, bids, view.totals_before)
     if value is None:
         return None
     reason = _refusal(game, number, bids, value)
@@ -243,10 +249,8 @@ def _refusal(
     trial = list(bids)
     trial[view.dealer] = dealer_bid
     try:
-        rules.verify_bids(
-            game.table, number, trial, view.totals_before, hidden=not view.bids_visible
-        )
-    except rules.BidError as error:
+        verify_bids(game.table, number, trial, view.totals_before, hidden=not view.bids_visible)
+    except BidError as error:
         return rule_message(error)
     return None
 
@@ -254,7 +258,7 @@ def _refusal(
 def score_chart(game: loading.GameSnapshot) -> chart.Chart:
     """The running totals of every player after each scored round, as a chart."""
     scored = [view.scores for view in game.view.rounds if view.scores is not None]
-    totals = rules.running_totals(scored, game.table.seats)
+    totals = running_totals(scored, game.table.seats)
     return chart.score_chart(game.table.players, totals, game.table.rules.rounds)
 
 

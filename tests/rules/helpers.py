@@ -7,16 +7,11 @@ from collections.abc import Sequence
 
 from hypothesis import strategies as st
 
-from scorekeeper.rules import (
-    BidReveal,
-    BidRule,
-    GameRules,
-    RoundRecord,
-    RuleError,
-    Table,
-    Trump,
-    Turned,
-)
+from scorekeeper.rules.cards import Trump, Turned
+from scorekeeper.rules.game import RoundRecord
+from scorekeeper.rules.messages import RuleError
+from scorekeeper.rules.table import Table
+from scorekeeper.rules.variants import BidReveal, BidRule, GameRules
 
 NAMES = ("Thomas", "Ute", "Kevin", "Anna", "Ben", "Cleo")
 FULL_ROUNDS = {3: 20, 4: 15, 5: 12, 6: 10}

@@ -5,19 +5,11 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.rules import (
-    OutOfTurnError,
-    RoundState,
-    Suit,
-    Trump,
-    TrumpError,
-    Turned,
-    cards_in_round,
-    evaluate,
-    full_game_rounds,
-    trump_from,
-    verify_trump_turn,
-)
+from scorekeeper.rules.cards import Suit, Trump, Turned, trump_from
+from scorekeeper.rules.game import RoundState, evaluate
+from scorekeeper.rules.messages import OutOfTurnError, TrumpError
+from scorekeeper.rules.referee import verify_trump_turn
+from scorekeeper.rules.table import cards_in_round, full_game_rounds
 
 from .helpers import assert_refused, make_table, seat_zero_takes_all
 

@@ -7,16 +7,9 @@ from collections.abc import Callable
 
 import pytest
 
-from scorekeeper.rules import (
-    BidError,
-    GameView,
-    OutOfTurnError,
-    RoundRecord,
-    evaluate,
-    verify_bids_turn,
-    verify_tricks_turn,
-    verify_trump_turn,
-)
+from scorekeeper.rules.game import GameView, RoundRecord, evaluate
+from scorekeeper.rules.messages import BidError, OutOfTurnError
+from scorekeeper.rules.referee import verify_bids_turn, verify_tricks_turn, verify_trump_turn
 
 from .helpers import assert_refused, make_table, record
 

@@ -4,17 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.rules import (
+from scorekeeper.rules.bids import verify_bids
+from scorekeeper.rules.cards import trump_from
+from scorekeeper.rules.messages import (
     BidError,
-    BidRule,
     OutOfTurnError,
     RuleError,
     SetupError,
     TrickError,
     TrumpError,
-    trump_from,
-    verify_bids,
 )
+from scorekeeper.rules.variants import BidRule
 
 from .helpers import make_table
 

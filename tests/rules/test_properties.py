@@ -10,18 +10,11 @@ from typing import TypeVar
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.rules import (
-    BidRule,
-    RoundView,
-    Table,
-    add_scores,
-    allowed_bids,
-    evaluate,
-    forbidden_bid,
-    full_game_rounds,
-    running_totals,
-    score,
-)
+from scorekeeper.rules.bids import allowed_bids, forbidden_bid
+from scorekeeper.rules.game import RoundView, evaluate
+from scorekeeper.rules.scoring import add_scores, running_totals, score
+from scorekeeper.rules.table import Table, full_game_rounds
+from scorekeeper.rules.variants import BidRule
 
 from .helpers import (
     Records,

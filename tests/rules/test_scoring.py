@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.rules import GameStatus, Trump, evaluate, score, standings
+from scorekeeper.rules.cards import Trump
+from scorekeeper.rules.game import GameStatus, evaluate
+from scorekeeper.rules.scoring import score, standings
 
 from .helpers import NAMES, make_table, record, seat_zero_takes_all
 

@@ -5,21 +5,23 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.rules import (
-    BidReveal,
-    BidRule,
-    GameRules,
-    SetupError,
+from scorekeeper.rules.game import evaluate
+from scorekeeper.rules.messages import SetupError
+from scorekeeper.rules.table import (
     Table,
-    bid_rule_policy,
     clean_names,
-    evaluate,
     full_game_rounds,
-    parse_bid_reveal,
-    parse_bid_rule,
     verify_first_dealer,
     verify_player_count,
     verify_rounds,
+)
+from scorekeeper.rules.variants import (
+    BidReveal,
+    BidRule,
+    GameRules,
+    bid_rule_policy,
+    parse_bid_reveal,
+    parse_bid_rule,
 )
 
 from .helpers import FULL_ROUNDS, NAMES, assert_refused, make_table

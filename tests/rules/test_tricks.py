@@ -8,12 +8,24 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper import rules
-from scorekeeper.rules import TrickError, verify_tricks
+from scorekeeper.rules.cards import Suit, Trump, Turned
+from scorekeeper.rules.game import RoundRecord, evaluate
+from scorekeeper.rules.messages import OutOfTurnError, TrickError
+from scorekeeper.rules.referee import verify_trick_draft_turn
+from scorekeeper.rules.table import Table
+from scorekeeper.rules.tricks import (
+    all_made_tricks,
+    complete_draft,
+    fill_tricks,
+    tricks_if_all_made,
+    verify_trick_count,
+    verify_tricks,
+)
+from scorekeeper.rules.variants import GameRules
 
 from .helpers import assert_refused, make_table
 
-TABLE = rules.Table(("Ann", "Bob", "Cy"), first_dealer=0, rules=rules.GameRules(rounds=20))
+TABLE = Table(("Ann", "Bob", "Cy"), first_dealer=0, rules=GameRules(rounds=20))
 
 
 # -- Tricks --------------------------------------------------------------------------------
@@ -69,7 +81,7 @@ def test_tricks_summing_to_cards_are_accepted(round_number: int, tricks: list[in
 def test_the_one_missing_count_is_filled_in_from_the_sum(
     draft: tuple[int | None, ...], filled: tuple[int | None, ...]
 ) -> None:
-    assert rules.fill_tricks(5, draft) == filled
+    assert fill_tricks(5, draft) == filled
 
 
 @given(
@@ -82,7 +94,7 @@ def test_a_filled_in_draft_adds_up_to_the_cards(cards: int, data: st.DataObject)
     others = data.draw(st.lists(st.integers(0, cards), min_size=seats - 1, max_size=seats - 1))
     draft: list[int | None] = list(others)
     draft.insert(missing, None)
-    filled = rules.fill_tricks(cards, draft)
+    filled = fill_tricks(cards, draft)
     if sum(others) <= cards:
         assert sum(count or 0 for count in filled) == cards
         assert filled[missing] is not None
@@ -102,17 +114,17 @@ def test_a_filled_in_draft_adds_up_to_the_cards(cards: int, data: st.DataObject)
 def test_once_the_tricks_add_up_every_missing_count_is_0(
     draft: tuple[int | None, ...], filled: tuple[int | None, ...]
 ) -> None:
-    assert rules.fill_tricks(1, draft) == filled
+    assert fill_tricks(1, draft) == filled
 
 
 def test_a_draft_is_completed_or_names_the_first_bidder_missing() -> None:
     # Round 2: Bob deals, so Cy bids first, then Ann, then Bob.
-    with pytest.raises(rules.TrickError, match="Tap the tricks Cy won") as refused:
-        rules.complete_draft(TABLE, 2, (None, None, None))
+    with pytest.raises(TrickError, match="Tap the tricks Cy won") as refused:
+        complete_draft(TABLE, 2, (None, None, None))
     assert refused.value.field == "tricks[2]"
-    with pytest.raises(rules.TrickError, match="Tap the tricks Ann won"):
-        rules.complete_draft(TABLE, 2, (None, None, 1))
-    assert rules.complete_draft(TABLE, 2, (1, None, 1)) == (1, 0, 1)
+    with pytest.raises(TrickError, match="Tap the tricks Ann won"):
+        complete_draft(TABLE, 2, (None, None, 1))
+    assert complete_draft(TABLE, 2, (1, None, 1)) == (1, 0, 1)
 
 
 @pytest.mark.parametrize(
@@ -122,38 +134,38 @@ def test_a_draft_is_completed_or_names_the_first_bidder_missing() -> None:
 def test_everyone_made_their_bid_when_the_bids_add_up_to_the_cards(
     bids: tuple[int, ...], tricks: tuple[int, ...]
 ) -> None:
-    assert rules.tricks_if_all_made(2, bids) == tricks
-    assert rules.all_made_tricks(2, bids) == tricks
+    assert tricks_if_all_made(2, bids) == tricks
+    assert all_made_tricks(2, bids) == tricks
 
 
 @pytest.mark.parametrize("bids", [(1, 1, 1), (0, 0, 0), (1, None, 1), ()])
 def test_not_everyone_can_have_made_bids_that_miss_the_cards(
     bids: tuple[int | None, ...],
 ) -> None:
-    assert rules.tricks_if_all_made(2, bids) is None
-    with pytest.raises(rules.TrickError, match="not everyone can have made their bid"):
-        rules.all_made_tricks(2, bids)
+    assert tricks_if_all_made(2, bids) is None
+    with pytest.raises(TrickError, match="not everyone can have made their bid"):
+        all_made_tricks(2, bids)
 
 
 def test_tricks_may_be_tapped_in_only_while_a_round_is_played() -> None:
-    trump = rules.Trump(rules.Turned.BLUE, rules.Suit.BLUE)
-    game = rules.evaluate(
+    trump = Trump(Turned.BLUE, Suit.BLUE)
+    game = evaluate(
         TABLE,
         {
-            1: rules.RoundRecord(trump=trump, bids=(1, 0, 0), tricks=(1, 0, 0)),
-            2: rules.RoundRecord(trump=trump, bids=(1, 0, None)),
-            3: rules.RoundRecord(),
+            1: RoundRecord(trump=trump, bids=(1, 0, 0), tricks=(1, 0, 0)),
+            2: RoundRecord(trump=trump, bids=(1, 0, None)),
+            3: RoundRecord(),
         },
     )
-    with pytest.raises(rules.OutOfTurnError, match="Round 1 is scored already"):
-        rules.verify_trick_draft_turn(game, 1)
-    with pytest.raises(rules.OutOfTurnError, match="Record every bid of round 2"):
-        rules.verify_trick_draft_turn(game, 2)
-    with pytest.raises(rules.OutOfTurnError, match="Round 3 waits until round 2"):
-        rules.verify_trick_draft_turn(game, 3)
+    with pytest.raises(OutOfTurnError, match="Round 1 is scored already"):
+        verify_trick_draft_turn(game, 1)
+    with pytest.raises(OutOfTurnError, match="Record every bid of round 2"):
+        verify_trick_draft_turn(game, 2)
+    with pytest.raises(OutOfTurnError, match="Round 3 waits until round 2"):
+        verify_trick_draft_turn(game, 3)
 
 
 def test_a_trick_count_lies_between_0_and_the_cards() -> None:
-    rules.verify_trick_count(TABLE, 3, 0, 3)
-    with pytest.raises(rules.TrickError, match="In round 3 Bob can win 0 to 3 tricks, not 4"):
-        rules.verify_trick_count(TABLE, 3, 1, 4)
+    verify_trick_count(TABLE, 3, 0, 3)
+    with pytest.raises(TrickError, match="In round 3 Bob can win 0 to 3 tricks, not 4"):
+        verify_trick_count(TABLE, 3, 1, 4)
