@@ -247,18 +247,17 @@ def test_slow_clients_hold_up_nobody(tmp_path: Path) -> None:
             thread.start()
         try:
             time.sleep(1)
-            waits = []
+            answers = []
             for _ in range(5):
-                started = time.monotonic()
-                with socket.create_connection(("127.0.0.1", port), timeout=15) as connection:
-                    assert _get(connection).status == 200
-                waits.append(time.monotonic() - started)
+                # A server whose threads wait for the slow clients' requests answers no one
+                # while they go on: the socket's timeout ends the wait and fails the test.
+                with socket.create_connection(("127.0.0.1", port), timeout=10) as connection:
+                    answers.append(_get(connection).status)
         finally:
             stop.set()
             for thread in slow:
                 thread.join()
-    # Threads that waited for the slow clients' requests would wait for all of them (15 s).
-    assert max(waits) < 2, waits
+    assert answers == [200] * 5
 
 
 def test_gunicorn_believes_no_forwarded_header(tmp_path: Path) -> None:
