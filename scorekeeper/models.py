@@ -188,7 +188,8 @@ class RoundChange(db.Model):  # type: ignore[name-defined,misc]
 
     __tablename__ = "round_changes"
     __table_args__ = (
-        Index("ix_round_changes_game_round", "game_id", "round_number"),
+        # A round's history, a page at a time, the latest first: read in the index's order.
+        Index("ix_round_changes_game_round_time", "game_id", "round_number", "changed_at", "id"),
         CheckConstraint("round_number >= 1", name="round_number"),
     )
 

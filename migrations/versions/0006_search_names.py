@@ -1,4 +1,5 @@
-"""search names: each player's name case-folded, what the games list searches
+"""search names: each player's name case-folded, what the games list searches; a round's
+history read in the order of an index
 
 Revision ID: 0006_search_names
 Revises: 0005_statistics
@@ -7,7 +8,9 @@ Create Date: 2026-11-26
 Reviewed: players.search_name holds the name through Python's str.casefold (with the Turkish
 "İ" as "i", NFC), so that "strasse" finds "Straße" on SQLite and PostgreSQL alike, which
 neither database's lower() does. The app writes it with every name (a column default);
-this migration fills it for the names already stored, a batch at a time.
+this migration fills it for the names already stored, a batch at a time. The audit trail's
+index on (game_id, round_number) gains (changed_at, id): a page of a round's history, the
+latest first, is read in the index's order instead of sorting a long trail.
 
 """
 import unicodedata
@@ -59,6 +62,20 @@ def upgrade():
         batch_op.alter_column('search_name', existing_type=sa.String(length=72), nullable=False)
 
 
+    with op.batch_alter_table('round_changes', schema=None) as batch_op:
+        batch_op.drop_index('ix_round_changes_game_round')
+        batch_op.create_index(
+            'ix_round_changes_game_round_time',
+            ['game_id', 'round_number', 'changed_at', 'id'],
+            unique=False,
+        )
+
+
 def downgrade():
+    with op.batch_alter_table('round_changes', schema=None) as batch_op:
+        batch_op.drop_index('ix_round_changes_game_round_time')
+        batch_op.create_index(
+            'ix_round_changes_game_round', ['game_id', 'round_number'], unique=False
+        )
     with op.batch_alter_table('players', schema=None) as batch_op:
         batch_op.drop_column('search_name')

@@ -34,7 +34,7 @@ from .sharing import Device
 RESTORE_DAYS = 30
 #: Games on one page of the list; ``shown`` may ask for more, up to MAX_GAMES_SHOWN.
 GAMES_PAGE = 20
-MAX_GAMES_SHOWN = 100
+MAX_GAMES_SHOWN = 50
 FOLLOWED_MAX = 100
 #: Games read at a time by "export everything".
 EXPORT_CHUNK = 50
