@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import re
-from collections.abc import Iterable, Mapping
+import time
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
 from babel.numbers import get_decimal_symbol
-from flask import Response
+from flask import Response, stream_with_context
 from flask_babel import get_locale
 
 from .i18n import gettext
@@ -25,7 +27,7 @@ from .schemas.document import (
     OneGameExport,
 )
 from .schemas.games import Game, Trump, timestamp
-from .services import history, loading
+from .services import audit, history, loading
 from .web import screens
 
 #: A spreadsheet reads a cell starting with one of these as a formula.
@@ -33,7 +35,7 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _UNSAFE_FILENAME = re.compile(r"[^A-Za-z0-9_-]")
 
 
-def _facts(facts: history.Facts | None) -> Facts | None:
+def _facts(facts: audit.Facts | None) -> Facts | None:
     if facts is None:
         return None
     return Facts(
@@ -43,7 +45,7 @@ def _facts(facts: history.Facts | None) -> Facts | None:
     )
 
 
-def audit_entry(change: history.Change) -> AuditEntry:
+def audit_entry(change: audit.Change) -> AuditEntry:
     """One entry of the audit trail."""
     return AuditEntry.model_validate(
         {
@@ -56,30 +58,51 @@ def audit_entry(change: history.Change) -> AuditEntry:
     )
 
 
-def game_export(game: loading.GameSnapshot, audit: Iterable[history.Change]) -> ExportedGame:
+def game_export(game: loading.GameSnapshot, audit: Iterable[audit.Change]) -> ExportedGame:
     """One game of an export: the game object and its audit trail."""
     return ExportedGame(game=Game.of(game), audit=[audit_entry(change) for change in audit])
 
 
 def one_game_document(game: loading.GameSnapshot) -> dict[str, Any]:
     """The export of one game."""
-    one = game_export(game, history.audit_trail(game))
+    one = game_export(game, audit.audit_trail(game))
     document = OneGameExport(
         schema_version=SCHEMA_VERSION, exported_at=timestamp(utcnow()), **dict(one)
     )
     return document.model_dump(mode="json")
 
 
-def many_games_document(
-    games: Iterable[loading.GameSnapshot], audits: Mapping[str, list[history.Change]]
-) -> dict[str, Any]:
-    """The export of every game a browser keeps."""
-    document = ManyGamesExport(
-        schema_version=SCHEMA_VERSION,
-        exported_at=timestamp(utcnow()),
-        games=[game_export(game, audits.get(game.id, [])) for game in games],
+def json_text(document: dict[str, Any]) -> str:
+    """A document as the JSON downloads write it: UTF-8 characters as they are, indented."""
+    return json.dumps(document, ensure_ascii=False, indent=1)
+
+
+def many_games_text(ids: Sequence[str]) -> Iterator[str]:
+    """The export of the games ``ids`` (every game a browser keeps), as :func:`json_text`
+    writes it, a piece at a time: the games are read :data:`history.EXPORT_CHUNK` at a time,
+    so that memory does not grow with their number."""
+    empty = ManyGamesExport(
+        schema_version=SCHEMA_VERSION, exported_at=timestamp(utcnow()), games=[]
     )
-    return document.model_dump(mode="json")
+    head = json_text(empty.model_dump(mode="json")).removesuffix("[]\n}")
+    yield head + "["
+    written = False
+    for start in range(0, len(ids), history.EXPORT_CHUNK):
+        chunk = history.kept_chunk(ids[start : start + history.EXPORT_CHUNK])
+        trails = audit.audit_trails(chunk)
+        pieces = []
+        for game in chunk:
+            text = json_text(game_export(game, trails[game.id]).model_dump(mode="json"))
+            # json.dumps writes no line break inside a string: each line moves in two levels.
+            pieces.append((",\n" if written else "\n") + _indented(text))
+            written = True
+        yield "".join(pieces)
+        time.sleep(0)  # under gevent, let the worker's other requests run between chunks
+    yield ("\n ]" if written else "]") + "\n}"
+
+
+def _indented(text: str) -> str:
+    return "  " + text.replace("\n", "\n  ")
 
 
 def guarded(text: str) -> str:
@@ -141,9 +164,13 @@ def filename(game: loading.GameSnapshot | None, extension: str) -> str:
     return _UNSAFE_FILENAME.sub("_", stem) + "." + extension
 
 
-def download(body: str, name: str, mimetype: str, *, bom: bool = False) -> Response:
-    """A file to save (UTF-8; with a byte order mark, Excel reads a CSV as UTF-8)."""
-    data = ("\ufeff" + body if bom else body).encode("utf-8")
-    response = Response(data, mimetype=mimetype)
+def download(body: str | Iterator[str], name: str, mimetype: str, *, bom: bool = False) -> Response:
+    """A file to save (UTF-8; with a byte order mark, Excel reads a CSV as UTF-8); a body
+    given in pieces is sent as it is made, within the request's context."""
+    if isinstance(body, str):
+        response = Response(("\ufeff" + body if bom else body).encode("utf-8"), mimetype=mimetype)
+    else:
+        pieces = (piece.encode("utf-8") for piece in body)
+        response = Response(stream_with_context(pieces), mimetype=mimetype)
     response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
     return response

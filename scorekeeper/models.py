@@ -12,6 +12,7 @@ from sqlalchemy.types import JSON
 
 from .extensions import db
 from .rules.cards import Suit, Turned
+from .rules.table import NAME_MAX_LENGTH, search_key
 from .rules.variants import BidReveal, BidRule
 
 
@@ -69,6 +70,14 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     rounds: Mapped[list[Round]] = _children("game", "Round.number")
 
 
+#: Case folding writes a letter as up to three ("ΐ"): a name's key fits in three times its length.
+SEARCH_NAME_LENGTH = 3 * NAME_MAX_LENGTH
+
+
+def _search_name(context: Any) -> str:
+    return search_key(str(context.get_current_parameters()["name"]))
+
+
 class Player(db.Model):  # type: ignore[name-defined,misc]
     """A player by seat, clockwise from seat 0."""
 
@@ -79,7 +88,10 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
         ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
     )
     seat: Mapped[int] = mapped_column(primary_key=True)
-    name: Mapped[str] = mapped_column(String(24))
+    name: Mapped[str] = mapped_column(String(NAME_MAX_LENGTH))
+    #: The name case-folded (:func:`rules.table.search_key`), what the games list searches:
+    #: written with the name on every insert, by the ORM or a bulk insert alike.
+    search_name: Mapped[str] = mapped_column(String(SEARCH_NAME_LENGTH), default=_search_name)
 
     game: Mapped[Game] = relationship(back_populates="players")
 
@@ -176,7 +188,8 @@ class RoundChange(db.Model):  # type: ignore[name-defined,misc]
 
     __tablename__ = "round_changes"
     __table_args__ = (
-        Index("ix_round_changes_game_round", "game_id", "round_number"),
+        # A round's history, a page at a time, the latest first: read in the index's order.
+        Index("ix_round_changes_game_round_time", "game_id", "round_number", "changed_at", "id"),
         CheckConstraint("round_number >= 1", name="round_number"),
     )
 

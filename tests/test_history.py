@@ -24,6 +24,7 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Game, RoundChange, utcnow
 from scorekeeper.rules.cards import Suit, Trump, Turned
 from scorekeeper.rules.scoring import score
+from scorekeeper.services import audit as audit_service
 from scorekeeper.services import games, importing, rounds, sharing
 from scorekeeper.services import history as history_service
 from scorekeeper.services import statistics as statistics_service
@@ -82,7 +83,7 @@ def test_every_write_to_a_round_is_kept_with_its_time_and_old_and_new_values(
     phone.play(1, [0, 1, 1], [0, 0, 1])
     correct(phone, 1, [0, 0, 1], [0, 0, 1])
     with app.test_request_context():
-        changes = history_service.audit_trail(games.get_game(phone.game_id), 1)
+        changes = audit_service.audit_trail(games.get_game(phone.game_id), 1)
     kinds = [change.kind for change in changes]
     assert kinds == ["trump", "bids", "bids", "bids", "score", "correction"]
     first, last = changes[0], changes[-1]
@@ -103,7 +104,7 @@ def test_a_refused_write_leaves_no_trace_in_the_audit_trail(app: Flask, phone: C
     phone.trump(1, "red")
     assert phone.bid(1, 0, 5).status_code == 422
     with app.test_request_context():
-        kinds = [c.kind for c in history_service.audit_trail(games.get_game(phone.game_id))]
+        kinds = [c.kind for c in audit_service.audit_trail(games.get_game(phone.game_id))]
     assert kinds == ["trump"]
 
 
@@ -165,13 +166,13 @@ def test_each_change_shows_only_what_it_changed_newest_first(app: Flask, phone: 
     phone.play(1, [0, 1, 1], [0, 0, 1])
     correct(phone, 1, [0, 0, 1], [0, 0, 1])  # the trump green → blue, Ute's bid 1 → 0
     with app.test_request_context():
-        changes = history_service.audit_trail(games.get_game(phone.game_id), 1)
+        changes = audit_service.audit_trail(games.get_game(phone.game_id), 1)
     assert changes[-1].lines == [
-        history_service.Line(None, (history_service.Difference("trump", GREEN, BLUE),)),
-        history_service.Line(1, (history_service.Difference("bid", 1, 0),)),
+        audit_service.Line(None, (audit_service.Difference("trump", GREEN, BLUE),)),
+        audit_service.Line(1, (audit_service.Difference("bid", 1, 0),)),
     ]
     assert changes[-2].lines == [
-        history_service.Line(seat, (history_service.Difference("tricks", None, count),))
+        audit_service.Line(seat, (audit_service.Difference("tricks", None, count),))
         for seat, count in enumerate([0, 0, 1])
     ]
 
@@ -233,9 +234,9 @@ def test_a_bid_not_made_reads_a_dash_and_a_made_one_stays_hidden(
     phone.trump(1, "green")
     phone.bid(1, 1, 1)  # Ute, hidden; nobody else has bid
     with app.test_request_context():
-        (_trump, ute) = history_service.audit_trail(games.get_game(phone.game_id), 1)
+        (_trump, ute) = audit_service.audit_trail(games.get_game(phone.game_id), 1)
     assert ute.new is not None
-    assert [ute.new.bid(seat) for seat in range(4)] == [None, history_service.HIDDEN, None, None]
+    assert [ute.new.bid(seat) for seat in range(4)] == [None, audit_service.HIDDEN, None, None]
     assert shown_changes(phone.get(path))[0] == ("Bids recorded", ["Ute: bid hidden"])
     assert text(phone.get(path)).count("hidden") == 1
 
@@ -691,10 +692,19 @@ def test_the_list_shows_newest_activity_first_and_more_on_request(
     page = text(phone.get("/"))
     assert page.index("P0, Bob") < page.index(f"P{history_service.GAMES_PAGE}, Bob")
     assert "P1, Bob" not in page
-    assert "Show more" in page
-    more = text(phone.get(f"/?shown={2 * history_service.GAMES_PAGE}"))
-    assert "P1, Bob" in more
-    assert "Show more" not in more
+    assert "Back to the newest" not in page
+    older = text(phone.get(older_link(phone.get("/"))))
+    assert "P1, Bob" in older
+    assert "P0, Bob" not in older
+    assert "Older games" not in older
+    assert "Back to the newest" in older
+
+
+def older_link(response: Any, label: str = "Older games") -> str:
+    """The address of a page's link to the next page of a list."""
+    found = re.search(rf'href="([^"]+)"[^>]*>{label}<', response.get_data(as_text=True))
+    assert found, f"no link {label!r}"
+    return unescape(found.group(1))
 
 
 def test_a_followed_game_is_listed_read_only_and_can_be_forgotten(

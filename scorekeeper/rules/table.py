@@ -47,6 +47,13 @@ def fold_case(value: str) -> str:
     return value.replace("İ", "i").lower().replace("ς", "σ")
 
 
+def search_key(value: str) -> str:
+    """``value`` as a name is searched by: Unicode case folding (``str.casefold``), so that
+    "strasse" and "STRASSE" find "Straße", the Turkish "İ" read as "i" (as :func:`fold_case`)
+    and the result composed again (NFC, as names are stored)."""
+    return unicodedata.normalize("NFC", value.replace("İ", "i").casefold())
+
+
 def clean_names(names: Sequence[str]) -> tuple[str, ...]:
     """The players' names trimmed, after checking count, length and uniqueness."""
     verify_player_count(len(names))

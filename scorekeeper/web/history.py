@@ -19,7 +19,7 @@ from ..i18n import gettext, service_message
 from ..rules.cards import Trump
 from ..rules.game import GameStatus
 from ..rules.table import NAME_MAX_LENGTH
-from ..services import games, history, importing
+from ..services import audit, games, history, importing
 from ..services import statistics as statistics_service
 from ..services.import_file import IMPORT_MAX_BYTES
 from . import screens
@@ -42,21 +42,24 @@ STATUS_FILTERS = ("", GameStatus.IN_PROGRESS.value, GameStatus.FINISHED.value)
 @bp.get("/")
 def home() -> Page:
     """The games this browser keeps or follows, newest activity first: filtered by status,
-    searched by player name, a page at a time ("show more"); deleted games to restore."""
+    searched by player name, a page at a time ("older games"); deleted games to restore."""
     device = current_device()
     status = request.args.get("status", "")
     status = status if status in STATUS_FILTERS else ""
     search = request.args.get("q", "")[:NAME_MAX_LENGTH]
+    before = request.args.get("before", "")
+    # An older link's "shown" (up to 1,000) is held to the bound.
     shown = request.args.get("shown", default=history.GAMES_PAGE, type=int)
     shown = max(history.GAMES_PAGE, min(shown, history.MAX_GAMES_SHOWN))
-    listing = history.game_list(device, followed_ids(), status=status, search=search, limit=shown)
+    listing = history.game_list(
+        device, followed_ids(), status=status, search=search, before=before, limit=shown
+    )
     return render_template(
         "home.html",
         listing=listing,
         status=status,
         search=search,
-        shown=shown,
-        more=shown + history.GAMES_PAGE,
+        before=before,
         deleted=history.deleted_games(device),
         filtered=bool(status or search.strip()),
         restore_days=history.RESTORE_DAYS,
@@ -111,16 +114,14 @@ def export_csv(game_id: str) -> Page:
 def export_json(game_id: str) -> Page:
     """The game as JSON: the API's game object and its audit trail."""
     game = games.get_game(game_id)
-    body = json.dumps(export.one_game_document(game), ensure_ascii=False, indent=1)
+    body = export.json_text(export.one_game_document(game))
     return export.download(body, export.filename(game, "json"), "application/json")
 
 
 @bp.get("/export.json")
 def export_all() -> Page:
-    """Every game this browser keeps, in one JSON file."""
-    games = history.kept_snapshots(current_device())
-    document = export.many_games_document(games, history.audit_trails(games))
-    body = json.dumps(document, ensure_ascii=False, indent=1)
+    """Every game this browser keeps, in one JSON file, sent as it is read."""
+    body = export.many_games_text(history.kept_ids(current_device()))
     return export.download(body, export.filename(None, "json"), "application/json")
 
 
@@ -207,28 +208,32 @@ csrf.exempt(f"{__name__}.import_games")
 
 @bp.get("/games/<game_id>/rounds/<round:number>/history")
 def round_history(game_id: str, number: int) -> Page:
-    """Every write to one round: when, what, and its facts before and after."""
+    """The writes to one round, the latest first, a page at a time: when, what, and its
+    facts before and after."""
     game = games.get_game(game_id)
     view = game.round(number)
-    changes = history.audit_trail(game, number)
+    before = request.args.get("before", "")
+    page = audit.round_changes(game, number, before)
     return render_template(
         "round_history.html",
         game=game,
         round=view,
         number=number,
-        changes=list(reversed(changes)),
+        changes=page.changes,
+        older=page.older,
+        before=before,
         editable=editable(game_id),
         kinds=_kind_labels(),
         shown=shown_value,
     )
 
 
-def shown_value(value: history.Value) -> str:
+def shown_value(value: audit.Value) -> str:
     """A fact of a round's history in words: the trump, a number, "hidden" for a bid made but
     hidden, "–" for one not made (or tricks not yet counted)."""
     if value is None:
         return "–"
-    if value is history.HIDDEN:
+    if value is audit.HIDDEN:
         return gettext("hidden")
     if isinstance(value, Trump):
         return screens.trump_label(value)

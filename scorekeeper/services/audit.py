@@ -1,0 +1,233 @@
+"""A game's audit trail: every write to its rounds, with the facts before and after, as a
+round's history shows it (a page at a time) and an export carries it (the latest writes)."""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime
+from typing import Any, Literal
+
+from sqlalchemy import ColumnElement, func, select, tuple_
+
+from ..extensions import db
+from ..models import RoundChange
+from ..rules.cards import Suit, Trump, Turned
+from . import loading
+from .loading import GameSnapshot
+from .paging import cursor, read_cursor
+
+#: Changes on one page of a round's history, the latest first.
+CHANGES_PAGE = 50
+#: The latest writes of a game an export carries (a real game makes a few hundred).
+AUDIT_EXPORTED = 1000
+
+
+class Hidden(enum.Enum):
+    """A bid made whose value the reveal mode still hides from the table."""
+
+    BID = "hidden"
+
+
+HIDDEN = Hidden.BID
+
+#: One fact of a round as the history shows it: a trump, a bid or trick count, a bid made
+#: but hidden, or ``None``: not recorded (a bid not made, tricks not counted, no trump yet).
+Value = Trump | int | Hidden | None
+#: What of a round a change can write otherwise.
+Fact = Literal["trump", "bid", "tricks"]
+
+
+@dataclass(frozen=True)
+class Facts:
+    """A round's facts at one moment (``None``: not recorded)."""
+
+    trump: Trump | None
+    #: The bids by seat; a bid the reveal mode still hides reads ``None`` here too.
+    bids: tuple[int | None, ...] | None
+    tricks: tuple[int, ...] | None
+    #: The seats whose bid is made but hidden from the table for now.
+    hidden_bids: frozenset[int] = frozenset()
+
+    def bid(self, seat: int) -> int | Hidden | None:
+        """The seat's bid as the table may see it (:data:`HIDDEN`: made but hidden)."""
+        if seat in self.hidden_bids:
+            return HIDDEN
+        return _at(self.bids, seat)
+
+    def tricks_of(self, seat: int) -> int | None:
+        """The tricks the seat won, ``None`` before they are recorded."""
+        return _at(self.tricks, seat)
+
+
+def _at(values: tuple[int | None, ...] | None, seat: int) -> int | None:
+    return values[seat] if values is not None and seat < len(values) else None
+
+
+@dataclass(frozen=True)
+class Difference:
+    """One fact a change wrote otherwise (``old`` ``None``: recorded for the first time)."""
+
+    fact: Fact
+    old: Value
+    new: Value
+
+
+@dataclass(frozen=True)
+class Line:
+    """What a change did to the trump (``seat`` ``None``) or to one player's bid and tricks."""
+
+    seat: int | None
+    differences: tuple[Difference, ...]
+
+
+@dataclass(frozen=True)
+class Change:
+    """One write to a round."""
+
+    round: int
+    kind: str
+    at: datetime
+    old: Facts | None
+    new: Facts | None
+
+    @property
+    def lines(self) -> list[Line]:
+        """What the change wrote otherwise: the trump, then each player's changed facts by
+        seat (bids still hidden are not compared: that would tell)."""
+        old = self.old or _NOTHING
+        new = self.new or _NOTHING
+        lines = []
+        if old.trump != new.trump:
+            lines.append(Line(None, (Difference("trump", old.trump, new.trump),)))
+        for seat in range(max(_seats(old), _seats(new))):
+            pairs: tuple[tuple[Fact, Value, Value], ...] = (
+                ("bid", old.bid(seat), new.bid(seat)),
+                ("tricks", old.tricks_of(seat), new.tricks_of(seat)),
+            )
+            differences = tuple(Difference(*pair) for pair in pairs if pair[1] != pair[2])
+            if differences:
+                lines.append(Line(seat, differences))
+        return lines
+
+    @property
+    def hides_bids(self) -> bool:
+        """Whether hidden bids were there before or after (so the change may be of them)."""
+        return any(facts is not None and facts.hidden_bids for facts in (self.old, self.new))
+
+
+_NOTHING = Facts(trump=None, bids=None, tricks=None)
+
+
+def _seats(facts: Facts) -> int:
+    return max(len(facts.bids or ()), len(facts.tricks or ()))
+
+
+def _facts(data: Any, *, hide_bids: bool) -> Facts | None:
+    """Stored facts back as values; with ``hide_bids``, the bids made without their values."""
+    if not isinstance(data, dict):
+        return None
+    trump = None
+    raw_trump = data.get("trump")
+    if isinstance(raw_trump, dict):
+        suit = raw_trump.get("suit")
+        trump = Trump(Turned(str(raw_trump.get("turned"))), Suit(suit) if suit else None)
+    bids, tricks = data.get("bids"), data.get("tricks")
+    facts = Facts(trump, _tuple(bids), _tuple(tricks))
+    if hide_bids and isinstance(bids, list):
+        hidden = frozenset(seat for seat, bid in enumerate(bids) if bid is not None)
+        return replace(facts, bids=(None,) * len(bids), hidden_bids=hidden)
+    return facts
+
+
+def _tuple(values: Any) -> tuple[Any, ...] | None:
+    return tuple(values) if isinstance(values, list) else None
+
+
+@dataclass(frozen=True)
+class ChangePage:
+    """A page of a round's history, the latest change first; ``older``: where the next page
+    starts (``None``: this page reaches the first change)."""
+
+    changes: list[Change]
+    older: str | None = None
+
+
+def round_changes(
+    game: GameSnapshot, number: int, before: str = "", limit: int | None = None
+) -> ChangePage:
+    """The writes to round ``number``, the latest first, a page of ``limit`` from the
+    :func:`cursor` ``before``; bids the reveal mode still hides read ``None``, their seats in
+    :attr:`Facts.hidden_bids`."""
+    game.round(number)  # an unknown round is a RoundNotFound
+    limit = limit or CHANGES_PAGE
+    statement = select(RoundChange).where(
+        RoundChange.game_id == game.id, RoundChange.round_number == number
+    )
+    start = read_cursor(before)
+    if start is not None and start[1].isdigit():
+        statement = statement.where(
+            tuple_(RoundChange.changed_at, RoundChange.id) < tuple_(start[0], int(start[1]))
+        )
+    statement = statement.order_by(RoundChange.changed_at.desc(), RoundChange.id.desc())
+    rows = list(db.session.scalars(statement.limit(limit + 1)))
+    last = rows[limit - 1] if len(rows) > limit else None
+    return ChangePage(
+        changes=list(_changes(game, rows[:limit])),
+        older=cursor(last.changed_at, last.id) if last else None,
+    )
+
+
+def audit_trail(game: GameSnapshot, number: int | None = None) -> list[Change]:
+    """The latest :data:`AUDIT_EXPORTED` writes to the game's rounds (or to round
+    ``number``), oldest first."""
+    if number is not None:
+        game.round(number)  # an unknown round is a RoundNotFound
+    return audit_trails([game], number).get(game.id, [])
+
+
+def audit_trails(
+    games: Sequence[GameSnapshot], number: int | None = None
+) -> dict[str, list[Change]]:
+    """The audit trails of several games (each its latest :data:`AUDIT_EXPORTED` writes,
+    oldest first), by game id, in one statement."""
+    by_id = {game.id: game for game in games}
+    if not by_id:
+        return {}
+    chosen: list[ColumnElement[bool]] = [RoundChange.game_id.in_(list(by_id))]
+    if number is not None:
+        chosen.append(RoundChange.round_number == number)
+    latest = (
+        func.row_number()
+        .over(
+            partition_by=RoundChange.game_id,
+            order_by=(RoundChange.changed_at.desc(), RoundChange.id.desc()),
+        )
+        .label("latest")
+    )
+    ranked = select(RoundChange.id, latest).where(*chosen).subquery()
+    statement = (
+        select(RoundChange)
+        .join(ranked, ranked.c.id == RoundChange.id)
+        .where(ranked.c.latest <= AUDIT_EXPORTED)
+        .order_by(RoundChange.changed_at, RoundChange.id)
+    )
+    trails: dict[str, list[Change]] = {game_id: [] for game_id in by_id}
+    for row in db.session.scalars(statement):
+        trails[row.game_id].extend(_changes(by_id[row.game_id], [row]))
+    return trails
+
+
+def _changes(game: GameSnapshot, rows: Sequence[RoundChange]) -> Iterator[Change]:
+    for row in rows:
+        if not 1 <= row.round_number <= game.table.rules.rounds:
+            continue
+        hide = not game.view.round(row.round_number).bids_visible
+        yield Change(
+            round=row.round_number,
+            kind=row.kind,
+            at=loading.aware(row.changed_at),
+            old=_facts(row.old, hide_bids=hide),
+            new=_facts(row.new, hide_bids=hide),
+        )
