@@ -14,7 +14,7 @@ from . import config as settings
 from .database import init_engine
 from .extensions import babel, compress, csrf, db, migrate
 from .services import history as history_service
-from .web import common, games, rounds, sharing
+from .web import common, games, referee, rounds, sharing
 from .web import history as history_pages
 
 
@@ -69,7 +69,7 @@ def register_blueprints(app: Flask) -> None:
     """The JSON API (bearer tokens only: no CSRF token) and the pages, a blueprint per area."""
     app.url_map.converters["round"] = api.RoundNumberConverter
     csrf.exempt(api.bp)
-    for area in (api, health, games, rounds, sharing, history_pages, pwa):
+    for area in (api, health, games, rounds, referee, sharing, history_pages, pwa):
         app.register_blueprint(area.bp)
     app.session_interface = common.SessionInterface()
 

@@ -17,6 +17,7 @@ SHELL = (
     # Linked only by the pages that use them (in their bodies), kept for offline use too.
     "css/history.css",
     "css/live.css",
+    "css/referee.css",
     "vendor/htmx-4.0.1.min.js",
     "js/table.js",
     "icons/icon.svg",

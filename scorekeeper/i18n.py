@@ -30,6 +30,9 @@ def rule_message(error: RuleError) -> str:
     if "suits" in error.params:
         # The API's keys ("blue, green") would be English on a page: name the suits instead.
         shown["suits"] = ", ".join(suit_label(suit) for suit in Suit)
+    suit = error.params.get("suit")
+    if isinstance(suit, Suit):
+        shown["suit"] = suit_label(suit)  # a card's suit: "red Dwarves", "rote Zwerge"
     return error.render(translations.ugettext, translations.ungettext, **shown)
 
 

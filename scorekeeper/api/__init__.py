@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify
 from werkzeug.routing import IntegerConverter
 
-from . import games, import_export, rounds
+from . import games, import_export, referee, rounds
 from .openapi import Answer, Operation, operation_of
 from .openapi import openapi_document as _document
 from .problems import TITLES as TITLES
@@ -45,6 +45,7 @@ ROUTES = (
     rounds.put_tricks,
     import_export.export_game,
     import_export.import_games,
+    referee.referee,
     openapi,
 )
 

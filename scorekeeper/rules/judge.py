@@ -156,6 +156,29 @@ def verify_card(card: Card, field: str | None = None) -> None:
         )
 
 
+def suit_from(value: str, *, field: str | None = None) -> Suit:
+    """The suit ``value`` names (a trump, a card's suit), or the refusal."""
+    try:
+        return Suit(value)
+    except ValueError:
+        raise PlayError(
+            _("A suit is one of %(suits)s, not “%(suit)s”."), field=field, suits=_SUITS, suit=value
+        ) from None
+
+
+def reading_from(value: str, *, field: str | None = None) -> Reading:
+    """The reading ``value`` names, or the refusal."""
+    try:
+        return Reading(value)
+    except ValueError:
+        raise PlayError(
+            _("A reading is one of %(readings)s, not “%(reading)s”."),
+            field=field,
+            readings=", ".join(reading.value for reading in Reading),
+            reading=value,
+        ) from None
+
+
 def card_from(
     kind: str,
     suit: str | None = None,
@@ -171,12 +194,7 @@ def card_from(
         raise PlayError(
             _("A card is one of %(kinds)s, not “%(kind)s”."), field=field, kinds=_KINDS, kind=kind
         ) from None
-    try:
-        card_suit = None if suit is None else Suit(suit)
-    except ValueError:
-        raise PlayError(
-            _("A suit is one of %(suits)s, not “%(suit)s”."), field=field, suits=_SUITS, suit=suit
-        ) from None
+    card_suit = None if suit is None else suit_from(suit, field=field)
     shape = None
     if played_as is not None:
         # Anything but a Wizard or a Jester is refused as the Shapeshifter's choice.
