@@ -19,6 +19,7 @@ from scorekeeper.services import sharing, table_codes
 
 from .confidant import Confidant, text
 from .conftest import migrated_sqlite_app
+from .test_concurrency import race
 from .test_sharing import can_keep_score, other, started
 
 _CODE = re.compile(r'id="table-code">([0-9 ]+)<')
@@ -305,3 +306,23 @@ def test_the_api_says_when_a_game_takes_codes_again(app: Flask, client: FlaskCli
     assert answer.status_code == 429
     assert answer.get_json()["type"] == "/api/v1/problems/too-many-requests"
     assert 3500 < int(answer.headers["Retry-After"]) <= 3601
+
+
+def test_guesses_at_once_from_many_clients_never_pass_the_games_limit(
+    app: Flask, client: FlaskClient
+) -> None:
+    created = client.post("/api/v1/games", json={"players": ["A", "B", "C"]}).get_json()
+    edit = {"Authorization": f"Bearer {created['edit_token']}"}
+    code = client.post(f"/api/v1/games/{created['id']}/table-code", headers=edit).get_json()
+    wrong = f"{(int(code['table_code']) + 1) % 10**8:08d}"
+
+    def guess(other: FlaskClient) -> int:
+        path = f"/api/v1/games/{created['id']}/takeover"
+        return other.post(path, json={"table_code": wrong}).status_code
+
+    extra = 6
+    statuses = race(app, [guess] * (table_codes.GUESSES_PER_WINDOW + extra))
+    assert sorted(statuses) == [403] * table_codes.GUESSES_PER_WINDOW + [429] * extra
+    with app.app_context():
+        failures = db.session.scalar(sa.select(models.TableCode.failures))
+    assert failures == table_codes.GUESSES_PER_WINDOW

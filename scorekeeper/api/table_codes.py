@@ -1,5 +1,5 @@
 """The API's table code: a keeper shows a new one; an app that follows the game takes the
-right to keep the score with it (``docs/sharing.md``)."""
+right to keep the score with it (``docs/design.md``)."""
 
 from __future__ import annotations
 

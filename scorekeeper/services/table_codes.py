@@ -1,6 +1,6 @@
 """The table code: a short code the scorekeeper's screen shows and the table can read aloud,
 which any phone that follows the game can enter to keep its score, with nothing prepared
-before (``docs/sharing.md``). Only a keyed hash of it is stored, and wrong guesses are
+before (``docs/design.md``). Only a keyed hash of it is stored, and wrong guesses are
 counted per game under the game's lock, so the limit holds across every worker."""
 
 from __future__ import annotations
