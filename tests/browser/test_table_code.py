@@ -20,10 +20,10 @@ SMALL = {"width": 360, "height": 740}
 
 
 def keep_score(page: Page, code: str, *, opened: bool = False) -> None:
-    """Enter ``code`` under "Keep score on this phone" (opened first on the spectator page)
-    and wait for the page the answer leads to."""
+    """Enter ``code`` on the "Keep score on this phone" page (opened first from the spectator
+    page) and wait for the page the answer leads to."""
     if not opened:
-        page.get_by_text("Keep score on this phone", exact=True).first.click()
+        page.get_by_role("link", name="Keep score on this phone").click()
     page.get_by_label("The table code, from the scorekeeper's screen").fill(code)
     with page.expect_response(lambda r: r.request.method == "GET" and "/games/" in r.url):
         page.get_by_role("button", name="Keep score on this phone").click()
