@@ -99,6 +99,9 @@ def build(instance_path: str, overrides: Mapping[str, Any] | None = None) -> dic
         # hand-over link: enough for any table, too few for a script.
         "RATELIMIT_CREATE_GAME": _env("RATELIMIT_CREATE_GAME", "10 per minute; 100 per day"),
         "RATELIMIT_HAND_OVER": _env("RATELIMIT_HAND_OVER", "20 per minute"),
+        # Entering a table code, per address (page and API together); each game also takes
+        # only a few wrong codes an hour from all addresses (services/table_codes.py).
+        "RATELIMIT_TABLE_CODE": _env("RATELIMIT_TABLE_CODE", "5 per minute; 20 per hour"),
     }
     settings.update(overrides or {})
     if not settings.get("SECRET_KEY"):

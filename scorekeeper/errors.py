@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import ClassVar
+from types import MappingProxyType
 
 from .rules.messages import gettext_noop as _
 
@@ -13,6 +13,9 @@ _LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 #: Minutes a hand-over link works.
 HANDOVER_MINUTES = 15
+
+#: Digits of a table code.
+TABLE_CODE_DIGITS = 8
 
 #: The problem type (API.md) each status is answered with.
 PROBLEMS = {
@@ -22,6 +25,7 @@ PROBLEMS = {
     410: "gone",
     412: "stale-version",
     422: "rule-violation",
+    429: "too-many-requests",
     500: "server-error",
 }
 
@@ -32,7 +36,8 @@ class ServiceError(Exception):
 
     status = 500
     message: str = ""
-    headers: ClassVar[Mapping[str, str]] = {}
+    #: Headers the answer carries (an instance may set its own).
+    headers: Mapping[str, str] = MappingProxyType({})
 
     def __init__(self, **params: object) -> None:
         # A text quoted from a request (an imported name) may hold a lone surrogate, which
@@ -63,7 +68,7 @@ class RoundNotFound(ServiceError):
 
 class TokenMissing(ServiceError):
     status = 401
-    headers: ClassVar[Mapping[str, str]] = {"WWW-Authenticate": "Bearer"}
+    headers: Mapping[str, str] = MappingProxyType({"WWW-Authenticate": "Bearer"})
     message = _("Changing a game needs its edit token.")
 
 
@@ -88,6 +93,44 @@ class HandoverInvalid(ServiceError):
 
     def __init__(self) -> None:
         super().__init__(minutes=HANDOVER_MINUTES)
+
+
+class TableCodeMalformed(ServiceError):
+    status = 422
+    message = _(
+        "A table code is %(digits)d digits, as the scorekeeper's screen shows it: "
+        "check it and enter it again."
+    )
+
+    def __init__(self) -> None:
+        super().__init__(digits=TABLE_CODE_DIGITS)
+
+
+class TableCodeWrong(ServiceError):
+    status = 403
+    message = _(
+        "This is not the table code of this game: ask the scorekeeper to read it out again."
+    )
+
+
+class TableCodeMissing(ServiceError):
+    status = 403
+    message = _(
+        "This game has no table code yet: it appears on the scorekeeper's round screen "
+        "and invite page."
+    )
+
+
+class TableCodeGuessesSpent(ServiceError):
+    status = 429
+    message = _(
+        "Too many wrong table codes were entered for this game: try again in %(minutes)d minutes."
+    )
+
+    def __init__(self, seconds: int) -> None:
+        super().__init__(minutes=max(1, -(-seconds // 60)))
+        # Said to the client: when the game takes codes again.
+        self.headers = {"Retry-After": str(max(1, seconds))}
 
 
 class StaleVersion(ServiceError):

@@ -204,3 +204,21 @@ class RoundChange(db.Model):  # type: ignore[name-defined,misc]
     #: "tricks": [...] | None}``.
     old: Mapped[dict[str, object] | None] = mapped_column(JSON, default=None)
     new: Mapped[dict[str, object] | None] = mapped_column(JSON, default=None)
+
+
+class TableCode(db.Model):  # type: ignore[name-defined,misc]
+    """A game's table code (only its keyed hash), and the count of wrong guesses at it in the
+    current window, which bounds how fast anyone can guess."""
+
+    __tablename__ = "table_codes"
+    __table_args__ = (CheckConstraint("failures >= 0", name="failures"),)
+
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    #: HMAC-SHA-256 of the code, keyed with the app's secret key, hex.
+    code_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    #: Wrong codes tried since ``window_started_at``, from any address.
+    failures: Mapped[int] = mapped_column(default=0)
+    window_started_at: Mapped[datetime] = mapped_column(default=utcnow)

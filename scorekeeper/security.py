@@ -95,7 +95,7 @@ def add_headers(response: Response) -> Response:
             headers.add(name, value)
     if request.is_secure and "Strict-Transport-Security" not in headers:
         headers["Strict-Transport-Security"] = STRICT_TRANSPORT_SECURITY
-    if response.status_code == 429:
+    if response.status_code == 429 and "Retry-After" not in headers:
         headers["Retry-After"] = str(retry_after())
     return response
 

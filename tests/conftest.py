@@ -24,10 +24,20 @@ from .api_client import ApiClient
 from .openapi_check import CheckedClient
 
 BACKENDS = ["sqlite", "postgresql"]
-DATA_TABLES = ("round_changes", "handovers", "grants", "entries", "rounds", "players", "games")
+DATA_TABLES = (
+    "round_changes",
+    "handovers",
+    "grants",
+    "table_codes",
+    "entries",
+    "rounds",
+    "players",
+    "games",
+)
 RAISED_LIMITS = {
     "RATELIMIT_CREATE_GAME": "100000 per minute",
     "RATELIMIT_HAND_OVER": "100000 per minute",
+    "RATELIMIT_TABLE_CODE": "100000 per minute",
 }
 
 

@@ -22,7 +22,16 @@ from scorekeeper.rules.referee import verify_trump_turn
 from scorekeeper.services import games, loading, rounds, sharing
 
 PLAYERS = ["Ann", "Bob", "Cy"]
-DATA_TABLES = {"games", "players", "rounds", "entries", "grants", "handovers", "round_changes"}
+DATA_TABLES = {
+    "games",
+    "players",
+    "rounds",
+    "entries",
+    "grants",
+    "handovers",
+    "round_changes",
+    "table_codes",
+}
 DERIVED_WORDS = ("score", "total", "standing", "rank", "winner", "point")
 
 

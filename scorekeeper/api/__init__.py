@@ -9,7 +9,7 @@ from typing import Any
 from flask import Blueprint, Response, jsonify
 from werkzeug.routing import IntegerConverter
 
-from . import games, import_export, referee, rounds
+from . import games, import_export, referee, rounds, table_codes
 from .openapi import Answer, Operation, operation_of
 from .openapi import openapi_document as _document
 from .problems import TITLES as TITLES
@@ -43,6 +43,8 @@ ROUTES = (
     rounds.put_trump,
     rounds.put_bids,
     rounds.put_tricks,
+    table_codes.new_table_code,
+    table_codes.take_over,
     import_export.export_game,
     import_export.import_games,
     referee.referee,

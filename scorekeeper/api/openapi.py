@@ -21,14 +21,15 @@ PATH_NAME = re.compile(r"<(?:\w+:)?(\w+)>")
 PROBLEMS = {
     400: "Malformed JSON or a value of the wrong JSON type.",
     401: "No edit token was sent.",
-    403: "The edit token is not this game's.",
+    403: "The edit token (or the table code) is not this game's.",
     404: "Unknown game or round.",
     409: "Out of turn: an earlier round or step is not done yet.",
     412: "`If-Match` named a version that is no longer current.",
     413: "The body is too large.",
     415: "The body is not `application/json`.",
     422: "A value the rules forbid, or an unknown field.",
-    429: "Too many games started from this address; retry after `Retry-After` seconds.",
+    429: "Too many requests from this address (games started, table codes tried), or too "
+    "many wrong table codes for this game; retry after `Retry-After` seconds.",
     503: "The database is busy or could not be reached; retry after `Retry-After` seconds.",
 }
 
@@ -168,7 +169,8 @@ def openapi_document(operations: Iterable[Operation]) -> dict[str, Any]:
                 "editToken": {
                     "type": "http",
                     "scheme": "bearer",
-                    "description": "The edit_token returned once when the game was created.",
+                    "description": "The edit_token returned once when the game was created, "
+                    "or once when a table code was exchanged for one.",
                 }
             },
             "headers": {

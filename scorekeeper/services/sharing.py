@@ -23,7 +23,7 @@ from ..errors import (
     TokenRejected,
 )
 from ..extensions import db
-from ..models import Game, Grant, Handover, utcnow
+from ..models import Game, Grant, Handover, TableCode, utcnow
 from .loading import (
     GameSnapshot,
     aware,
@@ -71,12 +71,15 @@ def can_edit(game_id: str, device: Device | None) -> bool:
 
 
 def verify_token(game_id: str, token_hash: str, token: str | Device) -> None:
-    """Raise unless ``token`` (an edit token, or a browser) may edit the game."""
+    """Raise unless ``token`` (an edit token, or a browser) may edit the game. A bearer token
+    is the game's edit token or one a table code was exchanged for (kept as a grant)."""
     if isinstance(token, Device):
         if not has_grant(game_id, token):
             raise NotKeeper()
     # Compare hashes in constant time: the stored hash is all the database knows.
-    elif not hmac.compare_digest(hash_token(token), token_hash):
+    elif not hmac.compare_digest(hash_token(token), token_hash) and not has_grant(
+        game_id, Device(token)
+    ):
         raise TokenRejected()
 
 
@@ -148,21 +151,25 @@ def _keeping(game_id: str, device: Device | None) -> Iterator[Device]:
     if device is None:
         raise NotKeeper()
     with write_transaction():
-        _lock(game_id)
+        lock_game(game_id)
         if not has_grant(game_id, device):
             raise NotKeeper()
         yield device
 
 
-def _lock(game_id: str) -> None:
-    """Lock the game's row (undeleted) for the rest of the write transaction."""
+def lock_game(game_id: str) -> str:
+    """Lock the game's row (undeleted) for the rest of the write transaction; the hash of its
+    edit token."""
     if not valid_id(game_id):
         raise GameNotFound()
     locked = db.session.scalar(
-        select(Game.id).where(Game.id == game_id, Game.deleted_at.is_(None)).with_for_update()
+        select(Game.edit_token_hash)
+        .where(Game.id == game_id, Game.deleted_at.is_(None))
+        .with_for_update()
     )
     if locked is None:
         raise GameNotFound()
+    return str(locked)
 
 
 def handover_game(token: str) -> GameSnapshot:
@@ -184,7 +191,7 @@ def redeem_handover(token: str, device: Device) -> str:
         )
         if game_id is None:
             raise HandoverInvalid()
-        _lock(game_id)
+        lock_game(game_id)
         claimed = db.session.execute(
             update(Handover)
             .where(Handover.token_hash == token_hash, *_still_works(now))
@@ -217,8 +224,9 @@ def _still_works(now: datetime) -> tuple[ColumnElement[bool], ...]:
 
 
 def revoke_other_keepers(game_id: str, device: Device | None) -> int:
-    """Take the right to keep score from every other browser and void the hand-over links not
-    yet used (the API's edit token stays valid); the number of browsers that lost it."""
+    """Take the right to keep score from every other browser, void the hand-over links not
+    yet used and the table code (the API's edit token stays valid; this browser is shown a new
+    code); the number of browsers that lost it."""
     with _keeping(game_id, device) as keeper:
         revoked = db.session.execute(
             delete(Grant).where(Grant.game_id == game_id, Grant.device_hash != keeper.hash)
@@ -226,4 +234,5 @@ def revoke_other_keepers(game_id: str, device: Device | None) -> int:
         db.session.execute(
             delete(Handover).where(Handover.game_id == game_id, Handover.used_at.is_(None))
         )
+        db.session.execute(delete(TableCode).where(TableCode.game_id == game_id))
     return int(revoked.rowcount)  # type: ignore[attr-defined]

@@ -1,21 +1,26 @@
-"""The pages that share a game: the invitation (the view link and its QR code), and handing
-the scorekeeping over to another phone or taking it back."""
+"""The pages that share a game: the invitation (the view link and its QR code), handing the
+scorekeeping over to another phone or taking it back, and the table code."""
 
 from __future__ import annotations
 
-from flask import flash, redirect, render_template, request, session, url_for
+from flask import current_app, flash, redirect, render_template, request, session, url_for
 from flask_babel import ngettext
 from werkzeug.wrappers import Response
 
 from .. import errors, qr, security
-from ..i18n import gettext
-from ..services import games, loading, sharing
+from ..i18n import gettext, service_message
+from ..services import games, loading, sharing, table_codes
 from .common import Page, current_device, page_blueprint
 
 bp = page_blueprint("sharing", __name__)
 
 
 HANDOVER_KEY = "handover"
+#: The session's table codes this browser knows, by game: only a hash is stored, so the
+#: browser that made (or entered) a code is the one that can show it.
+CODES_KEY = "table_codes"
+#: Games whose code the session remembers (the newest).
+CODES_KEPT = 8
 
 
 @bp.get("/games/<game_id>/share")
@@ -52,6 +57,7 @@ def _render_share(snapshot: loading.GameSnapshot, handover_link: str | None = No
         minutes=sharing.HANDOVER_MINUTES,
         others=sharing.other_keepers(snapshot.id, device) if editable else 0,
         open_links=sharing.open_handovers(snapshot.id) if editable else 0,
+        guesses=table_codes.GUESSES_PER_WINDOW,
     )
 
 
@@ -95,5 +101,80 @@ def take_over() -> Page:
         session.pop(HANDOVER_KEY, None)
         raise
     session.pop(HANDOVER_KEY, None)
+    flash(gettext("This phone keeps the score of this game now."))
+    return redirect(url_for("games.game", game_id=game_id), 303)
+
+
+# -- The table code ------------------------------------------------------------------------
+
+
+def _secret() -> str | bytes:
+    return current_app.secret_key or ""
+
+
+def _remember_code(game_id: str, code: str | None) -> None:
+    """Keep ``code`` (or forget the game's) in the session, for the newest games only."""
+    known = session.get(CODES_KEY)
+    codes = {k: v for k, v in known.items() if k != game_id} if isinstance(known, dict) else {}
+    if code is not None:
+        codes[game_id] = code
+    session[CODES_KEY] = dict(list(codes.items())[-CODES_KEPT:])
+
+
+@bp.app_template_global("table_code")
+def table_code(game_id: str) -> str | None:
+    """The game's table code, grouped to be read aloud, for a browser that keeps its score:
+    the one it knows, or a first one made now; ``None`` when the game has a code this browser
+    does not know (it may show a new one)."""
+    device = current_device()
+    if device is None:
+        return None
+    known = session.get(CODES_KEY)
+    code = known.get(game_id) if isinstance(known, dict) else None
+    code = code if isinstance(code, str) else None
+    current = table_codes.is_current(game_id, code, _secret())
+    if current and code is not None:
+        return table_codes.grouped(code)
+    if code is not None:
+        _remember_code(game_id, None)
+    if current is None and (made := table_codes.first_code(game_id, device, _secret())):
+        _remember_code(game_id, made)
+        return table_codes.grouped(made)
+    return None
+
+
+@bp.post("/games/<game_id>/table-code")
+def new_table_code(game_id: str) -> Response:
+    """Show a new table code; the old one no longer works."""
+    code = table_codes.new_code(game_id, current_device(), _secret())
+    _remember_code(game_id, code)
+    flash(gettext("A new table code: the old one no longer works."))
+    if request.form.get("back") == "round":
+        return redirect(url_for("games.game", game_id=game_id), 303)
+    return redirect(url_for(".share", game_id=game_id), 303)
+
+
+@bp.route("/games/<game_id>/keep-score", methods=["GET", "POST"])
+@security.limited("RATELIMIT_TABLE_CODE", scope=table_codes.LIMIT_SCOPE, methods=["POST"])
+def keep_score(game_id: str) -> Page:
+    """Keep the score on this phone with the table code the scorekeeper's screen shows. A
+    refusal comes back to this page, so a reload never sends the code again."""
+    snapshot = games.get_game(game_id)
+    if request.method == "GET":
+        return render_template(
+            "handover.html", game=snapshot, by_code=True, digits=table_codes.DIGITS
+        )
+    code = request.form.get("code", "")
+    try:
+        table_codes.redeem(game_id, code, _secret(), current_device(create=True))
+    except (
+        errors.TableCodeMalformed,
+        errors.TableCodeWrong,
+        errors.TableCodeMissing,
+        errors.TableCodeGuessesSpent,
+    ) as error:
+        flash(service_message(error), "error")
+        return redirect(url_for(".keep_score", game_id=game_id), 303)
+    _remember_code(game_id, table_codes.normalize(code))
     flash(gettext("This phone keeps the score of this game now."))
     return redirect(url_for("games.game", game_id=game_id), 303)
