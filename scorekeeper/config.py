@@ -99,6 +99,9 @@ def build(instance_path: str, overrides: Mapping[str, Any] | None = None) -> dic
         # hand-over link: enough for any table, too few for a script.
         "RATELIMIT_CREATE_GAME": _env("RATELIMIT_CREATE_GAME", "10 per minute; 100 per day"),
         "RATELIMIT_HAND_OVER": _env("RATELIMIT_HAND_OVER", "20 per minute"),
+        # Games one client address may import, counted in games (an import is also one
+        # start above): two exports of everything a phone keeps a day.
+        "RATELIMIT_IMPORT_GAMES": _env("RATELIMIT_IMPORT_GAMES", "2000 per day"),
     }
     settings.update(overrides or {})
     if not settings.get("SECRET_KEY"):

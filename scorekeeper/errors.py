@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import ClassVar
+from types import MappingProxyType
 
 from .rules.messages import gettext_noop as _
 
@@ -22,6 +22,7 @@ PROBLEMS = {
     410: "gone",
     412: "stale-version",
     422: "rule-violation",
+    429: "too-many-requests",
     500: "server-error",
 }
 
@@ -32,7 +33,8 @@ class ServiceError(Exception):
 
     status = 500
     message: str = ""
-    headers: ClassVar[Mapping[str, str]] = {}
+    #: Headers the answer carries (a class's, or one refusal's own).
+    headers: Mapping[str, str] = MappingProxyType({})
 
     def __init__(self, **params: object) -> None:
         # A text quoted from a request (an imported name) may hold a lone surrogate, which
@@ -63,7 +65,7 @@ class RoundNotFound(ServiceError):
 
 class TokenMissing(ServiceError):
     status = 401
-    headers: ClassVar[Mapping[str, str]] = {"WWW-Authenticate": "Bearer"}
+    headers: Mapping[str, str] = MappingProxyType({"WWW-Authenticate": "Bearer"})
     message = _("Changing a game needs its edit token.")
 
 
@@ -96,6 +98,23 @@ class StaleVersion(ServiceError):
         "The game has changed since the version you saw (it is now at version %(version)d): "
         "load it again and retry."
     )
+
+
+class ImportLimitReached(ServiceError):
+    """An import of more games than the client address may still import in the window."""
+
+    status = 429
+    message = _(
+        "This address may import %(count)d games in %(hours)d hours, and this file would go "
+        "past that: try again in %(wait_hours)d h %(wait_minutes)d min."
+    )
+
+    def __init__(self, *, count: int, hours: int, seconds: int) -> None:
+        minutes = -(-seconds // 60)  # rounded up, as Retry-After's seconds
+        super().__init__(
+            count=count, hours=hours, wait_hours=minutes // 60, wait_minutes=minutes % 60
+        )
+        self.headers = {"Retry-After": str(seconds)}
 
 
 class ImportRefused(ServiceError):

@@ -28,6 +28,7 @@ DATA_TABLES = ("round_changes", "handovers", "grants", "entries", "rounds", "pla
 RAISED_LIMITS = {
     "RATELIMIT_CREATE_GAME": "100000 per minute",
     "RATELIMIT_HAND_OVER": "100000 per minute",
+    "RATELIMIT_IMPORT_GAMES": "100000 per minute",
 }
 
 
