@@ -13,11 +13,13 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..errors import ImportRefused
+from ..rules.bids import can_bid
 from ..rules.cards import DECK_SIZE, Trump, Turned, trump_from
 from ..rules.game import GameView, RoundRecord, evaluate
-from ..rules.messages import RuleError
+from ..rules.messages import BidError, RuleError
 from ..rules.messages import gettext_noop as _
 from ..rules.referee import verify_bids_turn, verify_tricks_turn, verify_trump_turn
+from ..rules.scoring import add_scores, score
 from ..rules.table import MAX_PLAYERS, MIN_PLAYERS, NAME_MAX_LENGTH, Table, clean_names
 from ..rules.variants import GameRules, parse_bid_reveal, parse_bid_rule
 from ..schemas.document import (
@@ -142,7 +144,9 @@ def _trump(value: TrumpFile | None, table: Table, number: int) -> Trump | None:
     return trump
 
 
-def _replay(table: Table, rounds: list[RoundFile]) -> tuple[dict[int, RoundRecord], GameView]:
+def _replay(
+    table: Table, rounds: list[RoundFile], audit: list[AuditFile]
+) -> tuple[dict[int, RoundRecord], GameView]:
     """The rounds of the file, each checked by the rules as if it were recorded now, in
     order; the game they make.
 
@@ -150,7 +154,10 @@ def _replay(table: Table, rounds: list[RoundFile]) -> tuple[dict[int, RoundRecor
     before it scored, the trump before the bids, every bid before the tricks), its bid
     limits and its scores depend only on it and the rounds before it, which are the same
     there as when it was recorded. Evaluating the game anew before each write, as a table
-    does, would cost a game of 20 rounds 80 evaluations."""
+    does, would cost a game of 20 rounds 80 evaluations. Bids the standings forbid now
+    (the Canadian rule) are taken when the standings ``audit`` gives for the moment they
+    were written allowed them: a later correction of an earlier round leaves them as they
+    were recorded."""
     if len(rounds) != table.rules.rounds:
         raise _bad(
             _("rounds must list every round of the game, 1 to %(rounds)d."),
@@ -182,7 +189,12 @@ def _replay(table: Table, rounds: list[RoundFile]) -> tuple[dict[int, RoundRecor
             ):
                 raise _bad(_("bids or tricks are given without a trump."), number)
             if bids is not None:
-                verify_bids_turn(game, number, bids)
+                try:
+                    verify_bids_turn(game, number, bids)
+                except BidError:
+                    then = _totals_when_bid(table, audit, number, bids)
+                    if then is None or not can_bid(table, number, bids, then):
+                        raise
             if data.tricks is not None:
                 verify_tricks_turn(game, number, tuple(data.tricks))
         except RuleError as error:
@@ -190,6 +202,35 @@ def _replay(table: Table, rounds: list[RoundFile]) -> tuple[dict[int, RoundRecor
         if data.scores is not None and data.scores != game.round(number).scores:
             raise _bad(_("the scores in the file do not follow from its bids and tricks."), number)
     return records, game
+
+
+def _totals_when_bid(
+    table: Table, audit: list[AuditFile], number: int, bids: tuple[int | None, ...]
+) -> list[int] | None:
+    """The totals before round ``number`` when its bids were last changed to ``bids``, from
+    the audit trail (its entries in the order written); ``None`` when it does not tell."""
+    writes = [entry for entry in audit if entry.kind != "import" and entry.new is not None]
+    last = None
+    for index, entry in enumerate(writes):
+        new = entry.new.bids if entry.new is not None else None
+        old = entry.old.bids if entry.old is not None else None
+        if entry.round == number and new is not None and tuple(new) == bids and old != new:
+            last = index
+    if last is None:
+        return None
+    facts = {entry.round: entry.new for entry in writes[:last] if entry.round < number}
+    totals = [0] * table.seats
+    for earlier in range(1, number):
+        then = facts.get(earlier)
+        if then is None or then.bids is None or then.tricks is None:
+            return None
+        if None in then.bids or None in then.tricks or len(then.bids) != table.seats:
+            return None
+        points = [
+            score(bid or 0, won or 0) for bid, won in zip(then.bids, then.tricks, strict=True)
+        ]
+        totals = add_scores(totals, points)
+    return totals
 
 
 def _audit_rows(
@@ -252,7 +293,7 @@ def parse_game(item: Any, now: datetime) -> ParsedGame:
         table = _table(game)
     except RuleError as error:
         raise Refusal(error) from None
-    records, view = _replay(table, game.rounds)
+    records, view = _replay(table, game.rounds, entry.audit or [])
     started = _time(game.created_at)
     if game.totals is not None and game.totals != view.totals:
         raise _bad(_("the totals in the file do not follow from its rounds."))
