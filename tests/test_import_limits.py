@@ -149,6 +149,18 @@ def test_the_daily_import_limit_is_off_with_the_other_limits(tmp_path: Path) -> 
     assert client.post("/api/v1/import", json=many(one, 3)).status_code == 201
     with app.app_context():
         db.engine.dispose()
+    migrated_sqlite_app(tmp_path, "on")  # the limiter is shared: on again for the next tests
+
+
+def test_an_unreachable_limit_storage_lets_an_import_through(tmp_path: Path) -> None:
+    """Redis down must not turn an import into a server error."""
+    app = migrated_sqlite_app(tmp_path, "down", RATELIMIT_STORAGE_URI="redis://127.0.0.1:9/0")
+    client = app.test_client()
+    one = exported(ApiClient(client))
+    assert client.post("/api/v1/import", json=many(one, 2)).status_code == 201
+    with app.app_context():
+        db.engine.dispose()
+    migrated_sqlite_app(tmp_path, "memory")  # back to memory for the tests after this one
 
 
 # -- Short transactions ----------------------------------------------------------------------
