@@ -102,6 +102,9 @@ def build(instance_path: str, overrides: Mapping[str, Any] | None = None) -> dic
         # Entering a table code, per address (page and API together); each game also takes
         # only a few wrong codes an hour from all addresses (services/table_codes.py).
         "RATELIMIT_TABLE_CODE": _env("RATELIMIT_TABLE_CODE", "5 per minute; 20 per hour"),
+        # Games one client address may import, counted in games (an import is also one
+        # start above): two exports of everything a phone keeps a day.
+        "RATELIMIT_IMPORT_GAMES": _env("RATELIMIT_IMPORT_GAMES", "2000 per day"),
     }
     settings.update(overrides or {})
     if not settings.get("SECRET_KEY"):

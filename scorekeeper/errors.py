@@ -36,7 +36,7 @@ class ServiceError(Exception):
 
     status = 500
     message: str = ""
-    #: Headers the answer carries (an instance may set its own).
+    #: Headers the answer carries (a class's, or one refusal's own).
     headers: Mapping[str, str] = MappingProxyType({})
 
     def __init__(self, **params: object) -> None:
@@ -139,6 +139,23 @@ class StaleVersion(ServiceError):
         "The game has changed since the version you saw (it is now at version %(version)d): "
         "load it again and retry."
     )
+
+
+class ImportLimitReached(ServiceError):
+    """An import of more games than the client address may still import in the window."""
+
+    status = 429
+    message = _(
+        "This address may import %(count)d games in %(hours)d hours, and this file would go "
+        "past that: try again in %(wait_hours)d h %(wait_minutes)d min."
+    )
+
+    def __init__(self, *, count: int, hours: int, seconds: int) -> None:
+        minutes = -(-seconds // 60)  # rounded up, as Retry-After's seconds
+        super().__init__(
+            count=count, hours=hours, wait_hours=minutes // 60, wait_minutes=minutes % 60
+        )
+        self.headers = {"Retry-After": str(seconds)}
 
 
 class ImportRefused(ServiceError):

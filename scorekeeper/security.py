@@ -12,10 +12,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from flask import Flask, Request, current_app, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from flask_babel import gettext, ngettext
+from flask_limiter.util import get_remote_address
+from limits import parse_many
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
 
 from .config import PROXY_FIX_KEYS
+from .errors import ImportLimitReached
 from .extensions import limiter
 from .services.import_file import IMPORT_MAX_BYTES
 
@@ -146,6 +149,8 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 #: The scope starting a game counts in, on the page and in the API alike.
 CREATE_GAME = "create-game"
+#: The scope imported games count in, one per game.
+IMPORT_GAMES = "import-games"
 
 
 def limited(
@@ -164,4 +169,31 @@ def limited(
         scope=scope or name.lower(),
         methods=methods,
         exempt_when=lambda: when is not None and not when(),
+    )
+
+
+def spend_import(games: int) -> None:
+    """Count an import of ``games`` games against ``RATELIMIT_IMPORT_GAMES`` for the client
+    address: each game costs one. Raise :class:`ImportLimitReached` (nothing counted) when
+    it would go past a limit, with the seconds until that limit's window lets it in."""
+    if not current_app.config["RATELIMIT_ENABLED"]:
+        return
+    strategy = limiter.limiter
+    key = get_remote_address()
+    limits = parse_many(current_app.config["RATELIMIT_IMPORT_GAMES"])
+    try:
+        over = [item for item in limits if not strategy.test(item, key, IMPORT_GAMES, cost=games)]
+        if not over:
+            for item in limits:
+                strategy.hit(item, key, IMPORT_GAMES, cost=games)
+            return
+        reset = strategy.get_window_stats(over[0], key, IMPORT_GAMES).reset_time
+    except Exception:  # the storage, as Flask-Limiter's own checks (RATELIMIT_SWALLOW_ERRORS)
+        if current_app.config["RATELIMIT_SWALLOW_ERRORS"]:
+            return
+        raise
+    raise ImportLimitReached(
+        count=over[0].amount,
+        hours=max(1, over[0].get_expiry() // 3600),
+        seconds=max(1, math.ceil(reset - time.time())),
     )

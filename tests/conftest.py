@@ -38,6 +38,7 @@ RAISED_LIMITS = {
     "RATELIMIT_CREATE_GAME": "100000 per minute",
     "RATELIMIT_HAND_OVER": "100000 per minute",
     "RATELIMIT_TABLE_CODE": "100000 per minute",
+    "RATELIMIT_IMPORT_GAMES": "100000 per minute",
 }
 
 

@@ -178,3 +178,29 @@ def test_a_start_before_the_year_1_in_utc_is_read_as_no_start(app: Flask, api: A
     assert game_count(app) == count + 1
     imported = api.client.get(response.get_json()["games"][0]["links"]["self"]).get_json()
     assert not imported["created_at"].startswith("0001")
+
+
+def test_a_corrected_canadian_game_imports_back_with_the_same_sheet(
+    app: Flask, api: ApiClient
+) -> None:
+    # Round 2's bids add up, allowed as Bob (who deals) did not lead alone; round 1 is then
+    # corrected so that he does. The bids stay as recorded, and the file imports back.
+    game_id: str = api.create(["Ann", "Bob", "Cy"], first_dealer=0, rules={"bid_rule": "canadian"})[
+        "id"
+    ]
+    api.play_round(game_id, 1, [0, 0, 0], [1, 0, 0], turned="wizard", chosen="red")
+    api.play_round(game_id, 2, [1, 1, 0], [1, 0, 1])
+    api.bids(game_id, 1, [1, 0, 0])
+    api.tricks(game_id, 1, [0, 0, 1])  # Ann -10, Bob 20, Cy -10: Bob leads alone
+    original = api.get(game_id)
+    exported = api.client.get(f"/api/v1/games/{game_id}/export").get_json()
+    response = api.client.post("/api/v1/import", json=exported)
+    assert response.status_code == 201, response.get_json()
+    copy = api.get(response.get_json()["games"][0]["id"])
+    for key in ("rounds", "totals", "standings"):
+        assert copy[key] == original[key], key
+    # Its export imports back too; a forged bid that no standings allowed is still refused.
+    again = api.client.get(f"/api/v1/games/{copy['id']}/export").get_json()
+    assert api.client.post("/api/v1/import", json=again).status_code == 201
+    forged = {"schema_version": 1, "game": exported["game"], "audit": []}
+    assert api.client.post("/api/v1/import", json=forged).status_code == 422

@@ -42,22 +42,24 @@ def export_game(game_id: str) -> Response:
     "the game, the round and the reason), and nothing is imported.",
     body=Export,
     answers={201: Answer("The new games with their edit tokens.", ImportResult)},
-    problems=(400, 413, 415, 422, 503),
+    problems=(400, 413, 415, 422, 429, 503),
 )
 @security.limited("RATELIMIT_CREATE_GAME", scope=security.CREATE_GAME)
 def import_games() -> ResponseReturnValue:
     """New games (new ids, edit tokens shown once) from an export, checked; all or nothing."""
     request.max_content_length = IMPORT_MAX_BYTES
     # The file is read by the import itself, which refuses it in the rules' words.
-    created = importing.import_games(json_body()).created
+    document = json_body()
+    security.spend_import(importing.count_games(document))
+    created = importing.import_games(document).created
     body = ImportResult(
         games=[
             ImportedGame(
-                id=new.game.id,
+                id=new.id,
                 edit_token=new.edit_token,
                 links=ImportLinks(
-                    self=url_for("api.get_game", game_id=new.game.id),
-                    view=url_for("games.sheet", game_id=new.game.id),
+                    self=url_for("api.get_game", game_id=new.id),
+                    view=url_for("games.sheet", game_id=new.id),
                 ),
             )
             for new in created

@@ -13,13 +13,14 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..errors import ImportRefused
-from ..models import RoundChange
-from ..rules.cards import Trump, Turned, trump_from
-from ..rules.game import RoundRecord, evaluate
-from ..rules.messages import RuleError
+from ..rules.bids import can_bid
+from ..rules.cards import DECK_SIZE, Trump, Turned, trump_from
+from ..rules.game import GameView, RoundRecord, evaluate
+from ..rules.messages import BidError, RuleError
 from ..rules.messages import gettext_noop as _
 from ..rules.referee import verify_bids_turn, verify_tricks_turn, verify_trump_turn
-from ..rules.table import MAX_PLAYERS, NAME_MAX_LENGTH, Table, clean_names
+from ..rules.scoring import add_scores, score
+from ..rules.table import MAX_PLAYERS, MIN_PLAYERS, NAME_MAX_LENGTH, Table, clean_names
 from ..rules.variants import GameRules, parse_bid_reveal, parse_bid_rule
 from ..schemas.document import (
     KINDS,
@@ -33,9 +34,15 @@ from ..schemas.document import (
 from ..schemas.faults import first_fault
 from . import loading
 
-MAX_IMPORT_GAMES = 2000
+#: Games one file may hold: a household's games of many years (an export of everything a
+#: phone keeps), and as many full games, with their audit trails, as the body limit holds.
+MAX_IMPORT_GAMES = 1000
 #: An export of many games is larger than a round's body.
 IMPORT_MAX_BYTES = 16 * 1024 * 1024
+#: Audit entries one game of a file may hold. A game has at most 20 rounds (60 cards, three
+#: players); a round is written at most 8 times on its way (the trump, six bids one at a
+#: time, the tricks), which leaves room for 17 corrections of every round.
+MAX_AUDIT_ENTRIES = DECK_SIZE // MIN_PLAYERS * 25
 
 
 class Refusal(Exception):
@@ -60,13 +67,18 @@ def _time(value: str | None) -> datetime | None:
         return None
 
 
+#: One entry of a game's audit trail as the ``round_changes`` table takes it (without the
+#: game's id, which the import gives).
+AuditRow = dict[str, Any]
+
+
 @dataclass
 class ParsedGame:
     table: Table
     records: dict[int, RoundRecord]
     created_at: datetime
     updated_at: datetime
-    audit: list[RoundChange]
+    audit: list[AuditRow]
     #: Whether the file gives the game's start (without it, the game has no identity to
     #: find it by among the kept ones).
     dated: bool = True
@@ -76,6 +88,12 @@ def _read(item: Any) -> GameExport:
     """One game of the file through the export's models; their first fault in the app's words."""
     if not isinstance(item, dict) or not isinstance(item.get("game"), dict):
         raise _bad(_("%(what)s is not a JSON object."), what="game")
+    audit = item.get("audit")
+    if isinstance(audit, list) and len(audit) > MAX_AUDIT_ENTRIES:
+        raise _bad(
+            _("its audit trail holds more than %(max)d entries, more than a game writes."),
+            max=MAX_AUDIT_ENTRIES,
+        )
     try:  # as JSON, where the audit's cards are read from their names
         return GameExport.model_validate_json(json.dumps(item))
     except ValidationError as error:
@@ -126,39 +144,93 @@ def _trump(value: TrumpFile | None, table: Table, number: int) -> Trump | None:
     return trump
 
 
-def _replay(table: Table, rounds: list[RoundFile]) -> dict[int, RoundRecord]:
-    """The rounds of the file, each checked by the rules as if it were recorded now."""
+def _replay(
+    table: Table, rounds: list[RoundFile], audit: list[AuditFile]
+) -> tuple[dict[int, RoundRecord], GameView]:
+    """The rounds of the file, each checked by the rules as if it were recorded now, in
+    order; the game they make.
+
+    The checks ask the game the whole file makes, evaluated once: a round's turn (the round
+    before it scored, the trump before the bids, every bid before the tricks), its bid
+    limits and its scores depend only on it and the rounds before it, which are the same
+    there as when it was recorded. Evaluating the game anew before each write, as a table
+    does, would cost a game of 20 rounds 80 evaluations. Bids the standings forbid now
+    (the Canadian rule) are taken when the standings ``audit`` gives for the moment they
+    were written allowed them: a later correction of an earlier round leaves them as they
+    were recorded."""
     if len(rounds) != table.rules.rounds:
         raise _bad(
             _("rounds must list every round of the game, 1 to %(rounds)d."),
             rounds=table.rules.rounds,
         )
     records: dict[int, RoundRecord] = {}
+    given: dict[int, tuple[Trump | None, tuple[int | None, ...] | None, RoundFile]] = {}
     for number, data in enumerate(rounds, start=1):
         if data.number != number:
             raise _bad(_("the rounds are not numbered 1, 2, 3, … in order."), number)
         try:
-            trump, tricks = _trump(data.trump, table, number), data.tricks
-            bids = tuple(data.bids) if data.bids is not None else None
-            if bids is not None and all(bid is None for bid in bids):
-                bids = None  # nobody has bid yet (or the bids were hidden at export)
-            if trump is not None:
-                verify_trump_turn(evaluate(table, records), number)
-                records[number] = RoundRecord(trump=trump)
-            elif (bids is not None or tricks is not None) and not table.deals_every_card(number):
-                raise _bad(_("bids or tricks are given without a trump."), number)
-            if bids is not None:
-                verify_bids_turn(evaluate(table, records), number, bids)
-                records[number] = RoundRecord(trump=trump, bids=bids)
-            if tricks is not None:
-                verify_tricks_turn(evaluate(table, records), number, tuple(tricks))
-                records[number] = RoundRecord(trump, bids, tuple(tricks))
+            trump = _trump(data.trump, table, number)
         except RuleError as error:
             raise Refusal(error, number) from None
-        derived = evaluate(table, records).round(number).scores
-        if data.scores is not None and data.scores != derived:
+        bids = tuple(data.bids) if data.bids is not None else None
+        if bids is not None and all(bid is None for bid in bids):
+            bids = None  # nobody has bid yet (or the bids were hidden at export)
+        tricks = tuple(data.tricks) if data.tricks is not None else None
+        given[number] = (trump, bids, data)
+        if trump is not None or bids is not None or tricks is not None:
+            records[number] = RoundRecord(trump, bids, tricks)
+    game = evaluate(table, records)
+    for number, (trump, bids, data) in given.items():
+        try:
+            if trump is not None:
+                verify_trump_turn(game, number)
+            elif (bids is not None or data.tricks is not None) and not table.deals_every_card(
+                number
+            ):
+                raise _bad(_("bids or tricks are given without a trump."), number)
+            if bids is not None:
+                try:
+                    verify_bids_turn(game, number, bids)
+                except BidError:
+                    then = _totals_when_bid(table, audit, number, bids)
+                    if then is None or not can_bid(table, number, bids, then):
+                        raise
+            if data.tricks is not None:
+                verify_tricks_turn(game, number, tuple(data.tricks))
+        except RuleError as error:
+            raise Refusal(error, number) from None
+        if data.scores is not None and data.scores != game.round(number).scores:
             raise _bad(_("the scores in the file do not follow from its bids and tricks."), number)
-    return records
+    return records, game
+
+
+def _totals_when_bid(
+    table: Table, audit: list[AuditFile], number: int, bids: tuple[int | None, ...]
+) -> list[int] | None:
+    """The totals before round ``number`` when its bids were last changed to ``bids``, from
+    the audit trail (its entries in the order written); ``None`` when it does not tell."""
+    writes = [entry for entry in audit if entry.kind != "import" and entry.new is not None]
+    last = None
+    for index, entry in enumerate(writes):
+        new = entry.new.bids if entry.new is not None else None
+        old = entry.old.bids if entry.old is not None else None
+        if entry.round == number and new is not None and tuple(new) == bids and old != new:
+            last = index
+    if last is None:
+        return None
+    facts = {entry.round: entry.new for entry in writes[:last] if entry.round < number}
+    totals = [0] * table.seats
+    for earlier in range(1, number):
+        then = facts.get(earlier)
+        if then is None or then.bids is None or then.tricks is None:
+            return None
+        if None in then.bids or None in then.tricks or len(then.bids) != table.seats:
+            return None
+        points = [
+            score(bid or 0, won or 0) for bid, won in zip(then.bids, then.tricks, strict=True)
+        ]
+        totals = add_scores(totals, points)
+    return totals
 
 
 def _audit_rows(
@@ -166,7 +238,7 @@ def _audit_rows(
     table: Table,
     records: Mapping[int, RoundRecord],
     now: datetime,
-) -> list[RoundChange]:
+) -> list[AuditRow]:
     rows = []
     for index, entry in enumerate(entries):
         if not 1 <= entry.round <= table.rules.rounds or entry.kind not in KINDS:
@@ -181,22 +253,22 @@ def _audit_rows(
                 _("audit[%(index)d] holds facts that are not a round's."), index=index
             ) from None
         rows.append(
-            RoundChange(
-                round_number=entry.round,
-                kind=entry.kind,
-                changed_at=_time(entry.at) or now,
-                old=sides[0],
-                new=sides[1],
-            )
+            {
+                "round_number": entry.round,
+                "kind": entry.kind,
+                "changed_at": _time(entry.at) or now,
+                "old": sides[0],
+                "new": sides[1],
+            }
         )
     return rows + [
-        RoundChange(
-            round_number=number,
-            kind="import",
-            changed_at=now,
-            old=None,
-            new=loading.facts_json(record),
-        )
+        {
+            "round_number": number,
+            "kind": "import",
+            "changed_at": now,
+            "old": None,
+            "new": loading.facts_json(record),
+        }
         for number, record in sorted(records.items())
     ]
 
@@ -221,9 +293,9 @@ def parse_game(item: Any, now: datetime) -> ParsedGame:
         table = _table(game)
     except RuleError as error:
         raise Refusal(error) from None
-    records = _replay(table, game.rounds)
+    records, view = _replay(table, game.rounds, entry.audit or [])
     started = _time(game.created_at)
-    if game.totals is not None and game.totals != evaluate(table, records).totals:
+    if game.totals is not None and game.totals != view.totals:
         raise _bad(_("the totals in the file do not follow from its rounds."))
     return ParsedGame(
         table=table,

@@ -4,31 +4,55 @@ through the rules (:mod:`.import_file`); a file they refuse starts nothing."""
 from __future__ import annotations
 
 import secrets
+import time
 from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from operator import attrgetter
+from operator import itemgetter
 from typing import Any
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import delete, func, insert, or_, select
 from sqlalchemy.orm import selectinload
 
 from ..errors import GameImportRefused, RoundImportRefused
 from ..extensions import db
-from ..models import Entry, Game, Grant, Round, utcnow
+from ..models import Entry, Game, Grant, Round, RoundChange, utcnow
 from ..rules.table import Table
 from . import loading
-from .games import NewGame, new_game_row
+from .games import new_game_row
 from .history import kept_by, restorable
 from .import_file import ParsedGame, Refusal, game_label, games_of, parse_game
 from .sharing import Device
+
+#: Games written in one transaction. Each batch holds the write lock (SQLite's, or the rows'
+#: on PostgreSQL) for a few milliseconds, and other requests run between batches (and
+#: between the games while the file is read).
+BATCH_GAMES = 10
+
+
+@dataclass(frozen=True)
+class Started:
+    """A game an import started: its id and its edit token, which is shown only this once."""
+
+    id: str
+    edit_token: str
+
+
+@dataclass(frozen=True)
+class Written:
+    """A game an import wrote, not yet granted to the browser."""
+
+    id: str
+    edit_token: str
+    identity: tuple[datetime, Table]
+    dated: bool
 
 
 @dataclass(frozen=True)
 class Imported:
     """The games an import started, and how many it left out as the browser keeps them."""
 
-    created: list[NewGame]
+    created: list[Started]
     already_kept: int = 0
     restorable: int = 0
 
@@ -64,10 +88,19 @@ def _one_import_at_a_time(device: Device) -> None:
         db.session.execute(select(func.pg_advisory_xact_lock(key)))
 
 
-def import_games(document: Any, device: Device | None = None) -> Imported:
-    """Every game of an export as a new game with a new id and token, or nothing when the
-    rules refuse one; ``device`` gets the right to edit them. A game it keeps already (or
-    deleted and can still restore) is left out, so a file imported twice starts no game twice."""
+def pause() -> None:
+    """Let other requests run: under gevent's workers (monkey-patched) this switches to
+    them; under threads it costs nothing."""
+    time.sleep(0)
+
+
+def count_games(document: Any) -> int:
+    """How many games the file holds (refused, as the import would, when it is no export)."""
+    return len(games_of(document))
+
+
+def parse_all(document: Any) -> list[ParsedGame]:
+    """Every game of the file read and replayed through the rules, or the first refusal."""
     now = utcnow()
     parsed: list[ParsedGame] = []
     for index, item in enumerate(games_of(document), start=1):
@@ -79,57 +112,141 @@ def import_games(document: Any, device: Device | None = None) -> Imported:
                     game=game_label(index, item), round=refusal.round, reason=refusal.reason
                 ) from None
             raise GameImportRefused(game=game_label(index, item), reason=refusal.reason) from None
-    created = []
+        pause()
+    return parsed
+
+
+def import_games(document: Any, device: Device | None = None) -> Imported:
+    """Every game of an export as a new game with a new id and token, or nothing when the
+    rules refuse one; ``device`` gets the right to edit them. A game it keeps already (or
+    deleted and can still restore) is left out, so a file imported twice starts no game twice.
+
+    Every game is checked before any is written. They are then written in short
+    transactions of :data:`BATCH_GAMES` games, and the browser's grants in a last one: until
+    it commits, no one knows the new games' ids, and no list shows them. An import that
+    fails on the way deletes the games it wrote."""
+    parsed = parse_all(document)
+    kept = kept_identities(device)
+    fresh: list[ParsedGame] = []
     left_out: Counter[bool] = Counter()  # by whether the kept game is deleted
-    with loading.write_transaction():
-        if device is not None:
-            _one_import_at_a_time(device)
-        kept = kept_identities(device)
-        for game in parsed:
-            identity = _identity(game.created_at, game.table)
-            if game.dated and identity in kept:
-                left_out[kept[identity]] += 1
-                continue
-            token = secrets.token_urlsafe(loading.EDIT_TOKEN_BYTES)
-            row = _game_row(game, token)
-            db.session.add(row)
+    for game in parsed:
+        identity = _identity(game.created_at, game.table)
+        if game.dated and identity in kept:
+            left_out[kept[identity]] += 1
+        else:
+            fresh.append(game)
             if device is not None:
                 kept[identity] = False  # the same game twice in one file: once
-                db.session.add(Grant(device_hash=device.hash, game_id=row.id, created_at=now))
-            created.append((row, token))
+    del parsed
+    written: list[Written] = []
+    try:
+        for first in range(0, len(fresh), BATCH_GAMES):
+            with loading.write_transaction():
+                written += _write(fresh[first : first + BATCH_GAMES])
+            pause()
+        if device is not None:
+            with loading.write_transaction():
+                written, left_out = _grant(written, left_out, device)
+    except BaseException:
+        _discard([game.id for game in written])
+        raise
     return Imported(
-        created=[NewGame(game=loading.snapshot(row), edit_token=token) for row, token in created],
+        created=[Started(id=game.id, edit_token=game.edit_token) for game in written],
         already_kept=left_out[False],
         restorable=left_out[True],
     )
 
 
-def _game_row(game: ParsedGame, token: str) -> Game:
+def _grant(
+    written: list[Written],
+    left_out: Counter[bool],
+    device: Device,
+) -> tuple[list[Written], Counter[bool]]:
+    """The browser's right to edit the games written, except those another import of the
+    same browser has granted it meanwhile (a form sent twice): those are deleted again."""
+    _one_import_at_a_time(device)
+    kept = kept_identities(device)
+    granted, again = [], []
+    for game in written:
+        if game.dated and game.identity in kept:
+            left_out[kept[game.identity]] += 1
+            again.append(game.id)
+        else:
+            granted.append(game)
+    if again:
+        db.session.execute(delete(Game).where(Game.id.in_(again)))
+    if granted:
+        now = utcnow()
+        rows = [
+            {"device_hash": device.hash, "game_id": game.id, "created_at": now} for game in granted
+        ]
+        db.session.execute(insert(Grant), rows)
+    return granted, left_out
+
+
+def _discard(game_ids: list[str]) -> None:
+    """Delete the games a failed import wrote (their rounds, entries and audit go with them)."""
+    if not game_ids:
+        return
+    with loading.write_transaction():
+        for first in range(0, len(game_ids), BATCH_GAMES):
+            db.session.execute(
+                delete(Game).where(Game.id.in_(game_ids[first : first + BATCH_GAMES]))
+            )
+
+
+def _write(games: list[ParsedGame]) -> list[Written]:
+    """New games for ``games``: their rows in a few statements, whatever their number."""
+    written = []
+    rounds: list[dict[str, Any]] = []
+    entries: list[dict[str, Any]] = []
+    changes: list[dict[str, Any]] = []
+    for game in games:
+        token = secrets.token_urlsafe(loading.EDIT_TOKEN_BYTES)
+        row = new_game_row(game.table, token, game.created_at, game.updated_at)
+        db.session.add(row)
+        _game_rows(game, row.id, rounds, entries)
+        changes += [{**change, "game_id": row.id} for change in game.audit]
+        identity = _identity(game.created_at, game.table)
+        written.append(Written(row.id, token, identity, game.dated))
+    db.session.flush()  # the games and their players, before the rows that name them
+    for model, rows in ((Round, rounds), (Entry, entries), (RoundChange, changes)):
+        if rows:
+            db.session.execute(insert(model), rows)
+    return written
+
+
+def _game_rows(
+    game: ParsedGame, game_id: str, rounds: list[dict[str, Any]], entries: list[dict[str, Any]]
+) -> None:
+    """The rows of the game's rounds and entries, added to ``rounds`` and ``entries``."""
     table = game.table
-    row = new_game_row(table, token, game.created_at, game.updated_at)
     # Each round's last correction (the latest time wins).
     corrected = {
-        change.round_number: change.changed_at
-        for change in sorted(game.audit, key=attrgetter("changed_at"))
-        if change.kind == "correction"
+        change["round_number"]: change["changed_at"]
+        for change in sorted(game.audit, key=itemgetter("changed_at"))
+        if change["kind"] == "correction"
     }
     for number, record in sorted(game.records.items()):
-        round_row = Round(number=number, corrected_at=corrected.get(number))
-        if record.trump is not None and not table.deals_every_card(number):
-            round_row.trump_turned = record.trump.turned.value
-            round_row.trump_suit = record.trump.suit.value if record.trump.suit else None
+        trump = record.trump if not table.deals_every_card(number) else None
+        rounds.append(
+            {
+                "game_id": game_id,
+                "number": number,
+                "corrected_at": corrected.get(number),
+                "trump_turned": trump.turned.value if trump is not None else None,
+                "trump_suit": trump.suit.value if trump is not None and trump.suit else None,
+            }
+        )
         if record.bids is not None:
-            round_row.entries = [
-                Entry(
-                    game_id=row.id,
-                    seat=seat,
-                    bid=bid,
-                    tricks=record.tricks[seat] if record.tricks is not None else None,
-                )
+            entries += [
+                {
+                    "game_id": game_id,
+                    "round_number": number,
+                    "seat": seat,
+                    "bid": bid,
+                    "tricks": record.tricks[seat] if record.tricks is not None else None,
+                    "draft_tricks": None,
+                }
                 for seat, bid in enumerate(record.bids)
             ]
-        row.rounds.append(round_row)
-    for change in game.audit:
-        change.game_id = row.id
-        db.session.add(change)
-    return row

@@ -5,6 +5,7 @@ players' statistics."""
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Any
 
@@ -129,7 +130,7 @@ def export_all() -> Page:
 
 
 @bp.route("/import", methods=["GET", "POST"])
-# An import starts games: it counts as one start, whatever the number of games in the file.
+# An import counts as one start, and its games count against the import limit (in the view).
 @security.limited("RATELIMIT_CREATE_GAME", scope=security.CREATE_GAME, methods=["POST"])
 def import_games() -> Page:
     """Bring games back from a JSON export: all of them, each round checked, or none."""
@@ -138,6 +139,7 @@ def import_games() -> Page:
     device = current_device(create=True)
     error = None
     status = 200
+    headers: Mapping[str, str] = {}
     if request.method == "POST":
         request.max_content_length = IMPORT_MAX_BYTES
         try:
@@ -155,10 +157,12 @@ def import_games() -> Page:
             status = 400
         else:
             try:
+                security.spend_import(importing.count_games(document))
                 created = importing.import_games(document, device)
             except errors.ServiceError as refusal:
                 error = service_message(refusal)
-                status = 422
+                status = refusal.status
+                headers = refusal.headers
             except RecursionError:
                 error = gettext("Choose a JSON file exported from the Tablet of Truth.")
                 status = 400
@@ -166,7 +170,7 @@ def import_games() -> Page:
                 flash(_imported_message(created))
                 return redirect(url_for(".home"), 303)
     body = render_template("import.html", error=error)
-    return make_response(body, status)
+    return make_response(body, status, dict(headers))
 
 
 def _imported_message(imported: importing.Imported) -> str:

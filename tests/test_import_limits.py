@@ -1,0 +1,218 @@
+"""What an import may cost: games per file, audit entries per game, games per address and
+day, and writes in short transactions with other requests let in between."""
+
+from __future__ import annotations
+
+import copy
+import io
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.extensions import db
+from scorekeeper.services import import_file, importing, sharing
+
+from .api_client import ApiClient
+from .confidant import Confidant, text
+from .conftest import migrated_sqlite_app
+from .test_history import game_count
+
+
+def exported(api: ApiClient) -> dict[str, Any]:
+    """The export of a game with two rounds played and one corrected."""
+    game_id: str = api.create(["Thomas", "Ute", "Kevin"], first_dealer=0)["id"]
+    api.play_round(game_id, 1, [0, 1, 1], [0, 0, 1], turned="wizard", chosen="red")
+    api.play_round(game_id, 2, [2, 0, 0], [1, 0, 1])
+    api.tricks(game_id, 1, [0, 1, 0])  # a correction
+    document: dict[str, Any] = api.client.get(f"/api/v1/games/{game_id}/export").get_json()
+    return document
+
+
+def many(one: dict[str, Any], count: int) -> dict[str, Any]:
+    """``count`` copies of one game, each started a minute after the one before."""
+    games = []
+    for index in range(count):
+        game = copy.deepcopy(one["game"])
+        game["created_at"] = f"2026-01-01T{index // 60:02d}:{index % 60:02d}:00Z"
+        games.append({"game": game, "audit": one["audit"]})
+    return {"schema_version": 1, "games": games}
+
+
+# -- Games per file and audit entries per game ----------------------------------------------
+
+
+def test_a_file_of_more_games_than_one_import_takes_is_refused(app: Flask, api: ApiClient) -> None:
+    count = game_count(app)
+    document = many(exported(api), import_file.MAX_IMPORT_GAMES + 1)
+    response = api.client.post("/api/v1/import", json=document)
+    assert response.status_code == 422
+    assert response.get_json()["detail"] == (
+        "Nothing was imported, as the file is refused: it holds more than 1000 games: "
+        "import them in parts."
+    )
+    assert game_count(app) == count + 1
+
+
+def test_a_game_with_more_audit_entries_than_a_game_writes_is_refused(
+    app: Flask, api: ApiClient
+) -> None:
+    one = exported(api)
+    count = game_count(app)
+    assert import_file.MAX_AUDIT_ENTRIES == 500  # 20 rounds, 25 writes each
+    one["audit"] = one["audit"] * (import_file.MAX_AUDIT_ENTRIES // len(one["audit"]) + 1)
+    document = many(one, 2)
+    response = api.client.post("/api/v1/import", json=document)
+    assert response.status_code == 422
+    assert response.get_json()["detail"] == (
+        "Nothing was imported, as game 1 (Thomas, Ute, Kevin) is refused: its audit trail "
+        "holds more than 500 entries, more than a game writes."
+    )
+    assert game_count(app) == count
+    one["audit"] = one["audit"][: import_file.MAX_AUDIT_ENTRIES]
+    assert api.client.post("/api/v1/import", json=many(one, 1)).status_code == 201
+
+
+# -- Games per address and day --------------------------------------------------------------
+
+
+@pytest.fixture
+def limited_app(tmp_path: Path) -> Iterator[Flask]:
+    """An app whose imports are limited to 5 games a day per address."""
+    app = migrated_sqlite_app(tmp_path, "imports", RATELIMIT_IMPORT_GAMES="5 per day")
+    yield app
+    with app.app_context():
+        db.engine.dispose()
+
+
+def _wait(sentence: str) -> int:
+    """The seconds "try again in 23 h 59 min" gives."""
+    match = re.search(r"try again in (\d+) h (\d+) min\.", sentence)
+    assert match, sentence
+    return (int(match.group(1)) * 60 + int(match.group(2))) * 60
+
+
+def test_the_api_counts_every_imported_game_against_the_daily_limit(limited_app: Flask) -> None:
+    client = limited_app.test_client()
+    one = exported(ApiClient(client))
+    assert client.post("/api/v1/import", json=many(one, 3)).status_code == 201
+    response = client.post("/api/v1/import", json=many(one, 3))  # 6 games in a day
+    assert response.status_code == 429
+    problem = response.get_json()
+    assert problem["type"] == "/api/v1/problems/too-many-requests"
+    assert problem["detail"].startswith(
+        "This address may import 5 games in 24 hours, and this file would go past that: "
+        "try again in "
+    )
+    retry_after = int(response.headers["Retry-After"])
+    assert 24 * 3600 - 60 <= retry_after <= 24 * 3600
+    # The sentence's wait is Retry-After's, rounded up to the minute.
+    assert 0 <= _wait(problem["detail"]) - retry_after < 60
+    with limited_app.app_context():
+        before = game_count(limited_app)
+    # A refused import counts nothing: the two games left may still come.
+    assert client.post("/api/v1/import", json=many(one, 2)).status_code == 201
+    assert game_count(limited_app) == before + 2
+
+
+def test_the_page_counts_every_imported_game_against_the_daily_limit(limited_app: Flask) -> None:
+    client = limited_app.test_client()
+    one = exported(ApiClient(client))
+    phone = Confidant(client)
+
+    def upload(count: int) -> Any:
+        data = json.dumps(many(one, count)).encode()
+        return client.post(
+            "/import",
+            data={"csrf_token": phone.csrf("/import"), "file": (io.BytesIO(data), "all.json")},
+        )
+
+    assert upload(4).status_code == 303
+    response = upload(2)
+    assert response.status_code == 429
+    page = text(response)
+    assert "This address may import 5 games in 24 hours" in page
+    assert 0 <= _wait(page) - int(response.headers["Retry-After"]) < 60
+
+
+def test_the_daily_import_limit_is_off_with_the_other_limits(tmp_path: Path) -> None:
+    app = migrated_sqlite_app(
+        tmp_path, "off", RATELIMIT_IMPORT_GAMES="1 per day", RATELIMIT_ENABLED=False
+    )
+    client = app.test_client()
+    one = exported(ApiClient(client))
+    assert client.post("/api/v1/import", json=many(one, 3)).status_code == 201
+    with app.app_context():
+        db.engine.dispose()
+    migrated_sqlite_app(tmp_path, "on")  # the limiter is shared: on again for the next tests
+
+
+def test_an_unreachable_limit_storage_lets_an_import_through(tmp_path: Path) -> None:
+    """Redis down must not turn an import into a server error."""
+    app = migrated_sqlite_app(tmp_path, "down", RATELIMIT_STORAGE_URI="redis://127.0.0.1:9/0")
+    client = app.test_client()
+    one = exported(ApiClient(client))
+    assert client.post("/api/v1/import", json=many(one, 2)).status_code == 201
+    with app.app_context():
+        db.engine.dispose()
+    migrated_sqlite_app(tmp_path, "memory")  # back to memory for the tests after this one
+
+
+# -- Short transactions ----------------------------------------------------------------------
+
+
+def test_an_import_writes_in_batches_with_the_write_lock_free_between_them(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    one = exported(ApiClient(client))
+    device = sharing.Device("a phone")
+    monkeypatch.setattr(importing, "BATCH_GAMES", 2)
+    between: list[tuple[bool, int]] = []
+
+    def pause() -> None:
+        # Between batches no transaction is open, and the phone lists none of the new games.
+        between.append((db.session().in_transaction(), len(importing.kept_identities(device))))
+        db.session.rollback()
+
+    monkeypatch.setattr(importing, "pause", pause)
+    with app.app_context():
+        imported = importing.import_games(many(one, 5), device)
+        assert len(imported.created) == 5
+        assert len(importing.kept_identities(device)) == 5
+    # A pause after each game read, and after each of the three batches.
+    assert between == [(False, 0)] * 8
+
+
+def test_an_import_that_fails_on_the_way_leaves_no_game(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    one = exported(ApiClient(client))
+    count = game_count(app)
+    monkeypatch.setattr(importing, "BATCH_GAMES", 2)
+    made = 0
+    new_game_row = importing.new_game_row
+
+    def fail_at_the_fourth(*args: Any) -> Any:
+        nonlocal made
+        made += 1
+        if made == 4:
+            raise RuntimeError("the worker is stopped")
+        return new_game_row(*args)
+
+    monkeypatch.setattr(importing, "new_game_row", fail_at_the_fourth)
+    with app.app_context(), pytest.raises(RuntimeError):
+        importing.import_games(many(one, 5), sharing.Device("a phone"))
+    assert made == 4  # the first batch was written, then deleted again
+    assert game_count(app) == count
+
+
+def test_by_default_an_address_may_import_2000_games_a_day(tmp_path: Path) -> None:
+    app = migrated_sqlite_app(tmp_path, "defaults")
+    assert app.config["RATELIMIT_IMPORT_GAMES"] == "2000 per day"
+    with app.app_context():
+        db.engine.dispose()
