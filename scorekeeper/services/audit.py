@@ -15,13 +15,15 @@ from ..extensions import db
 from ..models import RoundChange
 from ..rules.cards import Suit, Trump, Turned
 from . import loading
+from .import_file import MAX_AUDIT_ENTRIES
 from .loading import GameSnapshot
 from .paging import cursor, read_cursor
 
 #: Changes on one page of a round's history, the latest first.
 CHANGES_PAGE = 50
-#: The latest writes of a game an export carries (a real game makes a few hundred).
-AUDIT_EXPORTED = 1000
+#: The latest writes of a game an export carries: as many as an import takes, so that every
+#: export imports back (a real game makes a few hundred).
+AUDIT_EXPORTED = MAX_AUDIT_ENTRIES
 
 
 class Hidden(enum.Enum):
