@@ -43,6 +43,8 @@ ROUTES = (
     rounds.put_trump,
     rounds.put_bids,
     rounds.put_tricks,
+    rounds.post_undo,
+    rounds.post_redo,
     import_export.export_game,
     import_export.import_games,
     openapi,
