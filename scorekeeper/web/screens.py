@@ -13,8 +13,8 @@ from ..rules.cards import Suit, Trump, Turned
 from ..rules.game import RoundState, RoundView
 from ..rules.messages import BidError, TrickError
 from ..rules.scoring import Standing, running_totals, standings
-from ..rules.tricks import complete_draft, fill_tricks, tricks_if_all_made, verify_tricks
-from ..services import loading, undo
+from ..rules.tricks import complete_draft, fill_tricks, verify_tricks
+from ..services import loading, rounds, undo
 from . import chart
 
 SUIT_SYMBOLS = {
@@ -150,12 +150,11 @@ def trick_hint(game: loading.GameSnapshot, number: int) -> str | None:
 
 
 def can_all_make(game: loading.GameSnapshot, number: int) -> bool:
-    """Whether "everyone made their bid" is possible (and may be offered without giving
-    hidden bids away)."""
-    view = game.view.round(number)
-    if not view.bids_visible:
+    """Whether "everyone (else) made their bid" is possible (and may be offered without
+    giving hidden bids away)."""
+    if not game.view.round(number).bids_visible:
         return False
-    return tricks_if_all_made(number, view.bids or ()) is not None
+    return rounds.tapped_or_made(game, number) is not None
 
 
 def leaders(game: loading.GameSnapshot) -> list[str]:
