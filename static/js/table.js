@@ -25,12 +25,8 @@
     }
   }
   on("htmx:after:settle", localTimes);
-  // The round screen brings the next row to tap into view (unless a refusal is shown).
-  on("htmx:after:settle", () => {
-    if (!document.getElementById("refusal")) {
-      document.querySelector("[data-next]")?.scrollIntoView({block: "nearest"});
-    }
-  });
+  on("htmx:after:settle", () => document.getElementById("refusal")
+    || document.querySelector("[data-next]")?.scrollIntoView({block: "nearest"}));
   if (document.readyState === "loading") on("DOMContentLoaded", localTimes); else localTimes();
 
   if (!("wakeLock" in navigator)) return;
