@@ -197,7 +197,7 @@ class RoundChange(db.Model):  # type: ignore[name-defined,misc]
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     round_number: Mapped[int]
     #: What wrote: ``trump``, ``bids``, ``tricks``, ``score``, ``correction`` (any write to a
-    #: round already scored) or ``import``.
+    #: round already scored), ``import``, or ``undo`` and ``redo`` (services/undo.py).
     kind: Mapped[str] = mapped_column(String(16))
     changed_at: Mapped[datetime] = mapped_column(default=utcnow)
     #: The facts before and after: ``{"trump": {"turned", "suit"} | None, "bids": [...] | None,

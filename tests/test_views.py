@@ -341,9 +341,10 @@ def test_covered_bids_are_hidden_until_all_are_in_then_revealed_at_once(
     assert "may not bid" not in phone.round_page(1).get_data(as_text=True)
     assert "2 of 3 have bid." in text(phone.round_page(1))
     phone.bid(1, 0, 1)
+    # All in: revealed at once, without a tap, on each trick row and in their total.
     tricks = text(phone.round_page(1))
-    assert "Reveal the bids" in tricks
-    assert "Ute bid 1" in tricks
+    assert "Ute bid 1 0 1 Kevin bid 0 0 1 Thomas bid 1" in tricks
+    assert "The bids add up to 2, for 1 trick." in tricks
 
 
 def test_a_covered_bid_can_be_changed(phone: Confidant) -> None:
@@ -934,7 +935,7 @@ def test_a_covered_bid_that_leaves_the_dealers_bid_forbidden_stands_without_givi
     assert "which the bid rule forbids: Thomas, who deals, must bid something else" in page
     assert "may not bid 1" not in page
     assert phone.bid(1, 0, 0).status_code == 303
-    assert "Reveal the bids" in text(phone.round_page(1))
+    assert "Thomas bid 0" in text(phone.round_page(1))
 
 
 def test_covered_bids_in_play_name_the_dealers_forbidden_bid(phone: Confidant) -> None:

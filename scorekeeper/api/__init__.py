@@ -43,6 +43,8 @@ ROUTES = (
     rounds.put_trump,
     rounds.put_bids,
     rounds.put_tricks,
+    rounds.post_undo,
+    rounds.post_redo,
     table_codes.new_table_code,
     table_codes.take_over,
     import_export.export_game,

@@ -9,7 +9,7 @@ from pydantic import BaseModel
 from werkzeug.exceptions import HTTPException
 
 from ..schemas.games import BidsBody, Game, TricksBody, TrumpBody
-from ..services import rounds, sharing
+from ..services import rounds, sharing, undo
 from .games import game_response
 from .openapi import Answer, Operation
 from .problems import Problem
@@ -90,3 +90,45 @@ def put_tricks(game_id: str, number: int) -> Response:
     body, bearer = _body(game_id, number, TricksBody)
     written = rounds.record_tricks(game_id, bearer, number, body.tricks, if_match=if_match())
     return game_response(written)
+
+
+def _reverse(name: str, summary: str, description: str) -> Operation:
+    """The operation of an undo or a redo."""
+    return Operation(
+        rule=f"/games/<game_id>/{name}",
+        method="POST",
+        operation_id=name,
+        summary=summary,
+        description=description,
+        editor=True,
+        headers=("If-Match",),
+        answers={200: Answer("The game after the write.", Game, ("ETag",))},
+        problems=(401, 403, 404, 409, 412, 429, 503),
+    )
+
+
+@_reverse(
+    "undo",
+    "Undo the last write",
+    "Takes back the game's last write not taken back yet (a trump, bids, tricks, a "
+    "scoring, a correction), from the audit trail; repeated, it goes further back within "
+    "the current round and the last one scored (the very last write is always reachable). "
+    "The undo is itself a write: it bumps the version and is kept in the audit trail as "
+    "`undo`. Send `If-Match` with the version you saw: another write since is a 412. "
+    "Nothing to undo is a 409.",
+)
+def post_undo(game_id: str) -> Response:
+    """Take back the last write."""
+    return game_response(undo.undo(game_id, token(), if_match=if_match()).game)
+
+
+@_reverse(
+    "redo",
+    "Redo what the last undo took back",
+    "Puts back the change the last undo took back, while no other write was made since "
+    "(a write clears what can be redone). Kept in the audit trail as `redo`. Nothing to "
+    "redo is a 409.",
+)
+def post_redo(game_id: str) -> Response:
+    """Put back what the last undo took back."""
+    return game_response(undo.redo(game_id, token(), if_match=if_match()).game)

@@ -25,7 +25,7 @@ from ..rules.referee import (
     verify_tricks_turn,
     verify_trump_turn,
 )
-from ..rules.table import Table
+from ..rules.table import Table, cards_in_round
 from ..rules.tricks import all_made_tricks, complete_draft, verify_trick_count
 from .loading import GameSnapshot, RoundFacts, bump_version, facts_json
 from .sharing import Credential, editing
@@ -279,15 +279,30 @@ def score_round(
     if_match: Collection[int] | None = None,
 ) -> GameSnapshot:
     """Score round ``number`` from the tricks tapped in (the one missing count filled in from
-    the sum), or, with ``all_made``, with every player having made their bid."""
+    the sum), or, with ``all_made``, with every player not tapped in having made their bid."""
     with _round_edit(game_id, token, number, if_match) as edit:
         view = edit.view
         verify_trick_draft_turn(view, number)
         if all_made:
-            tricks = all_made_tricks(number, view.round(number).bids or ())
+            tricks = tapped_or_made(edit.game, number) or all_made_tricks(
+                number, view.round(number).bids or ()
+            )
         else:
             tricks = complete_draft(view.table, number, edit.game.draft(number))
         verify_tricks_turn(view, number, tricks)
         _write_tricks(edit, tricks)
         edit.audit("score")
     return edit.result()
+
+
+def tapped_or_made(game: GameSnapshot, number: int) -> tuple[int, ...] | None:
+    """The tricks if every player whose tricks are not tapped in made their bid, when they
+    add up to the round's cards (``None``: they do not, or a bid is missing)."""
+    bids = game.view.round(number).bids
+    if not bids or None in bids:
+        return None
+    tricks = tuple(
+        count if count is not None else bid or 0
+        for count, bid in zip(game.draft(number), bids, strict=True)
+    )
+    return tricks if sum(tricks) == cards_in_round(number) else None

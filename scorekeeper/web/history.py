@@ -252,6 +252,8 @@ def _kind_labels() -> dict[str, str]:
         "score": gettext("Round scored"),
         "correction": gettext("Corrected"),
         "import": gettext("Imported"),
+        "undo": gettext("Undone"),
+        "redo": gettext("Redone"),
     }
 
 

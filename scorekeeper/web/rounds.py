@@ -15,7 +15,7 @@ from ..i18n import gettext, rule_message
 from ..rules.cards import Suit, Turned
 from ..rules.game import RoundState
 from ..rules.messages import OutOfTurnError, RuleError
-from ..services import games, loading, rounds, sharing
+from ..services import games, loading, rounds, sharing, undo
 from . import screens
 from .common import Page, current_device, editable, flash_stale, page_blueprint
 from .forms import SeatForm, TrumpForm, VersionedForm, small_number
@@ -73,6 +73,8 @@ def _render_round(
         trick_hint=screens.trick_hint(snapshot, number),
         tricks_so_far=screens.tricks_so_far(snapshot, number),
         can_all_make=screens.can_all_make(snapshot, number),
+        reversible=screens.reversible(snapshot),
+        previous=screens.previous_result(snapshot, number, step, wizard=wizard),
         suits=list(Suit),
         error=rule_message(error) if error is not None else None,
         error_field=field,
@@ -124,7 +126,7 @@ def round_action(game_id: str, number: int) -> Page:
         flash(gettext("This page sent something it never sends."), "error")
         return _render_round(snapshot, number, status=400)
     try:
-        _record(action, form, game_id, number, device)
+        number = _record(action, form, game_id, number, device)
     except RuleError as error:
         snapshot = games.get_game(game_id)
         return _render_round(snapshot, number, status=_refusal_status(error), error=error)
@@ -135,7 +137,7 @@ def round_action(game_id: str, number: int) -> Page:
     anchor = request.form.get("anchor", "")
     change = "bids" if request.form.get("change") == "bids" else None
     target = url_for(".round_screen", game_id=game_id, number=number, change=change)
-    if action in ("score", "all_made"):
+    if action in ("score", "all_made", "undo", "redo"):
         return redirect(target, 303)
     return redirect(target + (f"#{anchor}" if _ANCHOR.fullmatch(anchor) else ""), 303)
 
@@ -150,6 +152,8 @@ _FORMS: dict[str, type[VersionedForm]] = {
     "tricks": SeatForm,
     "score": VersionedForm,
     "all_made": VersionedForm,
+    "undo": VersionedForm,
+    "redo": VersionedForm,
 }
 
 
@@ -158,9 +162,15 @@ def _refusal_status(error: RuleError) -> int:
     return 409 if isinstance(error, OutOfTurnError) else 422
 
 
-def _record(action: str, form: Any, game_id: str, number: int, device: sharing.Device) -> None:
-    """Record the tap ``action``, sent with ``form``, at the version the page showed."""
+def _record(action: str, form: Any, game_id: str, number: int, device: sharing.Device) -> int:
+    """Record the tap ``action``, sent with ``form``, at the version the page showed; the
+    round to show next (an undo shows the round it changed)."""
     if_match = {form.version.data}
+    if action in ("undo", "redo"):
+        reverse = undo.redo if action == "redo" else undo.undo
+        reversed_ = reverse(game_id, device, if_match=if_match)
+        flash(screens.reversed_sentence(reversed_.game, reversed_.step, redone=action == "redo"))
+        return reversed_.step.round
     if action == "trump":
         rounds.record_trump(
             game_id,
@@ -184,9 +194,12 @@ def _record(action: str, form: Any, game_id: str, number: int, device: sharing.D
             game_id, device, number, form.seat.data, form.value.data, if_match=if_match
         )
     else:
-        rounds.score_round(
+        scored = rounds.score_round(
             game_id, device, number, all_made=action == "all_made", if_match=if_match
         )
+        if number < scored.table.rules.rounds:
+            return number + 1  # its points are shown with the next round's first step
+    return number
 
 
 #: The session's key for a sentence the next round screen shows at one row.

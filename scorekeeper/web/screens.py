@@ -13,8 +13,8 @@ from ..rules.cards import Suit, Trump, Turned
 from ..rules.game import RoundState, RoundView
 from ..rules.messages import BidError, TrickError
 from ..rules.scoring import Standing, running_totals, standings
-from ..rules.tricks import complete_draft, fill_tricks, tricks_if_all_made, verify_tricks
-from ..services import loading
+from ..rules.tricks import complete_draft, fill_tricks, verify_tricks
+from ..services import loading, rounds, undo
 from . import chart
 
 SUIT_SYMBOLS = {
@@ -53,6 +53,8 @@ class Row:
     reason: str | None = None
     #: The tricks were not tapped but filled in from the sum.
     filled: bool = False
+    #: The player's value is in (tapped): the screen moves on to the next row.
+    entered: bool = False
 
     @property
     def per_line(self) -> int | None:
@@ -103,6 +105,7 @@ def bid_rows(game: loading.GameSnapshot, number: int) -> list[Row]:
                 for value in range(view.cards + 1)
             ],
             reason=reason if seat == view.dealer else None,
+            entered=has_bid[seat],
         )
         for seat in view.bid_order
     ]
@@ -124,6 +127,7 @@ def trick_rows(game: loading.GameSnapshot, number: int) -> list[Row]:
             has_bid=True,
             choices=[Choice(value, filled[seat] == value) for value in range(view.cards + 1)],
             filled=draft[seat] is None and filled[seat] is not None,
+            entered=draft[seat] is not None,
         )
         for seat in view.bid_order
     ]
@@ -146,12 +150,11 @@ def trick_hint(game: loading.GameSnapshot, number: int) -> str | None:
 
 
 def can_all_make(game: loading.GameSnapshot, number: int) -> bool:
-    """Whether "everyone made their bid" is possible (and may be offered without giving
-    hidden bids away)."""
-    view = game.view.round(number)
-    if not view.bids_visible:
+    """Whether "everyone (else) made their bid" is possible (and may be offered without
+    giving hidden bids away)."""
+    if not game.view.round(number).bids_visible:
         return False
-    return tricks_if_all_made(number, view.bids or ()) is not None
+    return rounds.tapped_or_made(game, number) is not None
 
 
 def leaders(game: loading.GameSnapshot) -> list[str]:
@@ -308,3 +311,60 @@ def sparkline(values: Sequence[int]) -> Sparkline | None:
         high=high,
         count=len(values),
     )
+
+
+# -- Undo and redo -------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Reversible:
+    """The round screen's undo and redo buttons: what each would take or put back."""
+
+    undo: str | None
+    redo: str | None
+
+
+def reversible(game: loading.GameSnapshot) -> Reversible:
+    """What one tap can undo or redo now, in words (``None``: no such button)."""
+    found = undo.reversible(game)
+    return Reversible(
+        undo=change_words(game, found.undo) if found.undo else None,
+        redo=change_words(game, found.redo) if found.redo else None,
+    )
+
+
+def change_words(game: loading.GameSnapshot, step: undo.Step) -> str:
+    """The change as a phrase: "Ute's bid in round 3", "the scoring of round 2"."""
+    number = step.round
+    if step.kind == "trump":
+        return gettext("the trump of round %(round)d", round=number)
+    if step.kind == "bids":
+        seats = step.changed_seats
+        if len(seats) == 1:
+            name = game.table.players[seats[0]]
+            return gettext("%(name)s's bid in round %(round)d", name=name, round=number)
+        return gettext("the bids of round %(round)d", round=number)
+    if step.kind == "correction":
+        return gettext("the correction of round %(round)d", round=number)
+    return gettext("the scoring of round %(round)d", round=number)
+
+
+def reversed_sentence(game: loading.GameSnapshot, step: undo.Step, *, redone: bool) -> str:
+    """What an undo (or redo) just did, said once on the screen it leads to."""
+    what = change_words(game, step)
+    if redone:
+        return gettext("Redone: %(what)s.", what=what)
+    return gettext("Undone: %(what)s.", what=what)
+
+
+def previous_result(
+    game: loading.GameSnapshot, number: int, step: str, *, wizard: bool
+) -> RoundView | None:
+    """The round before, scored, whose points round ``number`` shows while nothing of it is
+    recorded yet (its first step: the trump, or the bids of the round without trump)."""
+    view = game.view.round(number)
+    if number == 1 or wizard or step not in ("trump", "bids") or any(view.has_bid or ()):
+        return None
+    if view.trump is not None and not game.table.deals_every_card(number):
+        return None
+    return game.view.round(number - 1)

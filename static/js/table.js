@@ -25,6 +25,8 @@
     }
   }
   on("htmx:after:settle", localTimes);
+  on("htmx:after:settle", () => document.getElementById("refusal")
+    || document.querySelector("[data-next]")?.scrollIntoView({block: "nearest"}));
   if (document.readyState === "loading") on("DOMContentLoaded", localTimes); else localTimes();
 
   if (!("wakeLock" in navigator)) return;

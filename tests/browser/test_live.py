@@ -14,7 +14,7 @@ from playwright.sync_api import Page, expect
 
 from scorekeeper.web.games import POLL_SECONDS_OVER
 
-from .helpers import bid, new_game, score, set_trump, shot, tap
+from .helpers import bid, new_game, next_round, score, set_trump, shot, tap
 from .helpers import tricks as tap_tricks
 
 if TYPE_CHECKING:
@@ -180,7 +180,7 @@ def test_the_chart_has_a_line_per_player_ending_at_their_totals(
     other_page.goto(f"{base_url}/games/{game_id}/view")
     assert _chart_totals(other_page) == {"Ann": 20, "Bob": 30, "Cy": 20}
 
-    tap(page, page.get_by_role("button", name="On to round 2", exact=True))
+    next_round(page, 2)
     # Cy −10, Ann −10, Bob +20
     bids = {"Cy": 0, "Ann": 2, "Bob": 0}
     play_round(page, 2, "Jester: no trump", bids=bids, tricks={"Cy": 1, "Ann": 1})

@@ -18,6 +18,7 @@ from playwright.sync_api import Browser, Page, expect
 from .helpers import (
     bid,
     new_game,
+    next_round,
     open_sheet,
     score,
     set_trump,
@@ -264,7 +265,7 @@ def test_a_sheet_with_corrected_rounds_shows_five_players_on_a_phone(
                 tricks(page, name, 0)
             score(page, number)
             if number == 1:
-                tap(page, page.get_by_role("button", name="On to round 2", exact=True))
+                next_round(page, 2)
         sheet = open_sheet(page)
         for number in (1, 2):
             tap(page, page.get_by_role("link", name=f"Correct round {number}", exact=True))

@@ -240,18 +240,14 @@ def test_covered_bids_stay_hidden_until_all_are_in(page: Page, base_url: str) ->
     expect(page.locator("#bids [aria-pressed=true]")).to_have_count(0)
     bid(page, "Thomas", 0)
 
+    # All in: the scorekeeper, who reads them out, sees them at once, without a tap: each
+    # bid stands next to its player's trick buttons, and their total against the cards.
     expect(page.get_by_role("heading", name="Tricks won")).to_be_visible()
-    revealed = page.locator("details.reveal li")
-    expect(revealed.first).to_be_hidden()
-    row_bids = page.locator("#tricks .player .covered-bid")
+    row_bids = page.locator("#tricks .player .row-bid")
+    expect(row_bids).to_have_text(["bid 1", "bid 0", "bid 0"])
     for index in range(3):
-        expect(row_bids.nth(index)).to_be_hidden()
-    page.get_by_role("button", name="Reveal the bids").click()
-    expect(revealed).to_have_text(["Ute bid 1", "Kevin bid 0", "Thomas bid 0"])
-    expect(revealed.first).to_be_visible()
-    # Revealed, each bid also stands next to its player's trick buttons.
-    expect(page.locator("#seat-1 .covered-bid")).to_be_visible()
-    expect(page.locator("#seat-1 .covered-bid")).to_have_text("bid 1")
+        expect(row_bids.nth(index)).to_be_in_viewport()
+    expect(page.get_by_text("The bids add up to 1, for 1 trick.")).to_be_visible()
 
 
 def test_a_short_game_ends_with_the_winner_and_the_standings(page: Page, base_url: str) -> None:

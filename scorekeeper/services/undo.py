@@ -1,0 +1,255 @@
+"""Undo and redo: a game's last writes taken back, and put back, from its audit trail.
+
+The audit trail is the stack. Replayed in order, a write pushes its change onto the changes
+done (and forgets what was undone), an ``undo`` row moves the top change done onto the
+changes undone, a ``redo`` row moves it back. Undo and redo are themselves writes: one
+transaction, a version bump and an audit row (the facts before and after), so another
+phone's page is stale after them and the round's history tells them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from sqlalchemy import bindparam, delete, select
+
+from ..extensions import db
+from ..models import Entry, RoundChange
+from ..rules.cards import Suit, Turned
+from ..rules.messages import OutOfTurnError
+from ..rules.messages import gettext_noop as _
+from .loading import GameSnapshot, RoundFacts, facts_json
+from .rounds import RoundEdit
+from .sharing import Credential, editing
+
+#: The writes that can be undone: a trump, bids (a bid), tricks, a scoring, a correction.
+UNDOABLE = frozenset({"trump", "bids", "tricks", "score", "correction"})
+UNDO = "undo"
+REDO = "redo"
+
+#: A round's facts as the audit trail keeps them (``facts_json``).
+Facts = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One change that can be taken back (or put back): its round and the facts around it."""
+
+    round: int
+    kind: str
+    old: Facts
+    new: Facts
+
+    @property
+    def changed_seats(self) -> list[int]:
+        """The seats whose bid the change wrote otherwise."""
+        old = self.old["bids"] or []
+        new = self.new["bids"] or []
+        seats = max(len(old), len(new))
+        return [
+            seat
+            for seat in range(seats)
+            if (old[seat] if seat < len(old) else None) != (new[seat] if seat < len(new) else None)
+        ]
+
+    @property
+    def scores(self) -> bool:
+        """Whether the change scored the round (its tricks were not recorded before)."""
+        return self.old["tricks"] is None and self.new["tricks"] is not None
+
+
+@dataclass(frozen=True)
+class Reversible:
+    """What one tap can take back (``undo``) or put back (``redo``) now; ``None``: nothing."""
+
+    undo: Step | None = None
+    redo: Step | None = None
+
+
+_TRAIL = (
+    select(RoundChange.round_number, RoundChange.kind, RoundChange.old, RoundChange.new)
+    .where(RoundChange.game_id == bindparam("game_id"))
+    .order_by(RoundChange.id)
+)
+
+
+def _facts(data: Any, seats: int) -> Facts | None:
+    """Stored facts, checked (a row the code did not write is never undone); ``None`` if
+    they are not facts this game could have."""
+    if not isinstance(data, dict):
+        return None
+    trump, bids, tricks = data.get("trump"), data.get("bids"), data.get("tricks")
+    if trump is not None:
+        if not isinstance(trump, dict) or trump.get("turned") not in set(Turned):
+            return None
+        if trump.get("suit") is not None and trump.get("suit") not in set(Suit):
+            return None
+    for values, blanks in ((bids, True), (tricks, False)):
+        if values is None:
+            continue
+        if not isinstance(values, list) or len(values) != seats:
+            return None
+        if not all(_count(value) or (blanks and value is None) for value in values):
+            return None
+    return {"trump": trump, "bids": _no_blanks(bids), "tricks": tricks}
+
+
+def _count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 60
+
+
+def _no_blanks(bids: Any) -> Any:
+    """Bids none of which is made read as no bids (as the rows of a round without any)."""
+    return None if bids is None or all(bid is None for bid in bids) else bids
+
+
+@dataclass
+class Stacks:
+    """The changes done and the changes undone (tops last) after a game's audit trail; a
+    change that cannot be taken back stands as ``None`` (undo stops at it). ``last``: the
+    kind of the trail's last row."""
+
+    done: list[Step | None]
+    undone: list[Step | None]
+    last: str | None = None
+
+    @property
+    def current(self) -> int:
+        """The round being played when the undos began (they do not move it back): the
+        furthest round the changes on either stack reached, the one after a round scored."""
+        steps = [step for step in (*self.done, *self.undone) if step is not None]
+        return max((step.round + step.scores for step in steps), default=1)
+
+
+def _stacks(rows: Iterable[Any], seats: int) -> Stacks:
+    """The stacks the trail's ``rows`` leave, replayed in order."""
+    done: list[Step | None] = []
+    undone: list[Step | None] = []
+    last = None
+    for row in rows:
+        last = row.kind
+        if row.kind == UNDO:
+            if done:
+                undone.append(done.pop())
+        elif row.kind == REDO:
+            if undone:
+                done.append(undone.pop())
+        else:
+            old, new = _facts(row.old, seats), _facts(row.new, seats)
+            step = None
+            if row.kind in UNDOABLE and old is not None and new is not None:
+                step = Step(row.round_number, row.kind, old, new)
+            done.append(step)
+            undone.clear()
+    return Stacks(done, undone, last)
+
+
+def _top(stacks: Stacks, *, redo: bool) -> Step | None:
+    """The change one tap takes back (or puts back), if it may: one to the current round
+    or to the last one scored (as they were before the undos), or the game's very last
+    write (for a redo: the last undo's change)."""
+    stack = stacks.undone if redo else stacks.done
+    step = stack[-1] if stack else None
+    if step is None:
+        return None
+    latest = stacks.last == UNDO if redo else stacks.last not in (UNDO, REDO)
+    return step if step.round >= stacks.current - 1 or latest else None
+
+
+def _trail(game: GameSnapshot) -> Stacks:
+    rows = db.session.execute(_TRAIL, {"game_id": game.id}).all()
+    return _stacks(rows, game.table.seats)
+
+
+def reversible(game: GameSnapshot) -> Reversible:
+    """What the round screen can offer to undo and to redo (one statement)."""
+    stacks = _trail(game)
+    return Reversible(undo=_top(stacks, redo=False), redo=_top(stacks, redo=True))
+
+
+@dataclass(frozen=True)
+class Reversed:
+    """An undo or redo written: the game as it left it and the change it took or put back."""
+
+    game: GameSnapshot
+    step: Step
+
+
+def undo(game_id: str, token: Credential, *, if_match: Collection[int] | None = None) -> Reversed:
+    """Take back the game's last write not taken back yet, within the current round and
+    the last one scored; 412 when ``if_match`` names a version another write has passed."""
+    return _reverse(game_id, token, if_match, redo=False)
+
+
+def redo(game_id: str, token: Credential, *, if_match: Collection[int] | None = None) -> Reversed:
+    """Put back the change the last undo took back, while nothing else was written since."""
+    return _reverse(game_id, token, if_match, redo=True)
+
+
+def _reverse(
+    game_id: str, token: Credential, if_match: Collection[int] | None, *, redo: bool
+) -> Reversed:
+    with editing(game_id, token, if_match) as game:
+        stacks = _trail(game)
+        done = stacks.done
+        step = _top(stacks, redo=redo)
+        if step is None:
+            if redo:
+                raise OutOfTurnError(_("There is nothing to redo."))
+            raise OutOfTurnError(
+                _("There is nothing more to undo here: correct earlier rounds on the sheet.")
+                if done
+                else _("There is nothing to undo.")
+            )
+        edit = RoundEdit(game, step.round)
+        now, then = (step.old, step.new) if redo else (step.new, step.old)
+        if _current(edit) != now:
+            raise OutOfTurnError(
+                _("Round %(round)d has changed since, so that change cannot be taken back."),
+                round=step.round,
+            )
+        edit.round = _restored(edit, then, step, redo=redo)
+        corrected = any(
+            kept is not None and kept.round == step.round and kept.kind == "correction"
+            for kept in (done if redo else done[:-1])
+        ) or (redo and step.kind == "correction")
+        edit.round = replace(
+            edit.round, corrected_at=(edit.round.corrected_at or edit.now) if corrected else None
+        )
+        edit.kind = REDO if redo else UNDO
+        edit.write()
+        if edit.before is not None and edit.before.entries and not edit.round.entries:
+            db.session.execute(
+                delete(Entry).where(Entry.game_id == game.id, Entry.round_number == step.round)
+            )
+    return Reversed(edit.result(), step)
+
+
+def _current(edit: RoundEdit) -> Facts:
+    facts = facts_json(edit.round.record())
+    facts["bids"] = _no_blanks(facts["bids"])
+    return facts
+
+
+def _restored(edit: RoundEdit, facts: Facts, step: Step, *, redo: bool) -> RoundFacts:
+    """The round with ``facts``. Undoing a scoring leaves its tricks tapped in, to change
+    the one that was wrong; a round not being played keeps no tricks tapped in."""
+    seats = edit.seats
+    trump = facts["trump"]
+    kept = replace(
+        edit.round,
+        trump_turned=trump["turned"] if trump else None,
+        trump_suit=trump["suit"] if trump else None,
+    )
+    blank: Sequence[int | None] = (None,) * seats
+    drafts: Sequence[int | None] = [entry.draft for entry in kept.entries] or blank
+    if step.scores:
+        drafts = blank if redo else step.new["tricks"]
+    bids, tricks = facts["bids"] or blank, facts["tricks"] or blank
+    if None in bids or facts["tricks"] is not None:
+        drafts = blank  # tricks are tapped in only while the round is played
+    if any(value is not None for value in (*bids, *tricks, *drafts)):
+        return kept.with_entries(seats, bid=bids, tricks=tricks, draft=drafts)
+    return replace(kept, entries=())  # no bid yet: the round has no entries (as before)

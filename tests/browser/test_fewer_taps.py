@@ -1,0 +1,158 @@
+"""Fewer taps on the round screen, at both phone sizes: a round's taps counted by the page
+itself, the next control on screen without scrolling (6 players, round 10), and undo."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+
+from playwright.sync_api import Browser, Locator, Page, expect
+
+from .helpers import (
+    all_made,
+    bid,
+    new_game,
+    round_heading,
+    set_trump,
+    tap,
+    trick_button,
+    tricks,
+)
+
+SIZES = [{"width": 360, "height": 740}, {"width": 390, "height": 844}]
+
+# Every click the page receives, counted in the tab (kept across page loads).
+COUNT_CLICKS = """
+addEventListener("click", (event) => {
+  if (!event.isTrusted) return;
+  sessionStorage.setItem("clicks", String(Number(sessionStorage.getItem("clicks") || 0) + 1));
+}, true);
+"""
+
+
+@pytest.fixture(params=SIZES, ids=lambda size: f"{size['width']}x{size['height']}")
+def phone(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
+    context = browser.new_context(viewport=request.param, has_touch=True, is_mobile=True)
+    context.set_default_timeout(10_000)
+    context.add_init_script(COUNT_CLICKS)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+def clicks(page: Page) -> int:
+    """The clicks counted since the last call."""
+    count = int(page.evaluate("Number(sessionStorage.getItem('clicks') || 0)"))
+    page.evaluate("sessionStorage.setItem('clicks', '0')")
+    return count
+
+
+def on_screen(target: Locator) -> Locator:
+    """``target``, checked to be wholly on screen as the page stands (a click would scroll)."""
+    expect(target).to_be_in_viewport(ratio=1)
+    return target
+
+
+def others_made(page: Page, number: int) -> None:
+    tap(page, page.get_by_role("button", name="Everyone else made their bid", exact=True))
+    expect(round_heading(page, number + 1)).to_be_visible()
+
+
+def test_a_four_player_round_takes_six_taps_and_one_more_per_miss(
+    phone: Page, base_url: str
+) -> None:
+    page = phone
+    new_game(page, base_url, ["Ann", "Bob", "Cy", "Dee"], dealer="Ann")
+    clicks(page)
+    # Round 1: everyone made their bid.
+    set_trump(page, "red Dwarves")
+    for name, value in (("Bob", 1), ("Cy", 0), ("Dee", 0), ("Ann", 0)):
+        bid(page, name, value)
+    all_made(page, 1)
+    # The points of round 1 and round 2's trump step, on one screen.
+    expect(round_heading(page, 2)).to_be_visible()
+    expect(page.locator("table.result tbody tr")).to_have_count(4)
+    on_screen(page.get_by_role("button", name="blue Humans", exact=True))
+    assert clicks(page) == 6
+    # Round 2: a Wizard turned (one more), Cy missed (one more).
+    set_trump(page, "Wizard", "green Elves")
+    for name, value in (("Cy", 1), ("Dee", 0), ("Ann", 0), ("Bob", 0)):
+        bid(page, name, value)
+    tricks(page, "Cy", 2)
+    others_made(page, 2)
+    assert clicks(page) == 8
+    # Round 3: two missed, two more.
+    set_trump(page, "Jester: no trump")
+    for name, value in (("Dee", 1), ("Ann", 1), ("Bob", 1), ("Cy", 0)):
+        bid(page, name, value)
+    tricks(page, "Dee", 0)
+    tricks(page, "Ann", 2)
+    others_made(page, 3)
+    assert clicks(page) == 8
+    rows = page.locator("table.result tbody tr")
+    expect(rows).to_have_text(
+        [
+            re.compile(r"Dee\s*1\s*0\s*−10"),
+            re.compile(r"Ann\s*1\s*2\s*−10"),
+            re.compile(r"Bob\s*1\s*1\s*\+30"),
+            re.compile(r"Cy\s*0\s*0\s*\+20"),
+        ]
+    )
+
+
+SIX = ["Ann", "Bob", "Cy", "Dee", "Eve", "Finn"]
+
+
+def test_the_next_control_is_on_screen_without_scrolling_in_round_ten(
+    phone: Page, base_url: str
+) -> None:
+    page = phone
+    new_game(page, base_url, SIX, dealer="Ann")
+    for number in range(1, 10):
+        set_trump(page, "blue Humans")
+        order = [SIX[(number + offset) % 6] for offset in range(6)]
+        for seat, name in enumerate(order):
+            bid(page, name, number if seat == 0 else 0)
+        all_made(page, number)
+        expect(round_heading(page, number + 1)).to_be_visible()
+    # Round 10, the last, deals every card (no trump to turn): Dee deals, Eve bids first.
+    order = [SIX[(10 + offset) % 6] for offset in range(6)]
+    for name, value in zip(order, (2, 2, 2, 2, 1, 0), strict=True):
+        label = f"{name} bids {value}"
+        on_screen(page.get_by_role("button", name=label, exact=True))
+        # The row to fill in next is marked.
+        next_row = page.locator("[data-next]")
+        expect(next_row.get_by_role("button", name=label, exact=True)).to_have_count(1)
+        bid(page, name, value)
+    # The bids' total against the cards stays in view on the tricks step.
+    tally = page.get_by_text("The bids add up to 9, for 10 tricks.")
+    for name, value in zip(order[:5], (2, 2, 2, 2, 1), strict=True):
+        on_screen(tally)
+        on_screen(trick_button(page, name, value))
+        tricks(page, name, value)
+    on_screen(tally)
+    score_button = on_screen(page.get_by_role("button", name="Score round 10", exact=True))
+    tap(page, score_button)
+    expect(page.get_by_role("heading", name="Round 10 is scored")).to_be_visible()
+    on_screen(page.get_by_role("button", name="See who won"))
+
+
+def test_undo_takes_back_the_last_tap_and_redo_puts_it_back(phone: Page, base_url: str) -> None:
+    page = phone
+    new_game(page, base_url, ["Ann", "Bob", "Cy"], dealer="Ann")
+    set_trump(page, "red Dwarves")
+    bid(page, "Bob", 1)
+    tap(page, on_screen(page.get_by_role("button", name="↶ Undo: Bob's bid in round 1")))
+    expect(page.get_by_text("Undone: Bob's bid in round 1.")).to_be_visible()
+    expect(page.locator('button[aria-label="Bob bids 1"]')).to_have_attribute(
+        "aria-pressed", "false"
+    )
+    tap(page, page.get_by_role("button", name="↷ Redo: Bob's bid in round 1"))
+    expect(page.locator('button[aria-label="Bob bids 1"]')).to_have_attribute(
+        "aria-pressed", "true"
+    )

@@ -1,0 +1,192 @@
+"""Undo and redo (services/undo.py): each kind of write taken back and put back, how far
+back repeated taps go, and the refusals."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from scorekeeper import errors
+from scorekeeper.rules.cards import Suit
+from scorekeeper.rules.game import RoundState
+from scorekeeper.rules.messages import OutOfTurnError
+from scorekeeper.services import games, history, rounds, undo
+
+PLAYERS = ["Ann", "Bob", "Cy"]
+
+
+class Game:
+    def __init__(self, app: Flask) -> None:
+        with app.app_context():
+            created = games.create_game(PLAYERS, first_dealer=0)
+        self.id = created.game.id
+        self.token = created.edit_token
+
+
+@pytest.fixture
+def game(app: Flask) -> Game:
+    return Game(app)
+
+
+def facts(game: Game, number: int) -> tuple[Any, ...]:
+    snapshot = games.get_game(game.id)
+    view = snapshot.round(number)
+    return view.state, view.trump, view.bids, view.tricks, snapshot.draft(number)
+
+
+def test_undo_of_a_trump_takes_it_back_and_redo_puts_it_back(app: Flask, game: Game) -> None:
+    with app.app_context():
+        before = facts(game, 1)
+        rounds.record_trump(game.id, game.token, 1, "red")
+        after = facts(game, 1)
+        undone = undo.undo(game.id, game.token)
+        assert undone.step.kind == "trump"
+        assert facts(game, 1) == before
+        assert facts(game, 1)[0] is RoundState.TRUMP
+        redone = undo.redo(game.id, game.token)
+        assert redone.game.version == undone.game.version + 1
+        assert facts(game, 1) == after
+
+
+def test_undo_of_one_bid_takes_back_that_bid_only(app: Flask, game: Game) -> None:
+    with app.app_context():
+        rounds.record_trump(game.id, game.token, 1, "red")
+        rounds.record_bid(game.id, game.token, 1, 1, 1)
+        rounds.record_bid(game.id, game.token, 1, 2, 0)
+        undone = undo.undo(game.id, game.token)
+        assert undone.step.changed_seats == [2]
+        assert games.get_game(game.id).round(1).bids == (None, 1, None)
+
+
+def test_undo_of_a_scoring_leaves_its_tricks_tapped_in(app: Flask, game: Game) -> None:
+    with app.app_context():
+        rounds.record_trump(game.id, game.token, 1, "red")
+        rounds.record_bids(game.id, game.token, 1, [0, 1, 1])
+        rounds.save_trick_draft(game.id, game.token, 1, 0, 0)
+        rounds.save_trick_draft(game.id, game.token, 1, 1, 1)
+        rounds.score_round(game.id, game.token, 1)
+        undo.undo(game.id, game.token)
+        state, _, bids, tricks, drafts = facts(game, 1)
+        assert (state, bids, tricks, drafts) == (RoundState.PLAYING, (0, 1, 1), None, (0, 1, 0))
+        undo.redo(game.id, game.token)
+        assert facts(game, 1)[3] == (0, 1, 0)
+        assert facts(game, 1)[4] == (None, None, None)
+
+
+def test_undo_of_everyone_made_their_bid_and_of_tricks(app: Flask, game: Game) -> None:
+    with app.app_context():
+        rounds.record_trump(game.id, game.token, 1, "red")
+        rounds.record_bids(game.id, game.token, 1, [0, 1, 0])
+        rounds.score_round(game.id, game.token, 1, all_made=True)
+        assert undo.undo(game.id, game.token).step.kind == "score"
+        assert facts(game, 1)[0] is RoundState.PLAYING
+        rounds.record_tricks(game.id, game.token, 1, [1, 0, 0])
+        assert undo.undo(game.id, game.token).step.kind == "tricks"
+        assert facts(game, 1)[3] is None
+
+
+def test_undo_of_a_correction_restores_the_round_and_its_mark(app: Flask, game: Game) -> None:
+    with app.app_context():
+        rounds.record_trump(game.id, game.token, 1, "red")
+        rounds.record_bids(game.id, game.token, 1, [0, 1, 0])
+        rounds.record_tricks(game.id, game.token, 1, [0, 1, 0])
+        rounds.correct_round(
+            game.id, game.token, 1, turned="blue", chosen=None, bids=[1, 0, 0], tricks=[1, 0, 0]
+        )
+        assert 1 in games.get_game(game.id).corrected
+        undo.undo(game.id, game.token)
+        snapshot = games.get_game(game.id)
+        assert snapshot.round(1).bids == (0, 1, 0)
+        assert snapshot.round(1).trump is not None
+        assert snapshot.round(1).trump.suit is Suit.RED
+        assert 1 not in snapshot.corrected
+        undo.redo(game.id, game.token)
+        assert 1 in games.get_game(game.id).corrected
+
+
+def test_repeated_undos_go_back_step_by_step_to_the_last_scored_round(
+    app: Flask, game: Game
+) -> None:
+    with app.app_context():
+        for number, bids in ((1, [0, 1, 0]), (2, [1, 0, 1])):
+            rounds.record_trump(game.id, game.token, number, "red")
+            rounds.record_bids(game.id, game.token, number, bids)
+            rounds.score_round(game.id, game.token, number, all_made=True)
+        rounds.record_trump(game.id, game.token, 3, "blue")
+        kinds = [undo.undo(game.id, game.token).step for _ in range(4)]
+        assert [(step.round, step.kind) for step in kinds] == [
+            (3, "trump"),
+            (2, "score"),
+            (2, "bids"),
+            (2, "trump"),
+        ]
+        # Round 3 was being played: its round and round 2 are in reach, round 1 is not, even
+        # now that the undos have made round 2 the current round again.
+        with pytest.raises(OutOfTurnError, match="nothing more to undo here"):
+            undo.undo(game.id, game.token)
+        assert games.get_game(game.id).view.current_round == 2
+
+
+def test_undo_stops_short_of_rounds_before_the_last_scored_one(app: Flask, game: Game) -> None:
+    with app.app_context():
+        for number, bids in ((1, [0, 1, 0]), (2, [1, 0, 1]), (3, [1, 1, 1])):
+            rounds.record_trump(game.id, game.token, number, "red")
+            rounds.record_bids(game.id, game.token, number, bids)
+            rounds.score_round(game.id, game.token, number, all_made=True)
+        # Round 4 is current, round 3 the last scored: round 3's scoring, bids and trump
+        # are in reach, round 2 is not.
+        for _ in range(3):
+            assert undo.undo(game.id, game.token).step.round == 3
+        with pytest.raises(OutOfTurnError, match="nothing more to undo here"):
+            undo.undo(game.id, game.token)
+        assert undo.reversible(games.get_game(game.id)).undo is None
+
+
+def test_a_write_after_an_undo_leaves_nothing_to_redo(app: Flask, game: Game) -> None:
+    with app.app_context():
+        rounds.record_trump(game.id, game.token, 1, "red")
+        undo.undo(game.id, game.token)
+        rounds.record_trump(game.id, game.token, 1, "green")
+        assert undo.reversible(games.get_game(game.id)).redo is None
+        with pytest.raises(OutOfTurnError, match="nothing to redo"):
+            undo.redo(game.id, game.token)
+
+
+def test_nothing_to_undo_in_a_new_game(app: Flask, game: Game) -> None:
+    with app.app_context():
+        version = games.get_game(game.id).version
+        with pytest.raises(OutOfTurnError, match="nothing to undo"):
+            undo.undo(game.id, game.token)
+        assert games.get_game(game.id).version == version
+
+
+def test_an_undo_after_another_phones_write_is_refused(app: Flask, game: Game) -> None:
+    with app.app_context():
+        seen = rounds.record_trump(game.id, game.token, 1, "red").version
+        rounds.record_bid(game.id, game.token, 1, 1, 1)  # the other phone
+        before = facts(game, 1)
+        with pytest.raises(errors.StaleVersion):
+            undo.undo(game.id, game.token, if_match={seen})
+        assert facts(game, 1) == before
+
+
+def test_undo_needs_the_right_to_keep_score(app: Flask, game: Game) -> None:
+    with app.app_context():
+        rounds.record_trump(game.id, game.token, 1, "red")
+        with pytest.raises(errors.TokenRejected):
+            undo.undo(game.id, "not-the-token")
+
+
+def test_the_round_history_tells_the_undo_and_the_redo(app: Flask, game: Game) -> None:
+    with app.app_context():
+        rounds.record_trump(game.id, game.token, 1, "red")
+        undo.undo(game.id, game.token)
+        undo.redo(game.id, game.token)
+        trail = history.audit_trail(games.get_game(game.id), 1)
+        assert [change.kind for change in trail] == ["trump", "undo", "redo"]
+        assert trail[1].old is not None
+        assert trail[1].old.trump is not None
+        assert trail[1].new is not None
+        assert trail[1].new.trump is None
