@@ -12,7 +12,7 @@ from scorekeeper import errors
 from scorekeeper.rules.cards import Suit
 from scorekeeper.rules.game import RoundState
 from scorekeeper.rules.messages import OutOfTurnError
-from scorekeeper.services import games, history, rounds, undo
+from scorekeeper.services import audit, games, rounds, undo
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 
@@ -184,7 +184,7 @@ def test_the_round_history_tells_the_undo_and_the_redo(app: Flask, game: Game) -
         rounds.record_trump(game.id, game.token, 1, "red")
         undo.undo(game.id, game.token)
         undo.redo(game.id, game.token)
-        trail = history.audit_trail(games.get_game(game.id), 1)
+        trail = audit.audit_trail(games.get_game(game.id), 1)
         assert [change.kind for change in trail] == ["trump", "undo", "redo"]
         assert trail[1].old is not None
         assert trail[1].old.trump is not None

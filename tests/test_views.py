@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
 from scorekeeper.rules.cards import Suit, Trump, Turned
-from scorekeeper.services import games, history, rounds, sharing
+from scorekeeper.services import audit, games, rounds, sharing
 
 from .confidant import Confidant, text
 from .test_queries import count_statements
@@ -674,7 +674,7 @@ def test_a_correction_saved_as_it_was_changes_nothing(
             rounds.record_bids(phone.game_id, device, played, [0] * players)
             rounds.record_tricks(phone.game_id, device, played, [0, 0, played, 0, 0, 0][:players])
         before = games.get_game(phone.game_id)
-        changes = len(history.audit_trail(before))
+        changes = len(audit.audit_trail(before))
     path = f"/games/{phone.game_id}/rounds/{number}/correct"
     form = phone.get(path).get_data(as_text=True)
     data = dict(re.findall(r'name="([\w-]+)" value="(\w+)" checked', form))
@@ -690,7 +690,7 @@ def test_a_correction_saved_as_it_was_changes_nothing(
     assert "✎ corrected" not in text(sheet)
     with app.app_context():
         after = games.get_game(phone.game_id)
-        assert len(history.audit_trail(after)) == changes
+        assert len(audit.audit_trail(after)) == changes
     assert after.version == before.version
     assert after.corrected == frozenset()
 
