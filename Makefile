@@ -22,7 +22,7 @@ $(BIN)/.installed-test: $(BIN)/.installed
 run: $(BIN)/.installed
 	$(BIN)/flask db upgrade
 	@$(BIN)/flask address --host "$(HOST)" --port "$(PORT)"
-	$(BIN)/gunicorn --bind "$(HOST):$(PORT)" --workers 2 \
+	$(BIN)/gunicorn --bind "$(HOST):$(PORT)" --workers 1 \
 		--access-logfile - "scorekeeper:create_app()"
 
 test: $(BIN)/.installed-test lint typecheck pytest

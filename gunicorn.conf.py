@@ -41,6 +41,24 @@ worker_class = "gevent"
 forwarded_allow_ips = ""
 
 
+def _verify_limits_hold(workers: int, environ: _Mapping[str, str]) -> None:
+    """Refuse to start more than one worker that would count rate limits in its own memory:
+    each would let a client through as often as the limit says, so together they would
+    let it through that many times more."""
+    enabled = environ.get("RATELIMIT_ENABLED", "").strip().lower() not in ("0", "false", "no")
+    storage = environ.get("RATELIMIT_STORAGE_URI", "").strip() or "memory://"
+    if workers > 1 and enabled and storage.startswith("memory://"):
+        raise RuntimeError(
+            f"{workers} workers would each count the rate limits alone: start one worker, "
+            "or share the counts through Redis with RATELIMIT_STORAGE_URI=redis://host:6379/0."
+        )
+
+
+def on_starting(server: _Any) -> None:
+    """Check, before any worker starts, that the rate limits hold as configured."""
+    _verify_limits_hold(server.cfg.workers, _os.environ)
+
+
 def pre_request(worker: _Any, req: _Any) -> None:
     """Answer a connection's ``KEEPALIVE_REQUESTS``-th request with ``Connection: close`` and
     close it afterwards (HTTP/1.1; the client opens a new one by itself).

@@ -132,6 +132,16 @@ def is_connection_lost(error: Exception) -> bool:
     return bool(getattr(error, "connection_invalidated", False))
 
 
+def is_read_only(error: Exception) -> bool:
+    """Whether a database error means "the database takes no writes now": a SQLite file the
+    server may not write (or whose disk is full), a PostgreSQL server in read-only mode."""
+    original = getattr(error, "orig", None)
+    if getattr(original, "sqlstate", None) == "25006":  # PostgreSQL read_only_sql_transaction
+        return True
+    name = getattr(original, "sqlite_errorname", "")
+    return isinstance(name, str) and name.startswith(("SQLITE_READONLY", "SQLITE_FULL"))
+
+
 def is_lock_timeout(error: Exception) -> bool:
     """Whether a database error means "another writer held the lock too long"."""
     original = getattr(error, "orig", None)

@@ -3,10 +3,13 @@ with: the API answers them as problem+json, the pages as an error page, both fro
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import ClassVar
 
 from .rules.messages import gettext_noop as _
+
+_LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
 
 #: Minutes a hand-over link works.
 HANDOVER_MINUTES = 15
@@ -32,8 +35,15 @@ class ServiceError(Exception):
     headers: ClassVar[Mapping[str, str]] = {}
 
     def __init__(self, **params: object) -> None:
-        self.params = params
-        super().__init__(self.message % params)
+        # A text quoted from a request (an imported name) may hold a lone surrogate, which
+        # no page or body can be encoded with: it is shown as U+FFFD, "�".
+        self.params = {
+            key: _LONE_SURROGATE.sub("\N{REPLACEMENT CHARACTER}", value)
+            if isinstance(value, str)
+            else value
+            for key, value in params.items()
+        }
+        super().__init__(self.message % self.params)
 
     @property
     def problem(self) -> str:

@@ -11,7 +11,7 @@ from flask import Flask, Response, current_app
 from flask_babel import get_locale, get_translations
 
 from . import errors
-from .database import is_connection_lost, is_lock_timeout
+from .database import is_connection_lost, is_lock_timeout, is_read_only
 from .rules.cards import Suit
 from .rules.messages import RuleError
 
@@ -55,6 +55,8 @@ def unavailable_message(error: Exception) -> str | None:
         return gettext("The database is busy: try again in a moment.")
     if is_connection_lost(error):
         return gettext("The database could not be reached: try again in a moment.")
+    if is_read_only(error):
+        return gettext("The database takes no changes at the moment: try again in a moment.")
     return None
 
 

@@ -3,18 +3,24 @@ proxy, and rate limits put on a view by name: ``@limited("RATELIMIT_HAND_OVER")`
 
 from __future__ import annotations
 
+import io
 import math
 import time
-from collections.abc import Callable
-from typing import Any, TypeVar
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from flask import Flask, Request, current_app, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
+from flask_babel import gettext, ngettext
 from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
 
 from .config import PROXY_FIX_KEYS
 from .extensions import limiter
+from .services.import_file import IMPORT_MAX_BYTES
+
+if TYPE_CHECKING:
+    from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment
 
 #: The policy: everything from this origin only, nothing inline, no framing, no plugins.
 CONTENT_SECURITY_POLICY = (
@@ -42,6 +48,9 @@ def init_app(app: Flask) -> None:
     counts = {
         key.removeprefix("PROXY_FIX_").lower(): int(app.config[key]) for key in PROXY_FIX_KEYS
     }
+    # A chunked body is measured before any view reads it (see ChunkedBodies).
+    largest = max(int(app.config["MAX_CONTENT_LENGTH"]), IMPORT_MAX_BYTES)
+    app.wsgi_app = ChunkedBodies(app.wsgi_app, largest)  # type: ignore[method-assign]
     if any(counts.values()):
         # Trust exactly as many proxies as configured: a client cannot forge its address
         # or scheme past them. Rate limits and HSTS then see the real client and scheme.
@@ -50,6 +59,29 @@ def init_app(app: Flask) -> None:
     # default or application limits, so Flask-Limiter's own check before each request
     # counts nothing, and a limited view is counted once, by its wrapper.
     limiter.init_app(app)
+
+
+class ChunkedBodies:
+    """WSGI middleware that reads a chunked body (which has no ``Content-Length``) whole, up
+    to one byte past ``limit``, and hands it on with its ``Content-Length``: the request's
+    own limit then answers a body over it with 413, before a byte of it is used.
+
+    Without it, werkzeug reads a chunked body only up to the limit and passes that on as the
+    whole body, so a JSON body padded past the limit with garbage behind was applied."""
+
+    def __init__(self, app: WSGIApplication, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    def __call__(self, environ: WSGIEnvironment, start_response: StartResponse) -> Iterable[bytes]:
+        chunked = "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+        if chunked:
+            body = environ["wsgi.input"].read(self.limit + 1)
+            environ["wsgi.input"] = io.BytesIO(body)
+            environ["CONTENT_LENGTH"] = str(len(body))
+            # No longer chunked for the app (werkzeug ignores a length beside "chunked").
+            del environ["HTTP_TRANSFER_ENCODING"]
+        return self.app(environ, start_response)
 
 
 def add_headers(response: Response) -> Response:
@@ -75,6 +107,24 @@ def retry_after() -> int:
         return 60
     reset = current.window[0]  # when the window ends, in seconds since the epoch
     return max(1, math.ceil(reset - time.time()))
+
+
+def wait_message() -> str:
+    """Over a rate limit: the sentence saying how long to wait, as ``Retry-After`` says it
+    (seconds, minutes or hours, rounded up, so that trying then works)."""
+    seconds = retry_after()
+    intro = gettext("Too many requests came from this address.")
+    if seconds < 60:
+        wait = ngettext("Try again in %(num)d second.", "Try again in %(num)d seconds.", seconds)
+    elif seconds < 3600:
+        wait = ngettext(
+            "Try again in %(num)d minute.", "Try again in %(num)d minutes.", math.ceil(seconds / 60)
+        )
+    else:
+        wait = ngettext(
+            "Try again in %(num)d hour.", "Try again in %(num)d hours.", math.ceil(seconds / 3600)
+        )
+    return f"{intro} {wait}"
 
 
 class SessionInterface(SecureCookieSessionInterface):

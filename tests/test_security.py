@@ -229,6 +229,11 @@ def test_defaults_limit_game_creation_and_hand_over(tmp_path: Path) -> None:
     assert app.config["RATELIMIT_HAND_OVER"] == "20 per minute"
 
 
+def _said(wait: int) -> str:
+    """A wait within a minute as the message says it."""
+    return "1 minute" if wait == 60 else f"{wait} second" + ("s" if wait > 1 else "")
+
+
 def test_the_api_refuses_a_fourth_game_a_minute_with_429(limited_app: Flask) -> None:
     client = limited_app.test_client()
     for _ in range(3):
@@ -238,10 +243,11 @@ def test_the_api_refuses_a_fourth_game_a_minute_with_429(limited_app: Flask) -> 
     assert response.mimetype == "application/problem+json"
     body = response.get_json()
     assert body["type"] == "/api/v1/problems/too-many-requests"
-    assert body["detail"] == (
-        "Too many requests came from this address: wait a minute, then try again."
+    wait = int(response.headers["Retry-After"])
+    assert 1 <= wait <= 60
+    assert (
+        body["detail"] == f"Too many requests came from this address. Try again in {_said(wait)}."
     )
-    assert 1 <= int(response.headers["Retry-After"]) <= 60
     # Reading is not limited.
     assert client.get("/api/v1/openapi.json").status_code == 200
 
@@ -259,10 +265,35 @@ def test_the_page_refuses_a_fourth_game_a_minute_with_a_page(limited_app: Flask)
     response = _start(client)
     assert response.status_code == 429
     assert response.mimetype == "text/html"
-    assert "Too many requests came from this address: wait a minute, then try again." in text(
+    wait = int(response.headers["Retry-After"])
+    assert f"Too many requests came from this address. Try again in {_said(wait)}." in text(
         response
     )
-    assert "Retry-After" in response.headers
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [
+        ("en", "Too many requests came from this address. Try again in 24 hours."),
+        ("de", "Von dieser Adresse kamen zu viele Anfragen. Versuch es in 24 Stunden noch einmal."),
+    ],
+)
+def test_after_the_daily_limit_the_wait_is_said_in_hours(
+    tmp_path: Path, language: str, said: str
+) -> None:
+    app = _app(tmp_path, RATELIMIT_CREATE_GAME="1 per day")
+    client = app.test_client()
+    headers = {"Accept-Language": language}
+    assert client.post("/api/v1/games", json=PLAYERS, headers=headers).status_code == 201
+    api = client.post("/api/v1/games", json=PLAYERS, headers=headers)
+    assert api.status_code == 429
+    assert int(api.headers["Retry-After"]) > 23 * 3600
+    assert api.get_json()["detail"] == said
+    page = _start(client, headers=headers)
+    assert page.status_code == 429
+    assert said in text(page)
+    with app.app_context():
+        db.engine.dispose()
 
 
 def test_the_page_and_the_api_share_one_count(limited_app: Flask) -> None:

@@ -14,7 +14,7 @@ from sqlalchemy.exc import DBAPIError
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as BaseResponse
 
-from .. import errors
+from .. import errors, security
 from ..i18n import rule_message, service_message, unavailable_message
 from ..rules.messages import OutOfTurnError, RuleError
 from ..schemas.problem import FieldError
@@ -61,10 +61,6 @@ _HTTP_ERRORS = {
     405: ("method-not-allowed", _l("This address does not take a %(method)s request.")),
     413: ("payload-too-large", _l("The body is larger than the API takes.")),
     415: ("unsupported-media-type", _AS_SENT),
-    429: (
-        "too-many-requests",
-        _l("Too many requests came from this address: wait a minute, then try again."),
-    ),
 }
 
 
@@ -72,6 +68,8 @@ def _http_problem(error: HTTPException) -> Problem:
     """A werkzeug HTTP error as a problem."""
     status = error.code or 500
     by_class = ("malformed-request", _AS_SENT) if status < 500 else ("server-error", _SERVER_FAULT)
+    if status == 429:  # the wait Retry-After gives, in words
+        return Problem(status, "too-many-requests", security.wait_message())
     slug, detail = _HTTP_ERRORS.get(status, by_class)
     allow = error.get_response().headers.get("Allow") if status == 405 else None
     headers = {"Allow": allow} if allow else None

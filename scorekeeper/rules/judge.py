@@ -13,13 +13,13 @@ of fewer cards than players is judged as it stands: who takes it so far.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
 
 from .cards import Suit
-from .messages import Gettext, RuleError
+from .messages import RuleError
 from .messages import gettext_noop as _
 from .table import MAX_PLAYERS
 
@@ -244,7 +244,7 @@ class Judgement:
         """The untranslated sentence, ``%(name)s`` still to fill."""
         return REASONS[self.reason]
 
-    def render(self, names: Sequence[str], gettext: Gettext | None = None) -> str:
+    def render(self, names: Sequence[str], gettext: Callable[[str], str] | None = None) -> str:
         """The sentence with the player's name: ``names`` are the players in play order."""
         template = gettext(self.message) if gettext is not None else self.message
         return template % {"name": names[self.leads_next]}

@@ -3,10 +3,13 @@ cards each round deals."""
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
+
+from confusable_homoglyphs import confusables
 
 from .cards import DECK_SIZE
 from .messages import SetupError
@@ -78,8 +81,19 @@ def clean_names(names: Sequence[str]) -> tuple[str, ...]:
                 name=name,
                 max=NAME_MAX_LENGTH,
             )
-        # Names the statistics and the search take for one (fold_case) are one here too.
-        key = fold_case(name).casefold()
+        # Names the statistics and the search take for one (fold_case) are one here too, and
+        # so are names written in full-width letters ("Ａnn") and in plain ones (NFKC).
+        key = fold_case(unicodedata.normalize("NFKC", name)).casefold()
+        if twin := next((other for other in seen if looks_alike(key, other)), None):
+            raise SetupError(
+                _(
+                    "“%(first)s” and “%(second)s” look alike: give every player a name the "
+                    "others can tell apart."
+                ),
+                field=where,
+                first=cleaned[seen[twin]],
+                second=name,
+            )
         if key in seen:
             first = cleaned[seen[key]]
             if first != name:  # "Ann" and "ann": say both, as typed
@@ -99,6 +113,23 @@ def clean_names(names: Sequence[str]) -> tuple[str, ...]:
             )
         seen[key] = seat
     return cleaned
+
+
+def looks_alike(first: str, second: str) -> bool:
+    """Whether two different names look the same letter by letter: each letter the same or
+    one the Unicode consortium lists as confusable with it (a Cyrillic "а" beside a Latin
+    "a"), as ``confusable_homoglyphs`` has the list."""
+    return (
+        first != second
+        and len(first) == len(second)
+        and all(a == b or b in _homoglyphs(a) for a, b in zip(first, second, strict=True))
+    )
+
+
+@functools.cache
+def _homoglyphs(letter: str) -> frozenset[str]:
+    found = confusables.is_confusable(letter, greedy=True, preferred_aliases=[])
+    return frozenset(glyph["c"] for entry in found or () for glyph in entry["homoglyphs"])
 
 
 def verify_rounds(rounds: int, players: int) -> None:

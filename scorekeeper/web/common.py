@@ -85,6 +85,26 @@ def no_store(response: Response) -> Response:
 LANGUAGE_KEY = "language"
 
 
+def local_path(target: str) -> str | None:
+    """``target`` when it is a path on this site, else ``None``: it starts with one "/"
+    and holds no backslash, space or control character (a browser drops a tab or a newline
+    and reads a backslash as "/", so "/", a tab, "/evil.example/" would be another site)."""
+    if (
+        target.startswith("/")
+        and not target.startswith("//")
+        and "\\" not in target
+        and target.isprintable()
+        and not any(character.isspace() for character in target)
+    ):
+        return target
+    return None
+
+
+def back_to(default: str) -> Response:
+    """A redirect to the form's ``next`` when it is a path on this site, else to ``default``."""
+    return redirect(local_path(request.form.get("next", "")) or default, 303)
+
+
 def editable(game_id: str) -> bool:
     """Whether this browser keeps the score of ``game_id``."""
     return sharing.can_edit(game_id, current_device())
@@ -137,12 +157,13 @@ def error_page(error: Exception) -> Response:
             404: gettext("There is no page at this address."),
             405: gettext("This page cannot be sent that way."),
             413: gettext("That was more than this page ever sends."),
-            429: gettext(
-                "Too many requests came from this address: wait a minute, then try again."
-            ),
+            429: security.wait_message(),
         }.get(status, gettext("This request cannot be handled as it was sent."))
     body = render_template("error.html", message=message, status=status)
-    return make_response(body, status)
+    response = make_response(body, status)
+    if status == 503:
+        response.headers["Retry-After"] = "1"  # as the API says it (api/problems.py)
+    return response
 
 
 def _stale() -> Response:

@@ -31,7 +31,7 @@ from ..rules.table import MAX_PLAYERS, MIN_PLAYERS, NAME_MAX_LENGTH, full_game_r
 from ..rules.variants import BID_RULES, REVEALS, BidReveal, BidRule
 from ..services import games, loading
 from . import screens
-from .common import LANGUAGE_KEY, Page, current_device, editable, page_blueprint
+from .common import LANGUAGE_KEY, Page, back_to, current_device, editable, page_blueprint
 from .following import remember_followed
 from .forms import FULL_GAME, RANDOM_DEALER, NewGameForm
 
@@ -50,14 +50,7 @@ def language() -> Page:
         raise BadRequest()
     session[LANGUAGE_KEY] = chosen
     session.permanent = True
-    target = request.form.get("next", "")
-    # Only a path of this site: never another site's address ("//host", "/\\host").
-    if not _LOCAL_PATH.fullmatch(target):
-        target = url_for("history.home")
-    return redirect(target, 303)
-
-
-_LOCAL_PATH = re.compile(r"/(?![/\\])[^\s\\]*")
+    return back_to(url_for("history.home"))
 
 
 # -- A new game ----------------------------------------------------------------------------

@@ -23,18 +23,14 @@ from ..services import games, history, importing
 from ..services import statistics as statistics_service
 from ..services.import_file import IMPORT_MAX_BYTES
 from . import screens
-from .common import Page, current_device, editable, page_blueprint
+from .common import Page, back_to, current_device, editable, page_blueprint
 from .following import followed_ids, forget_followed
 
 bp = page_blueprint("history", __name__)
 
 
 def _back_home() -> Page:
-    target = request.form.get("next", "")
-    # Only a path of this site, never another host.
-    if not target.startswith("/") or target.startswith("//"):
-        target = url_for(".home")
-    return redirect(target, 303)
+    return back_to(url_for(".home"))
 
 
 # -- The games list ------------------------------------------------------------------------

@@ -99,6 +99,16 @@ def test_names_of_24_characters_are_allowed() -> None:
             "players[2]",
             "“ΟΔΟΣ” and “Οδοσ” count as one name: give every player a different name.",
         ),
+        (  # a Cyrillic А beside a Latin A
+            ["Ann", "Bob", "\u0410nn"],
+            "players[2]",
+            "“Ann” and “\u0410nn” look alike: give every player a name the others can tell apart.",
+        ),
+        (  # full-width letters are the plain ones (NFKC)
+            ["Ann", "Bob", "\uff21nn"],
+            "players[2]",
+            "“Ann” and “\uff21nn” count as one name: give every player a different name.",
+        ),
         (
             ["Thomas", "Ute", "Ke\x00vin"],
             "players[2]",
@@ -119,6 +129,8 @@ def test_names_of_24_characters_are_allowed() -> None:
         "same-name-other-case",
         "turkish-dotted-i",
         "greek-final-sigma",
+        "cyrillic-look-alike",
+        "full-width",
         "nul",
         "lone-surrogate",
     ],
@@ -246,3 +258,17 @@ def test_parse_bid_reveal_refuses_unknown_name() -> None:
         caught.value, SetupError, "The bid reveal is one of open, covered, secret, not “hidden”."
     )
     assert caught.value.field == "rules.bid_reveal"
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        ["Ann", "Anna", "Bob"],
+        ["Jörg", "Jorg", "Bob"],
+        ["Ваня", "Ann", "Bob"],
+        ["Σοφία", "Sofia", "Bob"],
+        ["Kim", "Tim", "Jim"],
+    ],
+)
+def test_names_that_only_resemble_each_other_may_sit_together(names: list[str]) -> None:
+    assert list(clean_names(names)) == names
