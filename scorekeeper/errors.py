@@ -66,6 +66,13 @@ class RoundNotFound(ServiceError):
     message = _("This game has rounds 1 to %(rounds)d, so there is no round %(round)d.")
 
 
+class GameExists(ServiceError):
+    """A page's form sent again: the game it started is there already (pages only)."""
+
+    status = 409
+    message = _("This game was started already.")
+
+
 class TokenMissing(ServiceError):
     status = 401
     headers: Mapping[str, str] = MappingProxyType({"WWW-Authenticate": "Bearer"})

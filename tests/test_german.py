@@ -171,7 +171,9 @@ def test_every_page_in_german_shows_no_english_message(sqlite_app: Flask) -> Non
     walk.get("spectator", f"/games/{game}/view")
     walk.get("invite", f"/games/{game}/share")
     share = f"/games/{game}/share"
-    made = phone.client.post(f"/games/{game}/handover", data={"csrf_token": phone.csrf(share)})
+    made = phone.client.post(
+        f"/games/{game}/handover", data={"csrf_token": phone.csrf(share)}, follow_redirects=True
+    )
     page = walk.check("invite with a hand-over link", made)
     link = re.search(r'id="handover-link">([^<]+)<', made.get_data(as_text=True))
     assert link, "no hand-over link shown"
@@ -254,7 +256,8 @@ def test_a_form_that_comes_back_says_so_in_german(sqlite_app: Flask) -> None:
     phone = phone_in(sqlite_app, GERMAN)
     walk = Walk(phone)
     form = phone.new_game_form(["Ann", "", ""], action="refresh")
-    assert phone.client.post("/games/new", data=form).status_code == 200
+    assert phone.client.post("/games/new", data=form).status_code == 303
+    walk.get("the new-game form as tapped", "/games/new")
     page = walk.get("the new-game form as it was left", "/games/new")
     assert "So ausgefüllt, wie du es auf diesem Handy verlassen hast. Neu anfangen" in page
     assert walk.english == []

@@ -260,7 +260,7 @@ def test_the_page_refuses_a_fourth_game_a_minute_with_a_page(limited_app: Flask)
     phone = Confidant(client)
     for _ in range(5):
         form = phone.new_game_form(["Ann", "Bob", "Cy"], action="add")
-        assert client.post("/games/new", data=form).status_code == 200
+        assert client.post("/games/new", data=form).status_code == 303
     assert client.get("/games/new").status_code == 200
     response = _start(client)
     assert response.status_code == 429
@@ -325,7 +325,7 @@ def test_hand_over_links_are_limited_per_address(tmp_path: Path) -> None:
         token = phone.csrf(f"/games/{phone.game_id}/share")
         return phone.client.post(f"/games/{phone.game_id}/handover", data={"csrf_token": token})
 
-    assert [make_link().status_code for _ in range(3)] == [200, 200, 429]
+    assert [make_link().status_code for _ in range(3)] == [303, 303, 429]
     refused = make_link()
     assert "Too many requests came from this address" in text(refused)
     # Opening the invite page is not limited.

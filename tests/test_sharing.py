@@ -40,8 +40,12 @@ def started(phone: Confidant) -> str:
 def handover_link(phone: Confidant) -> str:
     """Tap "Make a hand-over link" on the invite page; the link it shows."""
     token = phone.csrf(f"/games/{phone.game_id}/share")
-    page = phone.client.post(f"/games/{phone.game_id}/handover", data={"csrf_token": token})
-    assert page.status_code == 200, text(page)
+    made = phone.client.post(f"/games/{phone.game_id}/handover", data={"csrf_token": token})
+    # Answered with a redirect to the invite page, which shows the link (a reload too).
+    assert made.status_code == 303, text(made)
+    assert made.headers["Location"] == f"/games/{phone.game_id}/share"
+    page = phone.get(made.headers["Location"])
+    assert page.status_code == 200
     match = _HANDOVER_LINK.search(page.get_data(as_text=True))
     assert match, "no hand-over link on the page"
     return unescape(match.group(1))
@@ -269,3 +273,16 @@ def test_any_token_in_the_session_is_refused_without_a_server_error(
         session["handover"] = token
     answer = taker.client.post("/handover", data={"csrf_token": taker.csrf()})
     assert answer.status_code == 410
+
+
+def test_the_invite_page_shows_the_link_made_on_reload_while_it_works(
+    phone: Confidant, app: Flask
+) -> None:
+    game_id = started(phone)
+    link = handover_link(phone)
+    reloaded = phone.get(f"/games/{game_id}/share").get_data(as_text=True)
+    assert unescape(_HANDOVER_LINK.search(reloaded).group(1)) == link  # type: ignore[union-attr]
+    assert take_over(other(app), link)[0] == 303
+    # Used up: the page no longer shows it.
+    page = phone.get(f"/games/{game_id}/share").get_data(as_text=True)
+    assert _HANDOVER_LINK.search(page) is None

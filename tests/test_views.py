@@ -93,8 +93,12 @@ def test_new_game_form_offers_three_seats_every_variant_and_the_full_game(
 def _arrange(phone: Confidant, names: list[str], action: str, **extra: str) -> str:
     form = phone.new_game_form(names, action=action, **extra)
     response = phone.client.post("/games/new", data=form)
-    assert response.status_code == 200
-    return response.get_data(as_text=True)
+    # Answered with a redirect to the form's page, which shows the form as arranged.
+    assert response.status_code == 303
+    assert response.headers["Location"] == "/games/new"
+    page = phone.client.get("/games/new")
+    assert page.status_code == 200
+    return page.get_data(as_text=True)
 
 
 def _seat_values(body: str) -> list[str]:
@@ -1038,7 +1042,7 @@ def test_a_refusal_is_brought_into_view(phone: Confidant) -> None:
 
 def test_the_new_game_form_survives_a_reload_until_the_game_starts(phone: Confidant) -> None:
     form = phone.new_game_form(["Ann", "Bob", "Cy"], action="refresh", bid_rule="canadian")
-    assert phone.client.post("/games/new", data=form).status_code == 200
+    assert phone.client.post("/games/new", data=form).status_code == 303
     body = phone.get("/games/new").get_data(as_text=True)
     assert _seat_values(body) == ["Ann", "Bob", "Cy"]
     assert 'value="canadian" checked' in body
@@ -1050,7 +1054,10 @@ def test_a_form_that_comes_back_says_so_and_starts_afresh_on_a_tap(phone: Confid
     notice = "Filled in as you left it on this phone."
     assert notice not in phone.get("/games/new").get_data(as_text=True)  # a first visit
     form = phone.new_game_form(["Ann", "", ""], action="refresh", bid_rule="canadian")
-    assert phone.client.post("/games/new", data=form).status_code == 200
+    assert phone.client.post("/games/new", data=form).status_code == 303
+    # The page the tap redirects to is the form as tapped, said nothing of...
+    assert notice not in phone.get("/games/new").get_data(as_text=True)
+    # ...and when the phone comes back to it later, the form says it was kept.
     body = phone.get("/games/new").get_data(as_text=True)
     assert notice in body
     assert re.search(r'<button type="submit" name="action" value="clear"[^>]*>Start afresh<', body)
@@ -1067,7 +1074,7 @@ def test_a_form_that_comes_back_says_so_and_starts_afresh_on_a_tap(phone: Confid
 
 def test_a_form_left_without_a_name_comes_back_without_a_word(phone: Confidant) -> None:
     form = phone.new_game_form(["", "", ""], action="add")
-    assert phone.client.post("/games/new", data=form).status_code == 200
+    assert phone.client.post("/games/new", data=form).status_code == 303
     body = phone.get("/games/new").get_data(as_text=True)
     assert _seat_values(body) == ["", "", "", ""]
     assert "Filled in as you left it" not in body
@@ -1075,7 +1082,7 @@ def test_a_form_left_without_a_name_comes_back_without_a_word(phone: Confidant) 
 
 def test_start_afresh_needs_the_forms_token(phone: Confidant) -> None:
     form = phone.new_game_form(["Ann", "Bob", "Cy"], action="refresh")
-    assert phone.client.post("/games/new", data=form).status_code == 200
+    assert phone.client.post("/games/new", data=form).status_code == 303
     refused = phone.client.post("/games/new", data={"action": "clear"})
     assert refused.status_code == 400
     assert _seat_values(phone.get("/games/new").get_data(as_text=True)) == ["Ann", "Bob", "Cy"]

@@ -96,6 +96,7 @@ def test_the_new_game_form_never_fails_on_the_server(phone: Confidant, form: dic
     assert response.status_code in (200, 303, 400, 422), response.status_code
     if response.status_code == 303:
         assert response.headers["Location"].startswith("/games/")
+        assert phone.client.get(response.headers["Location"]).status_code in (200, 303)
 
 
 @settings(

@@ -8,8 +8,9 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import select, update
+from sqlalchemy.exc import IntegrityError
 
-from ..errors import GameNotFound
+from ..errors import GameExists, GameNotFound
 from ..extensions import db
 from ..models import Game, Grant, Player, utcnow
 from ..rules.table import Table, clean_names, full_game_rounds
@@ -64,8 +65,12 @@ def create_game(
     clairvoyance: bool = False,
     rounds: int | None = None,
     device: Device | None = None,
+    game_id: str | None = None,
 ) -> NewGame:
-    """Start a game (a missing first dealer drawn at random); ``device`` may edit it."""
+    """Start a game (a missing first dealer drawn at random); ``device`` may edit it.
+
+    ``game_id``: the id the caller chose (a form sent twice asks for the same one); a game
+    already started with it raises :class:`GameExists`, however close the two requests."""
     players = clean_names(names)
     if first_dealer is None:
         first_dealer = secrets.randbelow(len(players))
@@ -83,10 +88,21 @@ def create_game(
     token = secrets.token_urlsafe(EDIT_TOKEN_BYTES)
     now = utcnow()
     game = new_game_row(table, token, now, now)
-    with write_transaction():
-        db.session.add(game)
-        if device is not None:
-            db.session.add(Grant(device_hash=device.hash, game_id=game.id, created_at=now))
+    if game_id is not None:
+        game.id = game_id
+    try:
+        with write_transaction():
+            if game_id is not None and db.session.get(Game, game_id) is not None:
+                raise GameExists()
+            db.session.add(game)
+            if device is not None:
+                db.session.add(Grant(device_hash=device.hash, game_id=game.id, created_at=now))
+    except IntegrityError:
+        # Only a chosen id can be taken (a fresh one has 144 random bits): by a request that
+        # inserted it while this one was between its check and its insert.
+        if game_id is None:
+            raise
+        raise GameExists() from None
     created = GameSnapshot(game.id, 1, game.edit_token_hash, now, now, table)
     return NewGame(game=created, edit_token=token)
 

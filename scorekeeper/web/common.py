@@ -123,6 +123,7 @@ def helpers() -> dict[str, Any]:
         "sheet_rows": screens.sheet_rows,
         "standings_after": screens.standings_after,
         "score_chart": screens.score_chart,
+        "variant_summary": screens.variant_summary,
     }
 
 

@@ -3,7 +3,11 @@ spectator page that follows it."""
 
 from __future__ import annotations
 
+import base64
+import hashlib
+import hmac
 import re
+import secrets
 from typing import Any
 
 from flask import (
@@ -15,7 +19,7 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import get_locale
+from flask_babel import get_locale, ngettext
 from werkzeug.exceptions import BadRequest
 from werkzeug.wrappers import Response
 from wtforms.fields.choices import SelectChoice
@@ -24,8 +28,9 @@ from .. import errors, security
 from ..i18n import gettext, rule_message, service_message
 from ..rules.messages import SetupError
 from ..rules.table import MAX_PLAYERS, MIN_PLAYERS, NAME_MAX_LENGTH, full_game_rounds
-from ..rules.variants import BID_RULES, REVEALS
+from ..rules.variants import BID_RULES, REVEALS, BidReveal, BidRule
 from ..services import games, loading
+from . import screens
 from .common import LANGUAGE_KEY, Page, back_to, current_device, editable, page_blueprint
 from .following import remember_followed
 from .forms import FULL_GAME, RANDOM_DEALER, NewGameForm
@@ -64,12 +69,21 @@ def new_game() -> Page:
     form = NewGameForm()
     status = 200
     restored = False
+    carried: list[str] = []
     if request.method == "GET":
         again = _setup_again(request.args.get("again"))
         remembered = None if again else _remembered_setup()
-        # Said when the form comes back as this browser left it with a name typed in.
-        restored = remembered is not None and any(name.strip() for name in remembered.seat_names())
+        # Said when the form comes back as this browser left it with a name typed in (not
+        # after a tap on the form itself, which answers with this page).
+        editing = session.pop(EDITING_KEY, False)
+        restored = (
+            not editing
+            and remembered is not None
+            and any(name.strip() for name in remembered.seat_names())
+        )
         form = again or remembered or form
+        if again:
+            carried = _carried_over(again)
     else:
         action = request.form.get("action", "start")
         if action == "clear":
@@ -81,17 +95,55 @@ def new_game() -> Page:
             if isinstance(response, Response):
                 session.pop(SETUP_KEY, None)
                 return response
+            _remember_setup(_setup_of(form))
             status = 422
         else:
-            setup = _rearranged(_setup_of(form), action)
-            form = _form_of(setup)
-            # Every tap on the form comes here: remember it, so a reload loses nothing.
-            setup["names"] = [name[: NAME_MAX_LENGTH * 2] for name in setup["names"]]
-            session[SETUP_KEY] = setup
-    return _render_new_game(form, status, restored=restored)
+            # Every tap on the form is remembered and answered with the form's page, so a
+            # reload (or the back button) shows it as it is and sends nothing again.
+            _remember_setup(_rearranged(_setup_of(form), action))
+            session[EDITING_KEY] = True
+            return redirect(url_for(".new_game"), 303)
+    return _render_new_game(form, status, restored=restored, carried=carried)
 
 
 SETUP_KEY = "setup"
+EDITING_KEY = "setup_editing"
+
+
+def _remember_setup(setup: dict[str, Any]) -> None:
+    setup["names"] = [name[: NAME_MAX_LENGTH * 2] for name in setup["names"]]
+    session[SETUP_KEY] = setup
+
+
+def _carried_over(form: NewGameForm) -> list[str]:
+    """The settings of a form filled in for the player that differ from a new game's, said in
+    words, so that none is carried over unseen (a short game, covered bids)."""
+    said = []
+    rounds = form.round_count()
+    if rounds is not None:
+        said.append(ngettext("%(num)d round only", "%(num)d rounds only", rounds))
+    policy = BID_RULES.get(form.bid_rule.data)
+    if policy is not None and form.bid_rule.data != BidRule.STANDARD:
+        said.append(gettext(policy.title))
+    if form.last_bidder_may_bid_zero.data:
+        said.append(gettext("the dealer may always bid 0"))
+    if form.bid_reveal.data in REVEALS and form.bid_reveal.data != BidReveal.OPEN:
+        said.append(screens.reveal_words(BidReveal(form.bid_reveal.data)))
+    if form.clairvoyance.data:
+        said.append(gettext("Clairvoyance in round 1"))
+    return said
+
+
+def form_game_id(device: str, form_id: str) -> str:
+    """The id of the game a new-game form starts: the same for the same form sent twice by
+    the same browser (a double tap), unguessable from the form alone (keyed by the app's
+    secret and the browser's key)."""
+    key = str(current_app.config["SECRET_KEY"]).encode()
+    digest = hmac.new(key, f"{device}\0{form_id}".encode(), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[: loading.GAME_ID_BYTES]).decode()
+
+
+_FORM_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
 
 
 def _setup_of(form: NewGameForm) -> dict[str, Any]:
@@ -148,6 +200,10 @@ def _start_game(form: NewGameForm) -> Response | None:
     if not form.validate() or not _understood(form):
         form.form_errors.append(gettext("Some of the choices were not understood: check them."))
         return None
+    device = current_device(create=True)
+    assert device is not None
+    form_id = request.form.get("form_id", "")
+    game_id = form_game_id(device.key, form_id) if _FORM_ID.fullmatch(form_id) else None
     try:
         created = games.create_game(
             form.seat_names(),
@@ -157,8 +213,12 @@ def _start_game(form: NewGameForm) -> Response | None:
             bid_reveal=form.bid_reveal.data,
             clairvoyance=bool(form.clairvoyance.data),
             rounds=form.round_count(),
-            device=current_device(create=True),
+            device=device,
+            game_id=game_id,
         )
+    except errors.GameExists:
+        # The same form sent again (a double tap): on to the game the first one started.
+        return redirect(url_for(".game", game_id=game_id), 303)
     except SetupError as error:
         _attach_setup_error(form, error)
         return None
@@ -213,7 +273,9 @@ def _rearranged(setup: dict[str, Any], action: str) -> dict[str, Any]:
     return {**setup, "names": new_names, "first_dealer": new_dealer, "rounds": rounds or FULL_GAME}
 
 
-def _render_new_game(form: NewGameForm, status: int, *, restored: bool = False) -> Response:
+def _render_new_game(
+    form: NewGameForm, status: int, *, restored: bool = False, carried: list[str] | None = None
+) -> Response:
     seats = len(form.names.entries)
     full = full_game_rounds(min(max(seats, MIN_PLAYERS), MAX_PLAYERS))
     form.rounds.choices = [
@@ -223,13 +285,17 @@ def _render_new_game(form: NewGameForm, status: int, *, restored: bool = False) 
     body = render_template(
         "new_game.html",
         form=form,
-        suggestions=games.known_names(current_device()),
+        # The browser's key made now, so a form sent twice at once names the same one.
+        suggestions=games.known_names(current_device(create=True)),
         policies=BID_RULES,
         reveals=REVEALS,
         min_players=MIN_PLAYERS,
         max_players=MAX_PLAYERS,
         max_name=NAME_MAX_LENGTH,
         restored=restored,
+        carried=carried or [],
+        # A new id for each showing of the form: sent twice, it starts one game.
+        form_id=secrets.token_urlsafe(16),
     )
     return make_response(body, status)
 

@@ -14,6 +14,7 @@ from ..rules.game import RoundState, RoundView
 from ..rules.messages import BidError, TrickError
 from ..rules.scoring import Standing, running_totals, standings
 from ..rules.tricks import complete_draft, fill_tricks, verify_tricks
+from ..rules.variants import BID_RULES, BidReveal
 from ..services import loading, rounds, undo
 from . import chart
 
@@ -368,3 +369,19 @@ def previous_result(
     if view.trump is not None and not game.table.deals_every_card(number):
         return None
     return game.view.round(number - 1)
+
+
+def variant_summary(game: loading.GameSnapshot) -> str:
+    """The game's bid rule and how its bids are shown, in a few words ("Canadian · covered
+    bids"), to tell games of the same table apart."""
+    rules = game.table.rules
+    return f"{gettext(BID_RULES[rules.bid_rule].title)} · {reveal_words(rules.bid_reveal)}"
+
+
+def reveal_words(reveal: BidReveal) -> str:
+    """How the bids are shown, in two words ("covered bids")."""
+    return {
+        BidReveal.OPEN: gettext("open bids"),
+        BidReveal.COVERED: gettext("covered bids"),
+        BidReveal.SECRET: gettext("secret bids"),
+    }[reveal]

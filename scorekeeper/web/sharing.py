@@ -21,23 +21,41 @@ HANDOVER_KEY = "handover"
 CODES_KEY = "table_codes"
 #: Games whose code the session remembers (the newest).
 CODES_KEPT = 8
+#: The hand-over link this browser made last, shown on the invite page while it works.
+MADE_KEY = "handover_made"
 
 
 @bp.get("/games/<game_id>/share")
 def share(game_id: str) -> Page:
     """Invite the table (the view link and its QR code); for the scorekeeper also handing the
     scorekeeping over to another phone, and taking it back from every other phone."""
-    return _render_share(games.get_game(game_id))
+    return _render_share(games.get_game(game_id), handover_link=_made_link(game_id))
 
 
 @bp.post("/games/<game_id>/handover")
 @security.limited("RATELIMIT_HAND_OVER")
 def create_handover(game_id: str) -> Page:
-    """Make a one-time link (15 minutes) that hands scorekeeping over to another phone; shown
-    once, on the page this answers with, never stored."""
+    """Make a one-time link (15 minutes) that hands scorekeeping over to another phone. The
+    server keeps only its hash; the link itself goes back to the invite page in this
+    browser's signed session, so that page reloads cleanly and shows it while it works."""
     token = sharing.create_handover(game_id, current_device())
-    link = url_for(".handover", token=token, _external=True)
-    return _render_share(games.get_game(game_id), handover_link=link)
+    session[MADE_KEY] = {"game": game_id, "token": token}
+    return redirect(url_for(".share", game_id=game_id), 303)
+
+
+def _made_link(game_id: str) -> str | None:
+    """The hand-over link this browser made for ``game_id``, while it still works."""
+    made = session.get(MADE_KEY)
+    if not isinstance(made, dict) or made.get("game") != game_id:
+        return None
+    token = made.get("token")
+    try:
+        if not isinstance(token, str) or sharing.handover_game(token).id != game_id:
+            raise errors.HandoverInvalid()
+    except errors.HandoverInvalid:
+        session.pop(MADE_KEY, None)
+        return None
+    return url_for(".handover", token=token, _external=True)
 
 
 def _render_share(snapshot: loading.GameSnapshot, handover_link: str | None = None) -> Page:

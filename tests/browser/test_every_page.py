@@ -1,0 +1,98 @@
+"""Every page, at phone size, in the browser: not one Content-Security-Policy violation on any
+of them (refusals included), a reload after every form POST showing the page again (never
+"This page cannot be sent that way"), and a double tap on "Start the game" making one game."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+import pytest
+
+pytest.importorskip("playwright.sync_api")
+
+from playwright.sync_api import Page, expect
+
+from .helpers import all_made, bid, new_game, open_sheet, set_trump, shot, tap
+from .test_csp import listen_for_violations
+
+if TYPE_CHECKING:
+    from .conftest import Problems
+
+NOT_SENT = "This page cannot be sent that way"
+
+
+def reload_shows(page: Page, heading: str | re.Pattern[str]) -> None:
+    """Reload, as a player might after a tap: the same page again, nothing sent twice."""
+    page.reload()
+    expect(page.get_by_role("heading", name=heading, level=1)).to_be_visible()
+    assert NOT_SENT not in page.content()
+
+
+@pytest.mark.parametrize("size", [(360, 740), (390, 844)], ids=["360", "390"])
+def test_every_page_without_a_csp_violation_and_each_post_reloads(
+    page: Page, base_url: str, problems: Problems, size: tuple[int, int]
+) -> None:
+    problems.allow(r"status of 422 .*/games/new")  # the refused start, on purpose
+    page.set_viewport_size({"width": size[0], "height": size[1]})
+    violations = listen_for_violations(page)
+    # The new-game form: its taps (add a seat, move one, a refused start) and a reload each.
+    page.goto(base_url + "/games/new")
+    page.get_by_label("Seat 1", exact=True).fill("Ann")
+    tap(page, page.get_by_role("button", name="Add a player"))
+    reload_shows(page, "New game")
+    tap(page, page.get_by_role("button", name="Move seat 2 up"))
+    reload_shows(page, "New game")
+    page.get_by_role("button", name="Start the game").last.click()
+    expect(page.get_by_role("alert").first).to_be_visible()
+    reload_shows(page, "New game")
+    shot(page, f"new-game-refused-{size[0]}")
+    tap(page, page.get_by_role("button", name="Start afresh"))
+
+    game_id = new_game(page, base_url, ["Ann", "Bob", "Cy"], dealer="Ann", rounds="1")
+    set_trump(page, "Wizard", chosen="red Dwarves")
+    reload_shows(page, "Round 1 of 1")
+    bid(page, "Bob", 1)
+    bid(page, "Cy", 0)
+    bid(page, "Ann", 0)
+    all_made(page, 1)
+    reload_shows(page, "Round 1 of 1")
+    sheet = open_sheet(page)
+    expect(sheet.locator(".wizard-mark")).to_have_count(1)
+    shot(page, f"sheet-{size[0]}")
+
+    # Invite and hand over: the link survives a reload.
+    page.goto(f"{base_url}/games/{game_id}/share")
+    tap(page, page.get_by_role("button", name="Make a hand-over link"))
+    link = page.locator("#handover-link").inner_text()
+    reload_shows(page, "Invite the table")
+    expect(page.locator("#handover-link")).to_have_text(link)
+
+    # Game over, the history's pages, the spectator page and an error page.
+    page.goto(f"{base_url}/games/{game_id}")
+    expect(page.get_by_role("heading", name="Game over", level=1)).to_be_visible()
+    expect(page.get_by_role("banner").get_by_role("link", name="Sheet")).to_be_visible()
+    shot(page, f"game-over-{size[0]}")
+    for path, heading in (
+        ("/", "Your games"),
+        ("/statistics", re.compile("Statistics")),
+        ("/import", re.compile("Import")),
+        (f"/games/{game_id}/view", re.compile(".")),
+        (f"/games/{game_id}/rounds/1/history", re.compile(".")),
+        (f"/games/{game_id}/rounds/1/correct", "Correct round 1"),
+    ):
+        page.goto(base_url + path)
+        expect(page.get_by_role("heading", name=heading, level=1).first).to_be_visible()
+    shot(page, f"home-{size[0]}")
+    assert violations == []
+
+
+def test_a_double_tap_on_start_makes_one_game(page: Page, base_url: str) -> None:
+    page.goto(base_url + "/games/new")
+    for seat, name in enumerate(["Dee", "Eli", "Flo"], start=1):
+        page.get_by_label(f"Seat {seat}", exact=True).fill(name)
+    start = page.get_by_role("button", name="Start the game").last
+    start.dblclick()
+    expect(page.get_by_role("heading", name=re.compile(r"^Round 1 of \d+$"))).to_be_visible()
+    page.goto(base_url + "/?q=Dee")
+    expect(page.locator("ul.games > li")).to_have_count(1)
