@@ -38,6 +38,8 @@ class ServiceError(Exception):
     message: str = ""
     #: Headers the answer carries (a class's, or one refusal's own).
     headers: Mapping[str, str] = MappingProxyType({})
+    #: Seconds to wait before trying again, when the refusal has one (:class:`WaitRequired`).
+    wait: int | None = None
 
     def __init__(self, **params: object) -> None:
         # A text quoted from a request (an imported name) may hold a lone surrogate, which
@@ -128,16 +130,23 @@ class TableCodeMissing(ServiceError):
     )
 
 
-class TableCodeGuessesSpent(ServiceError):
-    status = 429
-    message = _(
-        "Too many wrong table codes were entered for this game: try again in %(minutes)d minutes."
-    )
+class WaitRequired(ServiceError):
+    """A refusal that passes once the client has waited ``seconds``: the wait is said after
+    the message, in the rate limits' words (:func:`i18n.service_message`), and as
+    ``Retry-After``, both from this one number."""
 
-    def __init__(self, seconds: int) -> None:
-        super().__init__(minutes=max(1, -(-seconds // 60)))
-        # Said to the client: when the game takes codes again.
-        self.headers = {"Retry-After": str(max(1, seconds))}
+    status = 429
+
+    def __init__(self, seconds: int, **params: object) -> None:
+        super().__init__(**params)
+        self.wait = max(1, seconds)
+        self.headers = {"Retry-After": str(self.wait)}
+
+
+class TableCodeGuessesSpent(WaitRequired):
+    """The game takes no table code until its window of guesses ends in ``seconds``."""
+
+    message = _("Too many wrong table codes were entered for this game.")
 
 
 class StaleVersion(ServiceError):
@@ -148,21 +157,16 @@ class StaleVersion(ServiceError):
     )
 
 
-class ImportLimitReached(ServiceError):
+class ImportLimitReached(WaitRequired):
     """An import of more games than the client address may still import in the window."""
 
-    status = 429
     message = _(
         "This address may import %(count)d games in %(hours)d hours, and this file would go "
-        "past that: try again in %(wait_hours)d h %(wait_minutes)d min."
+        "past that."
     )
 
     def __init__(self, *, count: int, hours: int, seconds: int) -> None:
-        minutes = -(-seconds // 60)  # rounded up, as Retry-After's seconds
-        super().__init__(
-            count=count, hours=hours, wait_hours=minutes // 60, wait_minutes=minutes % 60
-        )
-        self.headers = {"Retry-After": str(seconds)}
+        super().__init__(seconds, count=count, hours=hours)
 
 
 class ImportRefused(ServiceError):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from datetime import datetime
 from typing import Any
 
@@ -44,12 +45,36 @@ def suit_label(suit: Suit) -> str:
 
 
 def service_message(error: errors.ServiceError) -> str:
-    """The service's sentence in the request's language (a rule's refusal quoted in it, too)."""
+    """The service's sentence in the request's language (a rule's refusal quoted in it, too),
+    and the wait, when the refusal has one."""
     params = {
         key: rule_message(value) if isinstance(value, RuleError) else value
         for key, value in error.params.items()
     }
-    return gettext(error.message, **params)
+    said = gettext(error.message, **params)
+    return said if error.wait is None else f"{said} {wait_sentence(error.wait)}"
+
+
+def wait_sentence(seconds: int) -> str:
+    """How long to wait, as ``Retry-After`` says it: in seconds, minutes or hours, rounded
+    up, so that trying again then works ("Try again in 1 minute.")."""
+    if seconds < 60:
+        return str(
+            flask_babel.ngettext(
+                "Try again in %(num)d second.", "Try again in %(num)d seconds.", seconds
+            )
+        )
+    if seconds < 3600:
+        minutes = math.ceil(seconds / 60)
+        return str(
+            flask_babel.ngettext(
+                "Try again in %(num)d minute.", "Try again in %(num)d minutes.", minutes
+            )
+        )
+    hours = math.ceil(seconds / 3600)
+    return str(
+        flask_babel.ngettext("Try again in %(num)d hour.", "Try again in %(num)d hours.", hours)
+    )
 
 
 def unavailable_message(error: Exception) -> str | None:
@@ -61,6 +86,15 @@ def unavailable_message(error: Exception) -> str | None:
     if is_read_only(error):
         return gettext("The database takes no changes at the moment: try again in a moment.")
     return None
+
+
+def duration(seconds: int) -> str:
+    """A window of time in whole hours, else minutes, else seconds: "24 hours", "1 minute"."""
+    if seconds % 3600 == 0:
+        return str(flask_babel.ngettext("%(num)d hour", "%(num)d hours", seconds // 3600))
+    if seconds % 60 == 0:
+        return str(flask_babel.ngettext("%(num)d minute", "%(num)d minutes", seconds // 60))
+    return str(flask_babel.ngettext("%(num)d second", "%(num)d seconds", seconds))
 
 
 def number(value: int) -> str:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from flask import Flask, Request, current_app, request
 from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
-from flask_babel import gettext, ngettext
+from flask_babel import gettext
 from flask_limiter.util import get_remote_address
 from limits import parse_many
 from werkzeug.middleware.proxy_fix import ProxyFix
@@ -20,6 +20,7 @@ from werkzeug.wrappers import Response
 from .config import PROXY_FIX_KEYS
 from .errors import ImportLimitReached
 from .extensions import limiter
+from .i18n import wait_sentence
 from .services.import_file import IMPORT_MAX_BYTES
 
 if TYPE_CHECKING:
@@ -113,21 +114,9 @@ def retry_after() -> int:
 
 
 def wait_message() -> str:
-    """Over a rate limit: the sentence saying how long to wait, as ``Retry-After`` says it
-    (seconds, minutes or hours, rounded up, so that trying then works)."""
-    seconds = retry_after()
+    """Over a rate limit: the sentence saying so, and how long to wait, as ``Retry-After``."""
     intro = gettext("Too many requests came from this address.")
-    if seconds < 60:
-        wait = ngettext("Try again in %(num)d second.", "Try again in %(num)d seconds.", seconds)
-    elif seconds < 3600:
-        wait = ngettext(
-            "Try again in %(num)d minute.", "Try again in %(num)d minutes.", math.ceil(seconds / 60)
-        )
-    else:
-        wait = ngettext(
-            "Try again in %(num)d hour.", "Try again in %(num)d hours.", math.ceil(seconds / 3600)
-        )
-    return f"{intro} {wait}"
+    return f"{intro} {wait_sentence(retry_after())}"
 
 
 class SessionInterface(SecureCookieSessionInterface):
@@ -170,6 +159,17 @@ def limited(
         methods=methods,
         exempt_when=lambda: when is not None and not when(),
     )
+
+
+def import_windows() -> list[tuple[int, int]]:
+    """The games an address may import, each with its window in seconds (none when the rate
+    limits are off): ``[(2000, 86400)]``."""
+    if not current_app.config["RATELIMIT_ENABLED"]:
+        return []
+    return [
+        (item.amount, item.get_expiry())
+        for item in parse_many(current_app.config["RATELIMIT_IMPORT_GAMES"])
+    ]
 
 
 def spend_import(games: int) -> None:

@@ -503,7 +503,8 @@ def test_a_file_sent_twice_at_once_starts_its_games_once(
 
     def send() -> None:
         with app.app_context():
-            results.append(importing.import_games(backup, device))
+            file = importing.read_document(io.BytesIO(json.dumps(backup).encode()))
+            results.append(importing.import_games(file, device))
 
     threads = [threading.Thread(target=send) for _ in range(2)]
     for thread in threads:

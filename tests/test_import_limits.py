@@ -16,7 +16,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.extensions import db
-from scorekeeper.services import import_file, importing, sharing
+from scorekeeper.services import import_document, import_file, importing, sharing
 
 from .api_client import ApiClient
 from .confidant import Confidant, text
@@ -32,6 +32,11 @@ def exported(api: ApiClient) -> dict[str, Any]:
     api.tricks(game_id, 1, [0, 1, 0])  # a correction
     document: dict[str, Any] = api.client.get(f"/api/v1/games/{game_id}/export").get_json()
     return document
+
+
+def as_file(document: dict[str, Any]) -> import_document.Document:
+    """``document`` as an uploaded file, read as the import reads it."""
+    return importing.read_document(io.BytesIO(json.dumps(document).encode()))
 
 
 def many(one: dict[str, Any], count: int) -> dict[str, Any]:
@@ -91,10 +96,10 @@ def limited_app(tmp_path: Path) -> Iterator[Flask]:
 
 
 def _wait(sentence: str) -> int:
-    """The seconds "try again in 23 h 59 min" gives."""
-    match = re.search(r"try again in (\d+) h (\d+) min\.", sentence)
+    """The seconds "Try again in 24 hours." gives."""
+    match = re.search(r"Try again in (\d+) hours?\.", sentence)
     assert match, sentence
-    return (int(match.group(1)) * 60 + int(match.group(2))) * 60
+    return int(match.group(1)) * 3600
 
 
 def test_the_api_counts_every_imported_game_against_the_daily_limit(limited_app: Flask) -> None:
@@ -105,14 +110,14 @@ def test_the_api_counts_every_imported_game_against_the_daily_limit(limited_app:
     assert response.status_code == 429
     problem = response.get_json()
     assert problem["type"] == "/api/v1/problems/too-many-requests"
-    assert problem["detail"].startswith(
-        "This address may import 5 games in 24 hours, and this file would go past that: "
-        "try again in "
+    assert problem["detail"] == (
+        "This address may import 5 games in 24 hours, and this file would go past that. "
+        "Try again in 24 hours."
     )
     retry_after = int(response.headers["Retry-After"])
     assert 24 * 3600 - 60 <= retry_after <= 24 * 3600
-    # The sentence's wait is Retry-After's, rounded up to the minute.
-    assert 0 <= _wait(problem["detail"]) - retry_after < 60
+    # The sentence's wait is Retry-After's, rounded up to the hour.
+    assert 0 <= _wait(problem["detail"]) - retry_after < 3600
     with limited_app.app_context():
         before = game_count(limited_app)
     # A refused import counts nothing: the two games left may still come.
@@ -137,7 +142,7 @@ def test_the_page_counts_every_imported_game_against_the_daily_limit(limited_app
     assert response.status_code == 429
     page = text(response)
     assert "This address may import 5 games in 24 hours" in page
-    assert 0 <= _wait(page) - int(response.headers["Retry-After"]) < 60
+    assert 0 <= _wait(page) - int(response.headers["Retry-After"]) < 3600
 
 
 def test_the_daily_import_limit_is_off_with_the_other_limits(tmp_path: Path) -> None:
@@ -181,7 +186,7 @@ def test_an_import_writes_in_batches_with_the_write_lock_free_between_them(
 
     monkeypatch.setattr(importing, "pause", pause)
     with app.app_context():
-        imported = importing.import_games(many(one, 5), device)
+        imported = importing.import_games(as_file(many(one, 5)), device)
         assert len(imported.created) == 5
         assert len(importing.kept_identities(device)) == 5
     # A pause after each game read, and after each of the three batches.
@@ -206,7 +211,7 @@ def test_an_import_that_fails_on_the_way_leaves_no_game(
 
     monkeypatch.setattr(importing, "new_game_row", fail_at_the_fourth)
     with app.app_context(), pytest.raises(RuntimeError):
-        importing.import_games(many(one, 5), sharing.Device("a phone"))
+        importing.import_games(as_file(many(one, 5)), sharing.Device("a phone"))
     assert made == 4  # the first batch was written, then deleted again
     assert game_count(app) == count
 
@@ -216,3 +221,37 @@ def test_by_default_an_address_may_import_2000_games_a_day(tmp_path: Path) -> No
     assert app.config["RATELIMIT_IMPORT_GAMES"] == "2000 per day"
     with app.app_context():
         db.engine.dispose()
+
+
+# -- The limits said before the upload -------------------------------------------------------
+
+
+def test_the_import_page_says_the_limits_before_the_upload(tmp_path: Path) -> None:
+    app = migrated_sqlite_app(tmp_path, "limits")
+    client = app.test_client()
+    page = text(client.get("/import"))
+    assert "A file may hold up to 1,000 games and 16 MB." in page
+    assert "This address may import 2,000 games in 24 hours." in page
+    german = text(client.get("/import", headers={"Accept-Language": "de"}))
+    assert "Eine Datei darf bis zu 1.000 Spiele und 16 MB enthalten." in german
+    assert "Von dieser Adresse lassen sich 2.000 Spiele in 24 Stunden importieren." in german
+    with app.app_context():
+        db.engine.dispose()
+
+
+def test_the_import_page_says_the_configured_limits(tmp_path: Path) -> None:
+    app = migrated_sqlite_app(
+        tmp_path, "said", RATELIMIT_IMPORT_GAMES="1 per hour; 5 per 2 minutes"
+    )
+    page = text(app.test_client().get("/import"))
+    assert "This address may import 1 game in 1 hour." in page
+    assert "This address may import 5 games in 2 minutes." in page
+    with app.app_context():
+        db.engine.dispose()
+    app = migrated_sqlite_app(tmp_path, "off", RATELIMIT_ENABLED=False)
+    page = text(app.test_client().get("/import"))
+    assert "A file may hold up to 1,000 games" in page
+    assert "This address may import" not in page
+    with app.app_context():
+        db.engine.dispose()
+    migrated_sqlite_app(tmp_path, "on")  # the limiter is shared: on again for the next tests

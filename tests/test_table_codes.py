@@ -15,6 +15,7 @@ from flask.testing import FlaskClient
 
 from scorekeeper import errors, models
 from scorekeeper.extensions import db
+from scorekeeper.i18n import service_message
 from scorekeeper.services import sharing, table_codes
 
 from .confidant import Confidant, text
@@ -205,7 +206,13 @@ def test_a_game_takes_only_so_many_wrong_codes_an_hour_from_all_addresses(
         with pytest.raises(errors.TableCodeGuessesSpent) as spent:
             table_codes.redeem(keeper.game_id, code, "test-secret", sharing.Device("x"))
         assert 3500 < int(spent.value.headers["Retry-After"]) <= 3601
-        assert "try again in 60 minutes" in str(spent.value)
+        with app.test_request_context():
+            said = service_message(spent.value)
+        # Retry-After's seconds, rounded up: 3,600 is an hour, a second less 60 minutes.
+        assert said in (
+            "Too many wrong table codes were entered for this game. Try again in 60 minutes.",
+            "Too many wrong table codes were entered for this game. Try again in 1 hour.",
+        )
         assert not sharing.has_grant(keeper.game_id, sharing.Device("x"))
         # An hour later the window starts again and the right code works.
         db.session.execute(
@@ -306,6 +313,30 @@ def test_the_api_says_when_a_game_takes_codes_again(app: Flask, client: FlaskCli
     assert answer.status_code == 429
     assert answer.get_json()["type"] == "/api/v1/problems/too-many-requests"
     assert 3500 < int(answer.headers["Retry-After"]) <= 3601
+    assert answer.get_json()["detail"] in (
+        "Too many wrong table codes were entered for this game. Try again in 60 minutes.",
+        "Too many wrong table codes were entered for this game. Try again in 1 hour.",
+    )
+
+
+@pytest.mark.parametrize(
+    ("seconds", "language", "said"),
+    [
+        (1, "en", "Try again in 1 second."),
+        (60, "en", "Try again in 1 minute."),
+        (61, "en", "Try again in 2 minutes."),
+        (3600, "en", "Try again in 1 hour."),
+        (60, "de", "Versuch es in 1 Minute noch einmal."),
+        (3000, "de", "Versuch es in 50 Minuten noch einmal."),
+    ],
+)
+def test_the_wait_for_table_codes_is_said_as_retry_after_says_it(
+    app: Flask, seconds: int, language: str, said: str
+) -> None:
+    spent = errors.TableCodeGuessesSpent(seconds)
+    assert spent.headers["Retry-After"] == str(seconds)
+    with app.test_request_context(headers={"Accept-Language": language}):
+        assert service_message(spent).endswith(f". {said}")
 
 
 def test_guesses_at_once_from_many_clients_never_pass_the_games_limit(

@@ -11,7 +11,7 @@ from ..services import games, importing
 from ..services.import_file import IMPORT_MAX_BYTES
 from .games import versioned
 from .openapi import Answer, Operation
-from .requests import json_body
+from .requests import json_document
 
 
 @Operation(
@@ -49,9 +49,9 @@ def import_games() -> ResponseReturnValue:
     """New games (new ids, edit tokens shown once) from an export, checked; all or nothing."""
     request.max_content_length = IMPORT_MAX_BYTES
     # The file is read by the import itself, which refuses it in the rules' words.
-    document = json_body()
-    security.spend_import(importing.count_games(document))
-    created = importing.import_games(document).created
+    with json_document() as document:
+        security.spend_import(importing.count_games(document))
+        created = importing.import_games(document).created
     body = ImportResult(
         games=[
             ImportedGame(

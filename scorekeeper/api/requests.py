@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from typing import Any, NoReturn, TypeVar
 
 from flask import request
@@ -10,6 +12,8 @@ from flask_babel import gettext
 from pydantic import BaseModel, ValidationError
 
 from ..schemas.faults import first_fault
+from ..services import import_document, importing
+from ..services.import_document import Document
 from .problems import Problem
 
 M = TypeVar("M", bound=BaseModel)
@@ -19,21 +23,49 @@ def _reject_constant(name: str) -> NoReturn:
     raise ValueError(name)
 
 
-def json_body() -> dict[str, Any]:
-    """The request's JSON object; 415 for another media type, 400 for anything not JSON."""
+def _require_json() -> None:
     if not request.is_json:
         raise Problem(
             415,
             "unsupported-media-type",
             gettext("Send the body as JSON, with the header Content-Type: application/json."),
         )
+
+
+def _not_json() -> Problem:
+    return Problem(400, "malformed-request", gettext("The body is not valid JSON."))
+
+
+def _not_an_object() -> Problem:
+    return Problem(400, "malformed-request", gettext("The body must be a JSON object."))
+
+
+def json_body() -> dict[str, Any]:
+    """The request's JSON object; 415 for another media type, 400 for anything not JSON."""
+    _require_json()
     try:
         data = json.loads(request.get_data(cache=False), parse_constant=_reject_constant)
     except (ValueError, RecursionError):
-        raise Problem(400, "malformed-request", gettext("The body is not valid JSON.")) from None
+        raise _not_json() from None
     if not isinstance(data, dict):
-        raise Problem(400, "malformed-request", gettext("The body must be a JSON object."))
+        raise _not_an_object()
     return data
+
+
+@contextmanager
+def json_document() -> Iterator[Document]:
+    """The request's JSON object as an export file read as a stream (an import's body, which
+    may be large), refused as :func:`json_body` refuses a body; closed on leaving."""
+    _require_json()
+    with import_document.spool(request.stream) as body:
+        try:
+            document = importing.read_document(body)
+        except import_document.NotJson:
+            raise _not_json() from None
+        with closing(document):
+            if document.top != "object":
+                raise _not_an_object()
+            yield document
 
 
 def parse(model: type[M], data: dict[str, Any]) -> M:

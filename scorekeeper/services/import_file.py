@@ -1,6 +1,6 @@
-"""Reading an export file: its games, each read through the export's models and replayed
-round by round through the rules, before anything is written. Each refusal says, in the
-app's words, what in the file is wrong."""
+"""Reading an export file: how many games it holds, and each game read through the export's
+models and replayed round by round through the rules. Each refusal says, in the app's words,
+what in the file is wrong."""
 
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ from ..schemas.document import (
 )
 from ..schemas.faults import first_fault
 from . import loading
+from .import_document import Document
 
 #: Games one file may hold: a household's games of many years (an export of everything a
 #: phone keeps), and as many full games, with their audit trails, as the body limit holds.
@@ -316,27 +317,26 @@ def game_label(index: int, item: Any) -> str:
     return f"{index} ({', '.join(name[:NAME_MAX_LENGTH] for name in names)})"
 
 
-def games_of(document: Any) -> list[Any]:
-    if not isinstance(document, dict):
+def count_games(document: Document) -> int:
+    """How many games the file holds, or its refusal when it is no export one import takes."""
+    if document.top != "object":
         raise ImportRefused(reason=RuleError(_("it is not a JSON object.")))
-    if document.get("schema_version") != 1:
+    if document.schema_version != 1:
         refusal = _("it is not a file this version of the Tablet of Truth exported.")
         raise ImportRefused(reason=RuleError(refusal))
-    if "games" in document:
-        games = document["games"]
-        if not isinstance(games, list):
+    if "games" in document.keys:
+        if not document.games_listed:
             raise ImportRefused(reason=RuleError(_("games must be a list.")))
-    elif "game" in document:
-        games = [{"game": document["game"], "audit": document.get("audit")}]
+        count = document.count
     else:
+        count = 1 if "game" in document.keys else 0
+    if not count:
         raise ImportRefused(reason=RuleError(_("it holds no game.")))
-    if not games:
-        raise ImportRefused(reason=RuleError(_("it holds no game.")))
-    if len(games) > MAX_IMPORT_GAMES:
+    if count > MAX_IMPORT_GAMES:
         raise ImportRefused(
             reason=RuleError(
                 _("it holds more than %(max)d games: import them in parts."),
                 max=MAX_IMPORT_GAMES,
             )
         )
-    return games
+    return count

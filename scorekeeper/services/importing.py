@@ -1,5 +1,6 @@
 """The import use case: every game of an export becomes a new game, each round replayed
-through the rules (:mod:`.import_file`); a file they refuse starts nothing."""
+through the rules (:mod:`.import_file`), read from the file and written a few games at a
+time (:mod:`.import_document`); a file they refuse starts nothing."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from operator import itemgetter
-from typing import Any
+from typing import IO, Any
 
 from sqlalchemy import delete, func, insert, or_, select
 from sqlalchemy.orm import selectinload
@@ -18,15 +19,16 @@ from ..errors import GameImportRefused, RoundImportRefused
 from ..extensions import db
 from ..models import Entry, Game, Grant, Round, RoundChange, utcnow
 from ..rules.table import Table
-from . import loading
+from . import import_document, import_file, loading
 from .games import new_game_row
 from .history import kept_by, restorable
-from .import_file import ParsedGame, Refusal, game_label, games_of, parse_game
+from .import_document import Document
+from .import_file import ParsedGame, Refusal, game_label, parse_game
 from .sharing import Device
 
-#: Games written in one transaction. Each batch holds the write lock (SQLite's, or the rows'
-#: on PostgreSQL) for a few milliseconds, and other requests run between batches (and
-#: between the games while the file is read).
+#: Games written in one transaction, and held in memory before. Each batch holds the write
+#: lock (SQLite's, or the rows' on PostgreSQL) for a few milliseconds, and other requests run
+#: between batches (and between the games while the file is read).
 BATCH_GAMES = 10
 
 
@@ -94,56 +96,61 @@ def pause() -> None:
     time.sleep(0)
 
 
-def count_games(document: Any) -> int:
+def read_document(file: IO[bytes]) -> Document:
+    """The outline of an uploaded file, read in one pass that keeps nothing (see
+    :mod:`.import_document`); :class:`~.import_document.NotJson` when it is no JSON."""
+    return import_document.read(file, pause)
+
+
+def count_games(document: Document) -> int:
     """How many games the file holds (refused, as the import would, when it is no export)."""
-    return len(games_of(document))
+    return import_file.count_games(document)
 
 
-def parse_all(document: Any) -> list[ParsedGame]:
-    """Every game of the file read and replayed through the rules, or the first refusal."""
-    now = utcnow()
-    parsed: list[ParsedGame] = []
-    for index, item in enumerate(games_of(document), start=1):
-        try:
-            parsed.append(parse_game(item, now))
-        except Refusal as refusal:
-            if refusal.round is not None:
-                raise RoundImportRefused(
-                    game=game_label(index, item), round=refusal.round, reason=refusal.reason
-                ) from None
-            raise GameImportRefused(game=game_label(index, item), reason=refusal.reason) from None
-        pause()
-    return parsed
+def _parsed(index: int, item: Any, now: datetime) -> ParsedGame:
+    """Game ``index`` of the file read and replayed through the rules, or its refusal."""
+    try:
+        return parse_game(item, now)
+    except Refusal as refusal:
+        if refusal.round is not None:
+            raise RoundImportRefused(
+                game=game_label(index, item), round=refusal.round, reason=refusal.reason
+            ) from None
+        raise GameImportRefused(game=game_label(index, item), reason=refusal.reason) from None
 
 
-def import_games(document: Any, device: Device | None = None) -> Imported:
+def import_games(document: Document, device: Device | None = None) -> Imported:
     """Every game of an export as a new game with a new id and token, or nothing when the
     rules refuse one; ``device`` gets the right to edit them. A game it keeps already (or
     deleted and can still restore) is left out, so a file imported twice starts no game twice.
 
-    Every game is checked before any is written. They are then written in short
-    transactions of :data:`BATCH_GAMES` games, and the browser's grants in a last one: until
-    it commits, no one knows the new games' ids, and no list shows them. An import that
-    fails on the way deletes the games it wrote."""
-    parsed = parse_all(document)
+    The games are read from the file one at a time, and written in short transactions of
+    :data:`BATCH_GAMES` games as they come, and the browser's grants in a last one: until it
+    commits, no one knows the new games' ids, and no list shows them. A game the rules
+    refuse, or any failure on the way, deletes the games written before it: all or nothing."""
+    count_games(document)  # the file's own refusals (the views have asked already)
     kept = kept_identities(device)
-    fresh: list[ParsedGame] = []
-    left_out: Counter[bool] = Counter()  # by whether the kept game is deleted
-    for game in parsed:
-        identity = _identity(game.created_at, game.table)
-        if game.dated and identity in kept:
-            left_out[kept[identity]] += 1
-        else:
-            fresh.append(game)
-            if device is not None:
-                kept[identity] = False  # the same game twice in one file: once
-    del parsed
+    db.session.rollback()  # the read ends: no transaction stays open while the file is read
+    now = utcnow()
+    batch: list[ParsedGame] = []
     written: list[Written] = []
+    left_out: Counter[bool] = Counter()  # by whether the kept game is deleted
     try:
-        for first in range(0, len(fresh), BATCH_GAMES):
-            with loading.write_transaction():
-                written += _write(fresh[first : first + BATCH_GAMES])
+        for index, item in enumerate(document.games(), start=1):
+            game = _parsed(index, item, now)
             pause()
+            identity = _identity(game.created_at, game.table)
+            if game.dated and identity in kept:
+                left_out[kept[identity]] += 1
+            else:
+                batch.append(game)
+                if device is not None:
+                    kept[identity] = False  # the same game twice in one file: once
+            if len(batch) == BATCH_GAMES:
+                written += _write_batch(batch)
+                batch = []
+        if batch:
+            written += _write_batch(batch)
         if device is not None:
             with loading.write_transaction():
                 written, left_out = _grant(written, left_out, device)
@@ -155,6 +162,14 @@ def import_games(document: Any, device: Device | None = None) -> Imported:
         already_kept=left_out[False],
         restorable=left_out[True],
     )
+
+
+def _write_batch(games: list[ParsedGame]) -> list[Written]:
+    """``games`` written in one short transaction, then a pause for other requests."""
+    with loading.write_transaction():
+        written = _write(games)
+    pause()
+    return written
 
 
 def _grant(

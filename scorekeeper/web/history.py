@@ -4,10 +4,9 @@ players' statistics."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
+from contextlib import closing
 from decimal import ROUND_HALF_UP, Decimal
-from typing import Any
 
 import flask_babel
 from flask import flash, make_response, redirect, render_template, request, url_for
@@ -20,9 +19,9 @@ from ..i18n import gettext, service_message
 from ..rules.cards import Trump
 from ..rules.game import GameStatus
 from ..rules.table import NAME_MAX_LENGTH
-from ..services import audit, games, history, importing
+from ..services import audit, games, history, import_document, importing
 from ..services import statistics as statistics_service
-from ..services.import_file import IMPORT_MAX_BYTES
+from ..services.import_file import IMPORT_MAX_BYTES, MAX_IMPORT_GAMES
 from . import screens
 from .common import Page, back_to, current_device, editable, page_blueprint
 from .following import followed_ids, forget_followed
@@ -147,30 +146,52 @@ def import_games() -> Page:
         except ValidationError as invalid:
             raise CSRFError(str(invalid)) from None
         upload = request.files.get("file")
-        raw = upload.read() if upload is not None else b""
         try:
-            document: Any = json.loads(raw) if raw else None
-        except (ValueError, RecursionError):
+            document = importing.read_document(upload.stream) if upload is not None else None
+        except import_document.NotJson:
+            document = None
+        if document is not None and document.top == "null":  # no export, as no file is
+            document.close()
             document = None
         if document is None:
             error = gettext("Choose a JSON file exported from the Tablet of Truth.")
             status = 400
         else:
             try:
-                security.spend_import(importing.count_games(document))
-                created = importing.import_games(document, device)
+                with closing(document):
+                    security.spend_import(importing.count_games(document))
+                    created = importing.import_games(document, device)
             except errors.ServiceError as refusal:
                 error = service_message(refusal)
                 status = refusal.status
                 headers = refusal.headers
-            except RecursionError:
-                error = gettext("Choose a JSON file exported from the Tablet of Truth.")
-                status = 400
             else:
                 flash(_imported_message(created))
                 return redirect(url_for(".home"), 303)
-    body = render_template("import.html", error=error)
+    body = render_template("import.html", error=error, limits=_import_limits())
     return make_response(body, status, dict(headers))
+
+
+def _import_limits() -> list[str]:
+    """What one file may hold, and how many games an address may import, as configured."""
+    said = [
+        gettext(
+            "A file may hold up to %(games)s games and %(size)s MB.",
+            games=i18n.number(MAX_IMPORT_GAMES),
+            size=i18n.number(IMPORT_MAX_BYTES // 2**20),
+        )
+    ]
+    for amount, seconds in security.import_windows():
+        said.append(
+            flask_babel.ngettext(
+                "This address may import %(games)s game in %(window)s.",
+                "This address may import %(games)s games in %(window)s.",
+                amount,
+                games=i18n.number(amount),
+                window=i18n.duration(seconds),
+            )
+        )
+    return said
 
 
 def _imported_message(imported: importing.Imported) -> str:

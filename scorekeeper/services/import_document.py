@@ -1,0 +1,208 @@
+"""An export file read as a stream (:mod:`ijson`, on yajl's C parser): first its outline in
+one pass that keeps nothing (is it JSON, which kind of file, how many games), then its games
+one at a time. An import holds one game of the file in memory, whatever the file's size."""
+
+from __future__ import annotations
+
+import codecs
+import json
+import re
+import shutil
+import tempfile
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from typing import IO, Any
+
+import ijson
+
+#: Nesting no export comes near (it has six levels). A deeper file is refused as no JSON, as
+#: the standard library's parser refuses one near a thousand levels.
+MAX_DEPTH = 500
+#: Parser events between two pauses of the first pass, which lets other requests run.
+EVENTS_PER_PAUSE = 20_000
+#: The path ijson gives the games of a file's ``games`` list.
+GAMES = "games.item"
+#: A request's body is kept in memory up to this size, on disk beyond it.
+SPOOL_BYTES = 1024 * 1024
+
+#: A ``\u`` escape of a high surrogate without its low one after it (an escape when an even
+#: number of backslashes comes before it).
+_LONE_SURROGATE = re.compile(rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})")
+#: Bytes a chunk of the scan for it carries over into the next one.
+_OVERLAP = 64
+_CHUNK = 1024 * 1024
+
+_OPENING = frozenset({"start_map", "start_array"})
+_CLOSING = frozenset({"end_map", "end_array"})
+#: The events that start a value (what ``ijson.items`` yields one item for).
+_VALUES = _OPENING | {"null", "boolean", "integer", "double", "number", "string"}
+#: What stands for a value that is an object or a list in :attr:`Document.schema_version`.
+_CONTAINER = object()
+
+
+class NotJson(ValueError):
+    """The file is not JSON (or is nested deeper than any export)."""
+
+
+@dataclass(frozen=True)
+class Document:
+    """An export file, and what its first pass found: the kind of its top value
+    (``"object"``, ``"null"`` or ``"other"``) and, of an object, its keys, its
+    ``schema_version``, and where the games of its ``games`` list are. A key given twice
+    counts once, with its last value, as the standard library's parser reads it."""
+
+    file: IO[bytes]
+    top: str
+    keys: frozenset[str] = frozenset()
+    schema_version: Any = None
+    games_listed: bool = False
+    #: The games list's first game, counted among every value at :data:`GAMES`.
+    first: int = 0
+    count: int = 0
+    #: Whether ``file`` is a copy made here (in UTF-8), which :meth:`close` closes.
+    copied: bool = False
+
+    def close(self) -> None:
+        """Close the copy of the file made to read it, if one was made."""
+        if self.copied:
+            self.file.close()
+
+    def games(self) -> Iterator[Any]:
+        """The file's games one at a time, each ``{"game": …, "audit": …}`` as exported."""
+        if "games" not in self.keys:
+            yield {"game": self._last("game"), "audit": self._last("audit")}
+            return
+        self.file.seek(0)
+        for ordinal, item in enumerate(ijson.items(self.file, GAMES, use_float=True)):
+            if ordinal >= self.first + self.count:
+                return
+            if ordinal >= self.first:
+                yield item
+
+    def _last(self, key: str) -> Any:
+        """The value of the top-level ``key`` (its last, if given twice), or ``None``."""
+        self.file.seek(0)
+        last = deque(ijson.items(self.file, key, use_float=True), maxlen=1)
+        return last[0] if last else None
+
+
+def spool(stream: IO[bytes]) -> IO[bytes]:
+    """A request body copied to a file to read twice: in memory while small, else on disk."""
+    copy = tempfile.SpooledTemporaryFile(SPOOL_BYTES)  # noqa: SIM115 (the caller's to close)
+    try:
+        shutil.copyfileobj(stream, copy)
+    except BaseException:
+        copy.close()
+        raise
+    copy.seek(0)
+    return copy
+
+
+def read(file: IO[bytes], pause: Callable[[], None]) -> Document:
+    """The outline of ``file`` (which must be seekable), or :class:`NotJson`. ``pause`` is
+    called every :data:`EVENTS_PER_PAUSE` events. Close the document when done."""
+    utf8 = _utf8(file)
+    try:
+        return replace(_outline(utf8, pause), copied=utf8 is not file)
+    except BaseException:
+        if utf8 is not file:
+            utf8.close()
+        raise
+
+
+def _outline(file: IO[bytes], pause: Callable[[], None]) -> Document:
+    if _holds_lone_surrogate(file):
+        raise NotJson("a lone surrogate")
+    top: str | None = None
+    depth = 0
+    key: str | None = None  # the top-level key whose value is being read
+    values: dict[str, Any] = {}  # each top-level key's value, or its first event if a container
+    ordinal = 0  # values at GAMES so far
+    games = (0, 0)  # the last games list: its first ordinal, its count
+    try:
+        for events, (prefix, event, value) in enumerate(ijson.parse(file, use_float=True)):
+            if events % EVENTS_PER_PAUSE == EVENTS_PER_PAUSE - 1:
+                pause()
+            if top is None:
+                top = event
+            elif depth == 1 and event == "map_key":
+                if key == "games":
+                    games = (games[0], ordinal - games[0])
+                key = value
+                values[key] = None
+                if key == "games":
+                    games = (ordinal, 0)
+            elif depth == 1 and key is not None and event in _VALUES:
+                values[key] = (event,) if event in _OPENING else value
+            if prefix == GAMES and event in _VALUES:
+                ordinal += 1
+            if event in _OPENING:
+                depth += 1
+                if depth > MAX_DEPTH:
+                    raise NotJson(f"nested deeper than {MAX_DEPTH} levels")
+            elif event in _CLOSING:
+                depth -= 1
+    except (ijson.JSONError, ValueError) as error:
+        raise NotJson(str(error)) from None
+    if top != "start_map":
+        return Document(file, "null" if top == "null" else "other")
+    if key == "games":
+        games = (games[0], ordinal - games[0])
+    return Document(
+        file,
+        "object",
+        keys=frozenset(values),
+        schema_version=_scalar(values.get("schema_version")),
+        games_listed=values.get("games") == ("start_array",),
+        first=games[0],
+        count=games[1],
+    )
+
+
+def _scalar(value: Any) -> Any:
+    """A top-level value as the first pass keeps it: a scalar, or a stand-in for the rest."""
+    return _CONTAINER if isinstance(value, tuple) else value
+
+
+def _utf8(file: IO[bytes]) -> IO[bytes]:
+    """``file`` in UTF-8, which the parser reads: a file in UTF-16 or UTF-32, or with a byte
+    order mark, is copied in UTF-8 (the standard library's parser takes those, too)."""
+    head = file.read(4)
+    file.seek(0)
+    encoding = json.detect_encoding(head)
+    if encoding == "utf-8":
+        return file
+    copy = tempfile.SpooledTemporaryFile(SPOOL_BYTES)  # noqa: SIM115 (the caller's to close)
+    reader = codecs.getreader(encoding)(file, "surrogatepass")
+    while chunk := reader.read(64 * 1024):
+        copy.write(chunk.encode("utf-8", "surrogatepass"))
+    copy.seek(0)
+    return copy
+
+
+def _holds_lone_surrogate(file: IO[bytes]) -> bool:
+    r"""Whether ``file`` escapes half a surrogate pair (``\ud800`` alone), which Python's
+    parser reads as a character no text can hold, and yajl's as "?". A match within the last
+    bytes of a chunk may be the first half of a pair split over two: it is looked at again
+    with the next chunk, which follows the last :data:`_OVERLAP` bytes of this one."""
+    window = b""
+    while chunk := file.read(_CHUNK):
+        window = window[-_OVERLAP:] + chunk
+        settled = len(window) - _OVERLAP // 4
+        if any(_escaped(window, found, settled) for found in _LONE_SURROGATE.finditer(window)):
+            return True
+    file.seek(0)
+    return any(_escaped(window, found, len(window)) for found in _LONE_SURROGATE.finditer(window))
+
+
+def _escaped(text: bytes, found: re.Match[bytes], settled: int) -> bool:
+    """Whether ``found`` ends by ``settled`` and its backslash begins an escape (an even
+    number of backslashes before it) rather than ending one (``\\\\ud800`` is no escape)."""
+    if found.end() > settled:
+        return False
+    start = found.start()
+    before = 0
+    while before < start and text[start - before - 1] == ord("\\"):
+        before += 1
+    return before % 2 == 0

@@ -1,0 +1,199 @@
+"""An export file read as a stream, game by game: refused as a whole file was before (no
+JSON, no export, a game refused after others were written: nothing changes), and read as
+the standard library reads JSON (a key given twice, UTF-16, a byte order mark)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from scorekeeper.services import import_document, importing
+
+from .api_client import ApiClient
+from .test_history import game_count
+from .test_import_limits import exported, many
+
+
+def post(api: ApiClient, body: bytes) -> Any:
+    return api.client.post(
+        "/api/v1/import", data=body, headers={"Content-Type": "application/json"}
+    )
+
+
+def _games_text(document: dict[str, Any]) -> str:
+    return json.dumps(document["games"])
+
+
+def test_a_game_refused_after_batches_were_written_leaves_no_game(
+    app: Flask, api: ApiClient
+) -> None:
+    one = exported(api)
+    document = many(one, 2 * importing.BATCH_GAMES + 5)
+    document["games"][-1]["game"]["totals"] = [1, 2, 3]  # the last game's totals are wrong
+    count = game_count(app)
+    response = post(api, json.dumps(document).encode())
+    assert response.status_code == 422
+    assert response.get_json()["detail"].startswith(
+        f"Nothing was imported, as game {2 * importing.BATCH_GAMES + 5} (Thomas, Ute, Kevin) "
+        "is refused: "
+    )
+    assert game_count(app) == count
+
+
+@pytest.mark.parametrize(
+    "spoiled",
+    [
+        lambda text: text[:-1],  # cut off before its end
+        lambda text: text + " x",  # garbage behind it
+        lambda text: text.replace('"games":', '"games" ', 1),  # a colon missing
+        lambda text: text[:-2] + ", NaN]}",  # a constant JSON does not have
+    ],
+)
+def test_a_file_that_is_no_json_after_valid_games_is_refused_and_changes_nothing(
+    app: Flask, api: ApiClient, spoiled: Any
+) -> None:
+    document = many(exported(api), 3)
+    count = game_count(app)
+    response = post(api, spoiled(json.dumps(document)).encode())
+    assert response.status_code == 400
+    assert response.get_json()["detail"] == "The body is not valid JSON."
+    assert game_count(app) == count
+
+
+def test_only_the_last_games_list_of_a_key_given_twice_is_imported(
+    app: Flask, api: ApiClient
+) -> None:
+    one = exported(api)
+    first, second = many(one, 3), many(one, 1)
+    second["games"][0]["game"]["created_at"] = "2025-06-01T12:00:00Z"
+    body = (
+        f'{{"schema_version": 1, "games": {_games_text(first)}, "games.item": 7, '
+        f'"games": {_games_text(second)}, "games.item": {{"game": 1}}}}'
+    )
+    count = game_count(app)
+    response = post(api, body.encode())
+    assert response.status_code == 201, response.get_json()
+    assert len(response.get_json()["games"]) == 1
+    assert game_count(app) == count + 1
+    (new,) = response.get_json()["games"]
+    assert api.client.get(f"/api/v1/games/{new['id']}").get_json()["created_at"] == (
+        "2025-06-01T12:00:00Z"
+    )
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "A\\ud800nn",  # half a pair, which yajl would read as "?"
+        "A\\ud800\\u0041nn",  # a high half before no low one
+        "A\\udc00nn",  # the low half alone
+    ],
+)
+def test_half_a_surrogate_pair_is_refused_as_no_json(app: Flask, api: ApiClient, name: str) -> None:
+    raw = json.dumps(exported(api)).replace('"Thomas"', f'"{name}"')
+    count = game_count(app)
+    response = post(api, raw.encode())
+    assert response.status_code == 400
+    assert response.get_json()["detail"] == "The body is not valid JSON."
+    assert game_count(app) == count
+
+
+@pytest.mark.parametrize(
+    "name",
+    [
+        "Thomas \U0001f9d9",  # written as a pair of escapes
+        "Thomas\\ud800",  # a backslash, then "ud800": no escape
+    ],
+)
+def test_a_pair_of_surrogate_escapes_or_a_backslash_before_u_is_imported(
+    api: ApiClient, name: str
+) -> None:
+    one = exported(api)
+    one["game"]["players"][0]["name"] = name
+    body = json.dumps(one, ensure_ascii=True)
+    response = post(api, body.encode())
+    assert response.status_code == 201, response.get_json()
+    (new,) = response.get_json()["games"]
+    players = api.client.get(f"/api/v1/games/{new['id']}").get_json()["players"]
+    assert players[0]["name"] == name
+
+
+def test_a_games_list_given_as_an_object_is_refused(app: Flask, api: ApiClient) -> None:
+    one = exported(api)
+    body = f'{{"schema_version": 1, "games": {{"item": {json.dumps(one)}}}}}'
+    response = post(api, body.encode())
+    assert response.status_code == 422
+    assert response.get_json()["detail"] == (
+        "Nothing was imported, as the file is refused: games must be a list."
+    )
+
+
+@pytest.mark.parametrize("encoding", ["utf-8-sig", "utf-16", "utf-32-le"])
+def test_a_file_in_another_unicode_encoding_is_imported(
+    app: Flask, api: ApiClient, encoding: str
+) -> None:
+    one = exported(api)
+    one["game"]["players"][0]["name"] = "Jürgen"
+    count = game_count(app)
+    response = post(api, json.dumps(one, ensure_ascii=False).encode(encoding))
+    assert response.status_code == 201, response.get_json()
+    (new,) = response.get_json()["games"]
+    players = api.client.get(f"/api/v1/games/{new['id']}").get_json()["players"]
+    assert players[0]["name"] == "Jürgen"
+    assert game_count(app) == count + 1
+
+
+def test_a_file_nested_deeper_than_any_export_is_refused_as_no_json(
+    app: Flask, api: ApiClient
+) -> None:
+    one = exported(api)
+    depth = import_document.MAX_DEPTH
+    one["game"]["notes"] = "@"
+    body = json.dumps(one).replace('"@"', "[" * depth + "]" * depth)
+    response = post(api, body.encode())
+    assert response.status_code == 400
+    assert response.get_json()["detail"] == "The body is not valid JSON."
+    # Nesting well within the bound is read (the field itself is ignored).
+    body = json.dumps(one).replace('"@"', "[" * 100 + "]" * 100)
+    assert post(api, body.encode()).status_code == 201
+
+
+@pytest.mark.parametrize(
+    ("body", "status", "detail"),
+    [
+        (b"", 400, "The body is not valid JSON."),
+        (b"null", 400, "The body must be a JSON object."),
+        (b"[1, 2]", 400, "The body must be a JSON object."),
+        (
+            b'{"schema_version": 2, "games": []}',
+            422,
+            "Nothing was imported, as the file is refused: it is not a file this version of "
+            "the Tablet of Truth exported.",
+        ),
+        (
+            b'{"schema_version": 1, "games": []}',
+            422,
+            "Nothing was imported, as the file is refused: it holds no game.",
+        ),
+        (
+            b'{"schema_version": 1}',
+            422,
+            "Nothing was imported, as the file is refused: it holds no game.",
+        ),
+        (
+            b'{"schema_version": {"v": 1}, "game": {}}',
+            422,
+            "Nothing was imported, as the file is refused: it is not a file this version of "
+            "the Tablet of Truth exported.",
+        ),
+    ],
+)
+def test_a_file_that_is_no_export_is_refused_as_a_whole(
+    app: Flask, api: ApiClient, body: bytes, status: int, detail: str
+) -> None:
+    response = post(api, body)
+    assert response.status_code == status
+    assert response.get_json()["detail"] == detail
