@@ -12,6 +12,7 @@ import tempfile
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
+from itertools import islice
 from typing import IO, Any
 
 import ijson
@@ -19,9 +20,11 @@ import ijson
 #: Nesting no export comes near (it has six levels). A deeper file is refused as no JSON, as
 #: the standard library's parser refuses one near a thousand levels.
 MAX_DEPTH = 500
-#: Parser events between two pauses of the first pass, which lets other requests run.
+#: Parser events read at once, between two pauses of the first pass for other requests.
 EVENTS_PER_PAUSE = 20_000
-#: The path ijson gives the games of a file's ``games`` list.
+#: The path ijson gives the games of a file's ``games`` list (and the value of a top-level
+#: key of that name, or of a key "item" in an object ``games``, which the first pass counts
+#: among them to know which ones ``ijson.items`` yields are the list's).
 GAMES = "games.item"
 #: A request's body is kept in memory up to this size, on disk beyond it.
 SPOOL_BYTES = 1024 * 1024
@@ -118,31 +121,45 @@ def _outline(file: IO[bytes], pause: Callable[[], None]) -> Document:
     depth = 0
     key: str | None = None  # the top-level key whose value is being read
     values: dict[str, Any] = {}  # each top-level key's value, or its first event if a container
+    inner: str | None = None  # in a top-level object's object: the key whose value is read
     ordinal = 0  # values at GAMES so far
     games = (0, 0)  # the last games list: its first ordinal, its count
+    events = ijson.basic_parse(file, use_float=True)
     try:
-        for events, (prefix, event, value) in enumerate(ijson.parse(file, use_float=True)):
-            if events % EVENTS_PER_PAUSE == EVENTS_PER_PAUSE - 1:
-                pause()
-            if top is None:
-                top = event
-            elif depth == 1 and event == "map_key":
-                if key == "games":
-                    games = (games[0], ordinal - games[0])
-                key = value
-                values[key] = None
-                if key == "games":
-                    games = (ordinal, 0)
-            elif depth == 1 and key is not None and event in _VALUES:
-                values[key] = (event,) if event in _OPENING else value
-            if prefix == GAMES and event in _VALUES:
-                ordinal += 1
-            if event in _OPENING:
-                depth += 1
-                if depth > MAX_DEPTH:
-                    raise NotJson(f"nested deeper than {MAX_DEPTH} levels")
-            elif event in _CLOSING:
-                depth -= 1
+        while block := list(islice(events, EVENTS_PER_PAUSE)):
+            for event, value in block:
+                if depth > 2:  # inside a game (most events): only the depth counts
+                    if event in _OPENING:
+                        depth += 1
+                        if depth > MAX_DEPTH:
+                            raise NotJson(f"nested deeper than {MAX_DEPTH} levels")
+                    elif event in _CLOSING:
+                        depth -= 1
+                    continue
+                if event == "map_key":
+                    if depth == 1:
+                        if key == "games":
+                            games = (games[0], ordinal - games[0])
+                        key = value
+                        values[key] = None
+                        if key == "games":
+                            games = (ordinal, 0)
+                    else:
+                        inner = value
+                elif event in _VALUES:
+                    if top is None:
+                        top = event
+                    elif depth == 1 and key is not None:
+                        values[key] = (event,) if event in _OPENING else value
+                        ordinal += key == GAMES
+                    elif depth == 2 and key == "games":
+                        listed = values[key] == ("start_array",)
+                        ordinal += listed or inner == "item"
+                    if event in _OPENING:
+                        depth += 1
+                else:
+                    depth -= 1
+            pause()
     except (ijson.JSONError, ValueError) as error:
         raise NotJson(str(error)) from None
     if top != "start_map":
