@@ -80,18 +80,23 @@ def test_every_page_without_a_csp_violation_and_each_post_reloads(
         (f"/games/{game_id}/view", re.compile(".")),
         (f"/games/{game_id}/rounds/1/history", re.compile(".")),
         (f"/games/{game_id}/rounds/1/correct", "Correct round 1"),
+        (f"/games/{game_id}/referee?card=red-7&card=wizard", "Who wins the trick?"),
+        (f"/games/{game_id}/keep-score", "Take over scorekeeping"),
+        (link, "Take over scorekeeping"),
     ):
-        page.goto(base_url + path)
+        page.goto(path if path.startswith("http") else base_url + path)
         expect(page.get_by_role("heading", name=heading, level=1).first).to_be_visible()
     shot(page, f"home-{size[0]}")
     assert violations == []
 
 
+@pytest.mark.parametrize("size", [(360, 740), (390, 844)], ids=["360", "390"])
 def test_a_double_tap_on_start_makes_one_game(
-    page: Page, base_url: str, problems: Problems
+    page: Page, base_url: str, problems: Problems, size: tuple[int, int]
 ) -> None:
     # The second tap cancels the navigation the first one started: the browser aborts it.
     problems.allow(r"request failed: GET .*/rounds/1: net::ERR_ABORTED")
+    page.set_viewport_size({"width": size[0], "height": size[1]})
     page.goto(base_url + "/games/new")
     for seat, name in enumerate(["Dee", "Eli", "Flo"], start=1):
         page.get_by_label(f"Seat {seat}", exact=True).fill(name)
