@@ -9,7 +9,6 @@ from functools import cache
 from pathlib import Path
 
 from flask import Flask, Response, current_app, request, url_for
-from flask.typing import ResponseReturnValue
 
 #: Static files served as one, under a name of their own in ``static/``: a request fewer on
 #: every page's first visit (the budget: docs/performance.md). Pico comes first, as it came
@@ -62,18 +61,18 @@ def init_app(app: Flask) -> None:
     """Links with content hashes in templates (``asset``); bundles served under ``static/``;
     static files read whole."""
     app.jinja_env.globals["asset"] = asset_url
-    send_file = app.view_functions["static"]
 
-    def static(filename: str) -> ResponseReturnValue:
+    def static(filename: str) -> Response:
         if filename not in BUNDLES:
-            return send_file(filename=filename)
+            return app.send_static_file(filename)
         response = Response(
             _read(Path(app.static_folder or "static", filename)), mimetype="text/css"
         )
         response.cache_control.public = True
         response.cache_control.max_age = app.get_send_file_max_age(filename)
         response.add_etag()
-        return response.make_conditional(request)
+        response.make_conditional(request)
+        return response
 
     app.view_functions["static"] = static
 
