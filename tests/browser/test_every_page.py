@@ -80,18 +80,23 @@ def test_every_page_without_a_csp_violation_and_each_post_reloads(
         (f"/games/{game_id}/view", re.compile(".")),
         (f"/games/{game_id}/rounds/1/history", re.compile(".")),
         (f"/games/{game_id}/rounds/1/correct", "Correct round 1"),
+        (f"/games/{game_id}/referee?card=red-7&card=wizard", "Who wins the trick?"),
+        (f"/games/{game_id}/keep-score", "Take over scorekeeping"),
+        (link, "Take over scorekeeping"),
     ):
-        page.goto(base_url + path)
+        page.goto(path if path.startswith("http") else base_url + path)
         expect(page.get_by_role("heading", name=heading, level=1).first).to_be_visible()
     shot(page, f"home-{size[0]}")
     assert violations == []
 
 
+@pytest.mark.parametrize("size", [(360, 740), (390, 844)], ids=["360", "390"])
 def test_a_double_tap_on_start_makes_one_game(
-    page: Page, base_url: str, problems: Problems
+    page: Page, base_url: str, problems: Problems, size: tuple[int, int]
 ) -> None:
     # The second tap cancels the navigation the first one started: the browser aborts it.
     problems.allow(r"request failed: GET .*/rounds/1: net::ERR_ABORTED")
+    page.set_viewport_size({"width": size[0], "height": size[1]})
     page.goto(base_url + "/games/new")
     for seat, name in enumerate(["Dee", "Eli", "Flo"], start=1):
         page.get_by_label(f"Seat {seat}", exact=True).fill(name)
@@ -99,4 +104,66 @@ def test_a_double_tap_on_start_makes_one_game(
     start.dblclick()
     expect(page.get_by_role("heading", name=re.compile(r"^Round 1 of \d+$"))).to_be_visible()
     page.goto(base_url + "/?q=Dee")
+    expect(page.locator("ul.games > li")).to_have_count(1)
+
+
+@pytest.mark.parametrize("size", [(360, 740), (390, 844)], ids=["360", "390"])
+def test_every_other_form_post_reloads_cleanly(
+    page: Page, other_page: Page, base_url: str, problems: Problems, size: tuple[int, int]
+) -> None:
+    """The forms the test above does not send: undo, a new table code, the language menu,
+    taking the right back, a wrong and a right table code, a correction, delete and
+    restore; after each, a reload shows the page again and sends nothing twice."""
+    for phone in (page, other_page):
+        phone.set_viewport_size({"width": size[0], "height": size[1]})
+    game_id = new_game(page, base_url, ["Ann", "Bob", "Cy"], dealer="Ann", rounds="1")
+    set_trump(page, "red Dwarves")
+    tap(page, page.get_by_role("button", name="↶ Undo: the trump of round 1"))
+    reload_shows(page, "Round 1 of 1")
+    expect(page.get_by_role("button", name="↷ Redo: the trump of round 1")).to_be_visible()
+    set_trump(page, "red Dwarves")
+
+    page.goto(f"{base_url}/games/{game_id}/share")
+    old_code = page.locator("#table-code").inner_text()
+    tap(page, page.get_by_role("button", name="Show a new table code"))
+    reload_shows(page, "Invite the table")
+    code = page.locator("#table-code").inner_text()
+    assert code != old_code
+    tap(page, page.get_by_role("button", name="Deutsch"))
+    reload_shows(page, "Mitspieler einladen")
+    tap(page, page.get_by_role("button", name="English"))
+    reload_shows(page, "Invite the table")
+
+    # Another phone: a wrong table code, then the right one.
+    other_page.goto(f"{base_url}/games/{game_id}/keep-score")
+    field = other_page.get_by_label("The table code, from the scorekeeper's screen")
+    field.fill("00000000" if code.replace(" ", "") != "00000000" else "11111111")
+    tap(other_page, other_page.get_by_role("button", name="Keep score on this phone"))
+    expect(other_page.get_by_role("alert")).to_contain_text("not the table code")
+    reload_shows(other_page, "Take over scorekeeping")
+    field.fill(code)
+    tap(other_page, other_page.get_by_role("button", name="Keep score on this phone"))
+    reload_shows(other_page, "Round 1 of 1")
+
+    # The right taken back from the other phone (and the unused hand-over link voided).
+    tap(page, page.get_by_role("button", name="Make a hand-over link"))
+    tap(page, page.get_by_role("button", name="Only this phone keeps score"))
+    reload_shows(page, "Invite the table")
+    expect(page.get_by_text("No other phone can keep the score of this game.")).to_be_visible()
+
+    # The round scored, corrected, then the game deleted and restored.
+    page.goto(f"{base_url}/games/{game_id}")
+    for name, value in (("Bob", 1), ("Cy", 0), ("Ann", 0)):
+        bid(page, name, value)
+    all_made(page, 1)
+    page.goto(f"{base_url}/games/{game_id}/rounds/1/correct")
+    page.get_by_role("radio", name="blue Humans").check()
+    tap(page, page.get_by_role("button", name="Save the correction"))
+    reload_shows(page, re.compile("."))
+    page.goto(base_url + "/")
+    page.locator("details.delete summary").first.click()
+    tap(page, page.get_by_role("button", name="Delete this game"))
+    reload_shows(page, "Your games")
+    tap(page, page.get_by_role("button", name=re.compile("^Restore")))
+    reload_shows(page, "Your games")
     expect(page.locator("ul.games > li")).to_have_count(1)

@@ -1,4 +1,4 @@
-"""The table code in the browser, on a 360 px phone: the scorekeeper's phone loses its data,
+"""The table code in the browser, at 360×740 and 390×844: the scorekeeper's phone loses its data,
 another phone that follows the game enters the code its screen showed and keeps the score;
 a wrong code is refused, and after a game's allowance of wrong codes every code is."""
 
@@ -16,7 +16,7 @@ from scorekeeper.services.table_codes import GUESSES_PER_WINDOW
 
 from .helpers import expect_fits_the_phone, new_game, set_trump, shot
 
-SMALL = {"width": 360, "height": 740}
+SIZES = [{"width": 360, "height": 740}, {"width": 390, "height": 844}]
 
 
 def keep_score(page: Page, code: str, *, opened: bool = False) -> None:
@@ -29,17 +29,18 @@ def keep_score(page: Page, code: str, *, opened: bool = False) -> None:
         page.get_by_role("button", name="Keep score on this phone").click()
 
 
+@pytest.mark.parametrize("size", SIZES, ids=["360", "390"])
 def test_a_follower_takes_over_after_the_keepers_cookies_are_cleared(
-    page: Page, other_page: Page, base_url: str
+    page: Page, other_page: Page, base_url: str, size: dict[str, int]
 ) -> None:
-    page.set_viewport_size(SMALL)
-    other_page.set_viewport_size(SMALL)
+    page.set_viewport_size(size)
+    other_page.set_viewport_size(size)
     game_id = new_game(page, base_url, ["Ann", "Bob", "Cy"], dealer="Ann")
     code = page.locator("#table-code").inner_text()
     assert re.fullmatch(r"\d{4} \d{4}", code)
     expect(page.locator("#table-code")).to_be_visible()
     expect_fits_the_phone(page)
-    shot(page, "table-code-round-360")
+    shot(page, f"table-code-round-{size['width']}")
     other_page.goto(f"{base_url}/games/{game_id}/view")
 
     page.context.clear_cookies()  # the scorekeeper's phone loses its data
@@ -51,13 +52,15 @@ def test_a_follower_takes_over_after_the_keepers_cookies_are_cleared(
     expect(other_page.get_by_role("heading", name=re.compile(r"^Round 1 of"))).to_be_visible()
     expect(other_page.locator("#table-code")).to_have_text(code)
     set_trump(other_page, "blue Humans")  # and it records
-    shot(other_page, "table-code-taken-over-360")
+    shot(other_page, f"table-code-taken-over-{size['width']}")
 
 
+@pytest.mark.parametrize("size", SIZES, ids=["360", "390"])
 def test_a_wrong_code_is_refused_then_the_game_takes_no_more(
-    page: Page, other_page: Page, base_url: str
+    page: Page, other_page: Page, base_url: str, size: dict[str, int]
 ) -> None:
-    other_page.set_viewport_size(SMALL)
+    page.set_viewport_size(size)
+    other_page.set_viewport_size(size)
     game_id = new_game(page, base_url, ["Ann", "Bob", "Cy"], dealer="Ann")
     code = page.locator("#table-code").inner_text().replace(" ", "")
     wrong = f"{(int(code) + 1) % 10**8:08d}"
@@ -74,6 +77,6 @@ def test_a_wrong_code_is_refused_then_the_game_takes_no_more(
     expect(other_page.get_by_role("alert")).to_contain_text(
         "Too many wrong table codes were entered for this game"
     )
-    shot(other_page, "table-code-limited-360")
+    shot(other_page, f"table-code-limited-{size['width']}")
     other_page.goto(f"{base_url}/games/{game_id}")
     expect(other_page).to_have_url(re.compile(r"/view$"))
