@@ -71,7 +71,6 @@ def register_blueprints(app: Flask) -> None:
     csrf.exempt(api.bp)
     for area in (api, health, games, rounds, referee, sharing, history_pages, pwa):
         app.register_blueprint(area.bp)
-    app.session_interface = common.SessionInterface()
 
 
 def register_errorhandlers(app: Flask) -> None:

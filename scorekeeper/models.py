@@ -22,11 +22,9 @@ def _one_of(column: str, values: type[StrEnum]) -> CheckConstraint:
     return CheckConstraint(f"{column} IN ({quoted})", name=column)
 
 
-def _children(parent: str, order_by: str) -> Any:
+def _children(order_by: str) -> Any:
     """Rows owned by their parent, in order, deleted with it (by the database's cascade)."""
-    return relationship(
-        back_populates=parent, order_by=order_by, cascade="all, delete-orphan", passive_deletes=True
-    )
+    return relationship(order_by=order_by, cascade="all, delete-orphan", passive_deletes=True)
 
 
 def utcnow() -> datetime:
@@ -66,8 +64,8 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     #: Set when the game is deleted; a deleted game reads as unknown.
     deleted_at: Mapped[datetime | None]
 
-    players: Mapped[list[Player]] = _children("game", "Player.seat")
-    rounds: Mapped[list[Round]] = _children("game", "Round.number")
+    players: Mapped[list[Player]] = _children("Player.seat")
+    rounds: Mapped[list[Round]] = _children("Round.number")
 
 
 #: Case folding writes a letter as up to three ("ΐ"): a name's key fits in three times its length.
@@ -93,8 +91,6 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
     #: written with the name on every insert, by the ORM or a bulk insert alike.
     search_name: Mapped[str] = mapped_column(String(SEARCH_NAME_LENGTH), default=_search_name)
 
-    game: Mapped[Game] = relationship(back_populates="players")
-
 
 class Round(db.Model):  # type: ignore[name-defined,misc]
     """A round that has facts: its trump (the card turned and the suit it gives)."""
@@ -117,8 +113,7 @@ class Round(db.Model):  # type: ignore[name-defined,misc]
     #: When the round was last written again after it had been scored; ``None``: never.
     corrected_at: Mapped[datetime | None]
 
-    game: Mapped[Game] = relationship(back_populates="rounds")
-    entries: Mapped[list[Entry]] = _children("round", "Entry.seat")
+    entries: Mapped[list[Entry]] = _children("Entry.seat")
 
 
 class Entry(db.Model):  # type: ignore[name-defined,misc]
@@ -154,8 +149,6 @@ class Entry(db.Model):  # type: ignore[name-defined,misc]
     #: Tricks tapped in on a phone while the round is played, before they add up and are
     #: saved as ``tricks``: kept so that a reload loses nothing. Never scored.
     draft_tricks: Mapped[int | None]
-
-    round: Mapped[Round] = relationship(back_populates="entries")
 
 
 class Grant(db.Model):  # type: ignore[name-defined,misc]

@@ -9,8 +9,8 @@ import time
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from flask import Flask, Request, current_app, request
-from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
+from flask import Flask, current_app, request
+from flask.sessions import SecureCookieSessionInterface, SessionMixin
 from flask_babel import gettext
 from flask_limiter.util import get_remote_address
 from limits import parse_many
@@ -47,8 +47,9 @@ STRICT_TRANSPORT_SECURITY = "max-age=31536000"
 
 
 def init_app(app: Flask) -> None:
-    """Headers on every response, the cookie's Secure flag, the proxy, the rate limits."""
+    """Headers on every response, the session cookie, the proxy, the rate limits."""
     app.after_request(add_headers)
+    app.session_interface = SessionInterface()
     counts = {
         key.removeprefix("PROXY_FIX_").lower(): int(app.config[key]) for key in PROXY_FIX_KEYS
     }
@@ -91,12 +92,8 @@ class ChunkedBodies:
 def add_headers(response: Response) -> Response:
     """The security headers; HSTS only when this request came over HTTPS."""
     headers = response.headers
-    # The names present are read once: werkzeug's ``setdefault`` raises and catches an
-    # exception inside for each missing header, and ``in`` scans them all for each.
-    present = {name.lower() for name, _value in headers}
     for name, value in HEADERS.items():
-        if name.lower() not in present:
-            headers.add(name, value)
+        headers.setdefault(name, value)
     if request.is_secure and "Strict-Transport-Security" not in headers:
         headers["Strict-Transport-Security"] = STRICT_TRANSPORT_SECURITY
     if response.status_code == 429 and "Retry-After" not in headers:
@@ -120,18 +117,19 @@ def wait_message() -> str:
 
 
 class SessionInterface(SecureCookieSessionInterface):
-    """The signed cookie session, Secure on HTTPS when ``SESSION_COOKIE_SECURE`` is "auto"."""
-
-    def open_session(self, app: Flask, incoming: Request) -> SecureCookieSession | None:
-        # A request without the cookie (the API's, the no-op's, a first visit) gets a new,
-        # empty session without the signing machinery, which Flask builds for each request.
-        if app.secret_key and not incoming.cookies.get(self.get_cookie_name(app)):
-            return self.session_class()
-        return super().open_session(app, incoming)
+    """The signed cookie session, Secure on HTTPS when ``SESSION_COOKIE_SECURE`` is "auto",
+    and left alone by the spectator page's poll: a poll neither reads nor changes the
+    session, so renewing the cookie on each poll (every 3 s, on every phone) would only cost
+    a signature and a Set-Cookie header."""
 
     def get_cookie_secure(self, app: Flask) -> bool:
         setting = app.config["SESSION_COOKIE_SECURE"]
         return (bool(request) and request.is_secure) if setting == "auto" else bool(setting)
+
+    def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
+        if request.endpoint == "games.spectate_live":
+            return session.modified
+        return super().should_set_cookie(app, session)
 
 
 F = TypeVar("F", bound=Callable[..., Any])

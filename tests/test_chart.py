@@ -57,7 +57,8 @@ def test_the_y_axis_spans_every_total_and_zero_in_round_steps() -> None:
 def test_a_game_without_points_still_has_an_axis() -> None:
     drawing = chart.score_chart(["A", "B", "C"], [], rounds=20)
     assert [tick.value for tick in drawing.y_ticks] == [0, 10]
-    assert all(line.points == ((drawing.left, drawing.zero),) for line in drawing.lines)
+    # Every line is one point: round 0, at 0 points, the axis's lowest tick.
+    assert all(line.points == ((drawing.left, drawing.bottom),) for line in drawing.lines)
 
 
 @pytest.mark.parametrize(

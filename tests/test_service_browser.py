@@ -10,7 +10,7 @@ from scorekeeper import errors
 from scorekeeper.rules.cards import Suit, Trump, Turned
 from scorekeeper.rules.game import RoundState
 from scorekeeper.rules.messages import BidError, OutOfTurnError, SetupError, TrickError
-from scorekeeper.services import games, rounds, sharing
+from scorekeeper.services import games, history, rounds, sharing
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 PHONE = sharing.Device("phone-key")
@@ -84,10 +84,10 @@ def test_kept_games_are_this_browsers_newest_first_without_deleted_ones(app: Fla
     start(app, device=OTHER)
     with app.app_context():
         rounds.record_trump(first, PHONE, 1, "blue")  # now the most recently changed
-        assert [game.id for game in games.kept_games(PHONE)] == [first, second]
+        assert [kept.game.id for kept in history.game_list(PHONE).games] == [first, second]
         games.delete_game(second, PHONE)
-        assert [game.id for game in games.kept_games(PHONE)] == [first]
-        assert games.kept_games(None) == []
+        assert [kept.game.id for kept in history.game_list(PHONE).games] == [first]
+        assert history.game_list(None).games == []
 
 
 def test_known_names_come_from_kept_games_once_each(app: Flask) -> None:

@@ -1,4 +1,4 @@
-"""Games as a whole: start one, read one, its version, delete one, a browser's games."""
+"""Games as a whole: start one, read one, its version, delete one, a browser's names."""
 
 from __future__ import annotations
 
@@ -18,16 +18,12 @@ from ..rules.variants import BidReveal, BidRule, GameRules, parse_bid_reveal, pa
 from .loading import (
     EDIT_TOKEN_BYTES,
     GAME_ID_BYTES,
-    WITH_FACTS,
     GameSnapshot,
     load_game,
-    snapshot,
     valid_id,
     write_transaction,
 )
 from .sharing import Credential, Device, editing, hash_token
-
-KEPT_GAMES_SHOWN = 50
 
 
 @dataclass(frozen=True)
@@ -137,21 +133,6 @@ def delete_game(
             .values(version=game.version + 1, updated_at=now, deleted_at=now)
             .execution_options(synchronize_session=False)
         )
-
-
-def kept_games(device: Device | None, limit: int | None = KEPT_GAMES_SHOWN) -> list[GameSnapshot]:
-    """The games this browser keeps the score of, the most recently changed first."""
-    if device is None:
-        return []
-    statement = (
-        select(Game)
-        .join(Grant, Grant.game_id == Game.id)
-        .where(Grant.device_hash == device.hash, Game.deleted_at.is_(None))
-        .order_by(Game.updated_at.desc(), Game.id)
-        .limit(limit)
-        .options(*WITH_FACTS)
-    )
-    return [snapshot(game) for game in db.session.scalars(statement)]
 
 
 def known_names(device: Device | None, limit: int = 60) -> list[str]:

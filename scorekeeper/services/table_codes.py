@@ -72,22 +72,16 @@ def _random_code() -> str:
     return f"{secrets.randbelow(10**DIGITS):0{DIGITS}d}"
 
 
-def _store(game_id: str, row: TableCode | None, secret: str | bytes) -> str:
+def _store(game_id: str, secret: str | bytes) -> str:
     """A new code for the game (the old one is void); the wrong guesses so far still count."""
     code = _random_code()
+    now = utcnow()
+    row = db.session.get(TableCode, game_id)
     if row is None:
-        now = utcnow()
-        db.session.add(
-            TableCode(
-                game_id=game_id,
-                code_hash=code_hash(game_id, code, secret),
-                created_at=now,
-                window_started_at=now,
-            )
-        )
-    else:
-        row.code_hash = code_hash(game_id, code, secret)
-        row.created_at = utcnow()
+        row = TableCode(game_id=game_id, window_started_at=now)
+        db.session.add(row)
+    row.code_hash = code_hash(game_id, code, secret)
+    row.created_at = now
     return code
 
 
@@ -98,7 +92,7 @@ def new_code(game_id: str, credential: Credential, secret: str | bytes) -> str:
     with write_transaction():
         token_hash = lock_game(game_id)
         verify_token(game_id, token_hash, credential)
-        return _store(game_id, db.session.get(TableCode, game_id), secret)
+        return _store(game_id, secret)
 
 
 def is_current(game_id: str, code: str | None, secret: str | bytes) -> bool | None:
@@ -118,7 +112,7 @@ def first_code(game_id: str, device: Device, secret: str | bytes) -> str | None:
         lock_game(game_id)
         if not has_grant(game_id, device) or db.session.get(TableCode, game_id) is not None:
             return None
-        return _store(game_id, None, secret)
+        return _store(game_id, secret)
 
 
 def redeem(game_id: str, code: str, secret: str | bytes, device: Device | None = None) -> TakenOver:

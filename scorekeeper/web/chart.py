@@ -69,11 +69,6 @@ class Chart:
     top: int = TOP
     bottom: int = HEIGHT - BOTTOM
 
-    @property
-    def zero(self) -> float:
-        """Where 0 points is drawn."""
-        return next(tick.position for tick in self.y_ticks if tick.value == 0)
-
 
 def nice_step(low: int, high: int) -> int:
     """The gridline step for values from ``low`` to ``high`` (``low <= 0 <= high``)."""

@@ -13,7 +13,6 @@ from typing import Any
 
 from flask import (
     Blueprint,
-    Flask,
     flash,
     make_response,
     redirect,
@@ -22,7 +21,6 @@ from flask import (
     session,
     url_for,
 )
-from flask.sessions import SessionMixin
 from flask_wtf.csrf import CSRFError
 from sqlalchemy.exc import DBAPIError
 from werkzeug.exceptions import HTTPException
@@ -62,17 +60,6 @@ def current_device(*, create: bool = False) -> sharing.Device | None:
         session[DEVICE_KEY] = key
         session.permanent = True
     return sharing.Device(key)
-
-
-class SessionInterface(security.SessionInterface):
-    """Flask's signed session cookie, left alone by the spectator page's poll: a poll neither
-    reads nor changes the session, so renewing the cookie on each poll (every 3 s, on every
-    phone) would only cost a signature and a Set-Cookie header."""
-
-    def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
-        if request.endpoint == "games.spectate_live":
-            return session.modified
-        return super().should_set_cookie(app, session)
 
 
 def no_store(response: Response) -> Response:
