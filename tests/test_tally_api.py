@@ -145,7 +145,7 @@ def test_undo_takes_a_tap_back(api: ApiClient) -> None:
 
 def test_the_tally_is_in_the_openapi_document(api: ApiClient) -> None:
     document = api.client.get("/api/v1/openapi.json").get_json()
-    operation = document["paths"]["/games/{game_id}/rounds/{number}/tally"]["post"]
+    operation = document["paths"]["/api/v1/games/{game_id}/rounds/{number}/tally"]["post"]
     assert operation["operationId"] == "postTally"
     assert "412" in operation["responses"]
     assert "tally" in document["components"]["schemas"]["Round"]["properties"]

@@ -128,7 +128,7 @@ def test_the_follower_sees_bids_tricks_so_far_and_what_each_still_needs(
     body = spectator.get(live).get_data(as_text=True)
     page = text(spectator.get(live))
     assert "Tricks played: 2 of 3." in page
-    row = re.search(r'data-seat="1">.*?</tr>', body, flags=re.S)
+    row = re.search(r'<tr data-seat="1">.*?</tr>', body, flags=re.S)
     assert row is not None
     assert re.sub(r"<[^>]+>", " ", row.group(0)).split() == ["Ute", "2", "2", "made", "it"]
     assert "Thomas 1 0 needs 1" in page
@@ -194,3 +194,11 @@ def test_the_round_history_tells_each_trick(phone: Confidant) -> None:
 
 def text_of(body: str) -> str:
     return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", body))).strip()
+
+
+def test_the_referee_starts_the_next_trick_with_the_last_tricks_winner(phone: Confidant) -> None:
+    _to_round_3(phone)
+    path = f"/games/{phone.game_id}/referee?round=3"
+    assert re.search(r'aria-pressed="true">Thomas</a>', phone.get(path).get_data(as_text=True))
+    _won(phone, 1)
+    assert re.search(r'aria-pressed="true">Ute</a>', phone.get(path).get_data(as_text=True))

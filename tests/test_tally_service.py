@@ -60,13 +60,18 @@ def test_a_complete_tally_fills_in_the_tricks_and_scoring_takes_them(
         assert scored.round(2).scores == [30, 30, 20]
 
 
-def test_tricks_tapped_in_by_hand_come_before_the_tally(app: Flask, game: tuple[str, str]) -> None:
+def test_a_count_tapped_in_by_hand_changes_the_tallied_one(
+    app: Flask, game: tuple[str, str]
+) -> None:
     game_id, token = game
     with app.app_context():
         rounds.record_trick_winner(game_id, token, 2, 0)
         rounds.record_trick_winner(game_id, token, 2, 0)
+        assert games.get_game(game_id).draft(2) == (2, 0, 0)
         rounds.save_trick_draft(game_id, token, 2, 0, 1)
-        assert games.get_game(game_id).draft(2) == (1, None, None)
+        rounds.save_trick_draft(game_id, token, 2, 2, 1)
+        assert games.get_game(game_id).draft(2) == (1, 0, 1)
+        assert rounds.score_round(game_id, token, 2).round(2).tricks == (1, 0, 1)
 
 
 @pytest.mark.parametrize(

@@ -297,7 +297,9 @@ def game_referee(game_id: str) -> Response:
     players = list(snapshot.table.players)
     lead = request.args.get("lead", type=int)
     if lead is None or not 0 <= lead < len(players):
-        lead = view.bid_order[0]
+        # The winner of the last trick tallied leads the next; before any, the first bidder.
+        last = view.tally[-1] if view.tally else None
+        lead = last if last is not None else view.bid_order[0]
     in_play_order = players[lead:] + players[:lead]
     trump = view.trump.suit if view.trump is not None else None
     trick = read_trick(request.args, trump=trump, names=in_play_order)

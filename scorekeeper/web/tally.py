@@ -54,14 +54,18 @@ def need_words(player: Progress) -> str | None:
     """What the player still needs, in words (``None`` without a bid to compare with)."""
     need = player.need
     if need is Need.NEEDS:
-        return ngettext("needs %(num)d", "needs %(num)d", player.missing)
+        return str(ngettext("needs %(num)d", "needs %(num)d", player.missing))
     if need is Need.MADE:
         return gettext("made it")
     if need is Need.OVER:
-        return ngettext("%(num)d over", "%(num)d over", player.over)
+        return str(ngettext("%(num)d over", "%(num)d over", player.over))
     if need is Need.OUT_OF_REACH:
-        return ngettext(
-            "needs %(num)d: no longer possible", "needs %(num)d: no longer possible", player.missing
+        return str(
+            ngettext(
+                "needs %(num)d: no longer possible",
+                "needs %(num)d: no longer possible",
+                player.missing,
+            )
         )
     return None
 
