@@ -112,6 +112,9 @@ class Round(db.Model):  # type: ignore[name-defined,misc]
     trump_suit: Mapped[str | None] = mapped_column(String(8), default=None)
     #: When the round was last written again after it had been scored; ``None``: never.
     corrected_at: Mapped[datetime | None]
+    #: The winner of each trick tallied while the round is played, in order: a seat, or
+    #: ``null`` for nobody (a Bomb's trick); ``None``: no trick tallied.
+    tally: Mapped[list[int | None] | None] = mapped_column(JSON(none_as_null=True), default=None)
 
     entries: Mapped[list[Entry]] = _children("Entry.seat")
 

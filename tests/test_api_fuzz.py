@@ -37,7 +37,7 @@ def test_no_server_error_and_every_answer_as_documented(app: Flask) -> None:
     schema.app = app
     game_id, token = _real_game(app)
     operations = [result.ok() for result in schema.get_all_operations()]
-    assert len(operations) == 14
+    assert len(operations) == 15
     unsatisfiable = []
     for operation in operations:
         for mode in (GenerationMode.POSITIVE, GenerationMode.NEGATIVE):

@@ -247,4 +247,4 @@ def test_the_spectator_sees_the_tricks_as_they_are_entered(
     phone.tricks(1, 1, 1)
     body = spectator.get(live_path(game_id)).get_data(as_text=True)
     assert "The tricks are being played." in text(spectator.get(live_path(game_id)))
-    assert re.search(r'<td class="bid">1</td>\s*<td>1</td>', body)
+    assert re.search(r'<td class="bid">1</td>\s*<td class="won">1</td>', body)

@@ -54,6 +54,8 @@ VALUES = st.one_of(
             "tricks",
             "score",
             "all_made",
+            "trick",
+            "nobody",
             "start",
             "add",
             "remove-0",

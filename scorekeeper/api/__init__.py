@@ -43,6 +43,7 @@ ROUTES = (
     rounds.put_trump,
     rounds.put_bids,
     rounds.put_tricks,
+    rounds.post_tally,
     rounds.post_undo,
     rounds.post_redo,
     table_codes.new_table_code,

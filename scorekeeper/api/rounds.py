@@ -8,7 +8,7 @@ from flask import Response
 from pydantic import BaseModel
 from werkzeug.exceptions import HTTPException
 
-from ..schemas.games import BidsBody, Game, TricksBody, TrumpBody
+from ..schemas.games import BidsBody, Game, TallyBody, TricksBody, TrumpBody
 from ..services import rounds, sharing, undo
 from .games import game_response
 from .openapi import Answer, Operation
@@ -89,6 +89,29 @@ def put_tricks(game_id: str, number: int) -> Response:
     """Record the tricks won, which scores the round."""
     body, bearer = _body(game_id, number, TricksBody)
     written = rounds.record_tricks(game_id, bearer, number, body.tricks, if_match=if_match())
+    return game_response(written)
+
+
+@Operation(
+    rule="/games/<game_id>/rounds/<round:number>/tally",
+    method="POST",
+    operation_id="postTally",
+    summary="Tally a trick's winner",
+    description="The winner of the round's next trick, tapped as it falls, while the round "
+    "is played (every bid in, not yet scored). Optional: once every trick is tallied, the "
+    "tricks the tally gives are what scoring takes when none were tapped in. More tricks "
+    "than the round's cards, a round not in play (409) or a seat the table does not have "
+    "(422) are refused. Kept in the audit trail as `tally`; undo takes the last one back.",
+    editor=True,
+    headers=("If-Match",),
+    body=TallyBody,
+    answers={200: Answer("The game after the write.", Game, ("ETag",))},
+    problems=(400, 401, 403, 404, 409, 412, 413, 415, 422, 429, 503),
+)
+def post_tally(game_id: str, number: int) -> Response:
+    """Tally the next trick's winner."""
+    body, bearer = _body(game_id, number, TallyBody)
+    written = rounds.record_trick_winner(game_id, bearer, number, body.winner, if_match=if_match())
     return game_response(written)
 
 

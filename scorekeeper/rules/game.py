@@ -43,11 +43,13 @@ def bids_visible(reveal: BidReveal, state: RoundState) -> bool:
 
 @dataclass(frozen=True)
 class RoundRecord:
-    """What was recorded of one round: trump, bids (``None``: not bid yet), tricks."""
+    """What was recorded of one round: trump, bids (``None``: not bid yet), tricks, and the
+    winner of each trick tallied so far (a seat, or ``None``: nobody)."""
 
     trump: Trump | None = None
     bids: tuple[int | None, ...] | None = None
     tricks: tuple[int, ...] | None = None
+    tally: tuple[int | None, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -66,6 +68,8 @@ class RoundView:
     scores: list[int] | None
     totals_before: list[int]
     bid_reveal: BidReveal = field(repr=False)
+    #: The winner of each trick tallied so far, in order (a seat, or ``None``: nobody).
+    tally: tuple[int | None, ...] = ()
 
     @property
     def bids_visible(self) -> bool:
@@ -174,6 +178,7 @@ def evaluate(table: Table, records: Mapping[int, RoundRecord]) -> GameView:
                 scores=scores,
                 totals_before=list(totals),
                 bid_reveal=table.rules.bid_reveal,
+                tally=record.tally,
             )
         )
         if scores is not None:

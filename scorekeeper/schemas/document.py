@@ -10,7 +10,7 @@ from .games import Game, Model, Timestamp, Trump
 
 SCHEMA_VERSION: Literal[1] = 1
 #: What wrote to a round (see :class:`models.RoundChange`).
-Kind = Literal["trump", "bids", "tricks", "score", "correction", "import", "undo", "redo"]
+Kind = Literal["trump", "bids", "tally", "tricks", "score", "correction", "import", "undo", "redo"]
 KINDS: tuple[str, ...] = get_args(Kind)
 
 

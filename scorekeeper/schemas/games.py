@@ -106,6 +106,15 @@ class TricksBody(Model):
     )
 
 
+class TallyBody(Model):
+    """The winner of the next trick of the round."""
+
+    winner: Annotated[int, Field(ge=0)] | None = Field(
+        description="The seat that won the trick; null: nobody (only a Bomb's trick, where "
+        "the game's deck holds one)."
+    )
+
+
 # -- The game object -----------------------------------------------------------------------
 
 
@@ -145,6 +154,10 @@ class Round(Model):
     )
     tricks: list[int] | None
     scores: list[int] | None
+    tally: list[Annotated[int, Field(ge=0)] | None] = Field(
+        description="The winner of each trick tallied so far, in the order they fell (a "
+        "seat; null: nobody, a Bomb's trick); empty when the round is not tallied."
+    )
 
     @classmethod
     def of(cls, view: RoundView) -> Round:
@@ -161,6 +174,7 @@ class Round(Model):
             forbidden_bid=view.shown_forbidden_bid,
             tricks=None if view.tricks is None else list(view.tricks),
             scores=None if view.scores is None else list(view.scores),
+            tally=list(view.tally),
         )
 
 

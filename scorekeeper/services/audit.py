@@ -51,6 +51,8 @@ class Facts:
     tricks: tuple[int, ...] | None
     #: The seats whose bid is made but hidden from the table for now.
     hidden_bids: frozenset[int] = frozenset()
+    #: The winner of each trick tallied (a seat, or ``None``: nobody).
+    tally: tuple[int | None, ...] = ()
 
     def bid(self, seat: int) -> int | Hidden | None:
         """The seat's bid as the table may see it (:data:`HIDDEN`: made but hidden)."""
@@ -114,6 +116,15 @@ class Change:
         return lines
 
     @property
+    def trick(self) -> tuple[int, int | None] | None:
+        """The trick the change tallied, with its winner (``None``: it tallied none)."""
+        old = (self.old or _NOTHING).tally
+        new = (self.new or _NOTHING).tally
+        if len(new) == len(old) + 1 and new[: len(old)] == old:
+            return len(new), new[-1]
+        return None
+
+    @property
     def hides_bids(self) -> bool:
         """Whether hidden bids were there before or after (so the change may be of them)."""
         return any(facts is not None and facts.hidden_bids for facts in (self.old, self.new))
@@ -136,7 +147,7 @@ def _facts(data: Any, *, hide_bids: bool) -> Facts | None:
         suit = raw_trump.get("suit")
         trump = Trump(Turned(str(raw_trump.get("turned"))), Suit(suit) if suit else None)
     bids, tricks = data.get("bids"), data.get("tricks")
-    facts = Facts(trump, _tuple(bids), _tuple(tricks))
+    facts = Facts(trump, _tuple(bids), _tuple(tricks), tally=loading.read_tally(data.get("tally")))
     if hide_bids and isinstance(bids, list):
         hidden = frozenset(seat for seat, bid in enumerate(bids) if bid is not None)
         return replace(facts, bids=(None,) * len(bids), hidden_bids=hidden)

@@ -25,6 +25,7 @@ from ..models import Entry, Game, Player, Round
 from ..rules.cards import Suit, Trump, Turned
 from ..rules.game import GameView, RoundRecord, RoundView, evaluate
 from ..rules.table import Table
+from ..rules.tally import Winner, tallied_tricks
 from ..rules.variants import BidReveal, BidRule, GameRules
 
 GAME_ID_BYTES = 18  # 144 random bits, 24 URL-safe characters
@@ -70,8 +71,14 @@ class GameSnapshot:
         return self.view.round(number)
 
     def draft(self, number: int) -> tuple[int | None, ...]:
-        """The tricks tapped in so far in round ``number`` (``None``: not yet)."""
-        return self.drafts.get(number, (None,) * self.table.seats)
+        """The tricks tapped in so far in round ``number`` (``None``: not yet); with none
+        tapped in, the counts of its trick tally once every trick is tallied."""
+        tapped = self.drafts.get(number)
+        if tapped is not None:
+            return tapped
+        kept = self.rounds.get(number)
+        tallied = tallied_tricks(self.table, number, kept.tally) if kept is not None else None
+        return tallied if tallied is not None else (None,) * self.table.seats
 
 
 class EntryFacts(NamedTuple):
@@ -91,6 +98,8 @@ class RoundFacts:
     trump_suit: str | None = None
     corrected_at: datetime | None = None
     entries: tuple[EntryFacts, ...] = ()
+    #: The winner of each trick tallied so far (a seat, or ``None``: nobody).
+    tally: tuple[Winner, ...] = ()
 
     @classmethod
     def of(cls, row: Any, entries: Iterable[Any]) -> RoundFacts:
@@ -104,6 +113,7 @@ class RoundFacts:
             entries=tuple(
                 EntryFacts(entry.bid, entry.tricks, entry.draft_tricks) for entry in entries
             ),
+            tally=read_tally(row.tally),
         )
 
     def record(self) -> RoundRecord:
@@ -117,7 +127,7 @@ class RoundFacts:
         tricks: tuple[int, ...] | None = None
         if entries and all(entry.tricks is not None for entry in entries):
             tricks = tuple(entry.tricks or 0 for entry in entries)
-        return RoundRecord(trump=trump, bids=bids, tricks=tricks)
+        return RoundRecord(trump=trump, bids=bids, tricks=tricks, tally=self.tally)
 
     def with_trump(self, trump: Trump) -> RoundFacts:
         """The round with this trump."""
@@ -133,6 +143,15 @@ class RoundFacts:
             for seat, value in enumerate(values):
                 entries[seat] = entries[seat]._replace(**{name: value})
         return replace(self, entries=tuple(entries))
+
+
+def read_tally(stored: Any) -> tuple[Winner, ...]:
+    """A stored tally as winners (a list of seats and nulls; anything else reads as none)."""
+    if not isinstance(stored, list):
+        return ()
+    if not all(winner is None or type(winner) is int for winner in stored):
+        return ()
+    return tuple(stored)
 
 
 def aware(moment: datetime) -> datetime:
@@ -179,6 +198,7 @@ _FACTS = (
         Round.trump_turned,
         Round.trump_suit,
         Round.corrected_at,
+        Round.tally,
         Entry.seat,
         Entry.bid,
         Entry.tricks,
@@ -258,15 +278,19 @@ def snapshot(game: Game) -> GameSnapshot:
 
 
 def facts_json(record: RoundRecord) -> dict[str, object]:
-    """A round's recorded facts as the audit trail keeps them."""
+    """A round's recorded facts as the audit trail keeps them (the trick tally only once a
+    trick is tallied)."""
     trump = record.trump
-    return {
+    facts: dict[str, object] = {
         "trump": None
         if trump is None
         else {"turned": trump.turned.value, "suit": trump.suit.value if trump.suit else None},
         "bids": list(record.bids) if record.bids is not None else None,
         "tricks": list(record.tricks) if record.tricks is not None else None,
     }
+    if record.tally:
+        facts["tally"] = list(record.tally)
+    return facts
 
 
 # The version bump: a write's last statement, made on the game locked for it.

@@ -26,6 +26,7 @@ from ..rules.referee import (
     verify_trump_turn,
 )
 from ..rules.table import Table, cards_in_round
+from ..rules.tally import Winner, verify_trick_winner
 from ..rules.tricks import all_made_tricks, complete_draft, verify_trick_count
 from .loading import GameSnapshot, RoundFacts, bump_version, facts_json
 from .sharing import Credential, editing
@@ -73,6 +74,7 @@ class RoundEdit:
             "trump_turned": after.trump_turned,
             "trump_suit": after.trump_suit,
             "corrected_at": after.corrected_at,
+            "tally": list(after.tally) or None,
         }
         if before is None:
             session.execute(_INSERT_ROUND, [row])
@@ -267,6 +269,25 @@ def save_trick_draft(
         drafts = list(edit.game.draft(number))
         drafts[seat] = count
         edit.round = edit.round.with_entries(edit.seats, draft=drafts)
+    return edit.result()
+
+
+def record_trick_winner(
+    game_id: str,
+    token: Credential,
+    number: int,
+    winner: Winner,
+    *,
+    if_match: Collection[int] | None = None,
+) -> GameSnapshot:
+    """Tally the next trick of round ``number`` as won by ``winner`` (a seat, or ``None``:
+    nobody), while the round is played; undo takes the tap back."""
+    with _round_edit(game_id, token, number, if_match) as edit:
+        view = edit.view
+        verify_trick_draft_turn(view, number)
+        verify_trick_winner(view.table, number, edit.round.tally, winner)
+        edit.round = replace(edit.round, tally=(*edit.round.tally, winner))
+        edit.audit("tally")
     return edit.result()
 
 

@@ -24,8 +24,9 @@ from .loading import GameSnapshot, RoundFacts, facts_json
 from .rounds import RoundEdit
 from .sharing import Credential, editing
 
-#: The writes that can be undone: a trump, bids (a bid), tricks, a scoring, a correction.
-UNDOABLE = frozenset({"trump", "bids", "tricks", "score", "correction"})
+#: The writes that can be undone: a trump, bids (a bid), a trick tallied, tricks, a scoring,
+#: a correction.
+UNDOABLE = frozenset({"trump", "bids", "tally", "tricks", "score", "correction"})
 UNDO = "undo"
 REDO = "redo"
 
@@ -93,7 +94,13 @@ def _facts(data: Any, seats: int) -> Facts | None:
             return None
         if not all(_count(value) or (blanks and value is None) for value in values):
             return None
-    return {"trump": trump, "bids": _no_blanks(bids), "tricks": tricks}
+    tally = data.get("tally")
+    if tally is not None and (
+        not isinstance(tally, list)
+        or not all(winner is None or (_count(winner) and winner < seats) for winner in tally)
+    ):
+        return None
+    return {"trump": trump, "bids": _no_blanks(bids), "tricks": tricks, "tally": tally or None}
 
 
 def _count(value: object) -> bool:
@@ -230,6 +237,7 @@ def _reverse(
 def _current(edit: RoundEdit) -> Facts:
     facts = facts_json(edit.round.record())
     facts["bids"] = _no_blanks(facts["bids"])
+    facts["tally"] = facts.get("tally")
     return facts
 
 
@@ -242,6 +250,7 @@ def _restored(edit: RoundEdit, facts: Facts, step: Step, *, redo: bool) -> Round
         edit.round,
         trump_turned=trump["turned"] if trump else None,
         trump_suit=trump["suit"] if trump else None,
+        tally=tuple(facts["tally"] or ()),
     )
     blank: Sequence[int | None] = (None,) * seats
     drafts: Sequence[int | None] = [entry.draft for entry in kept.entries] or blank

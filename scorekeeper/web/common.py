@@ -30,7 +30,7 @@ from .. import errors, i18n, security
 from ..i18n import gettext, rule_message, service_message
 from ..rules.messages import RuleError
 from ..services import games, sharing
-from . import screens
+from . import screens, tally
 
 DEVICE_KEY = "device"
 DEVICE_KEY_BYTES = 32
@@ -111,6 +111,7 @@ def helpers() -> dict[str, Any]:
         "standings_after": screens.standings_after,
         "score_chart": screens.score_chart,
         "variant_summary": screens.variant_summary,
+        "tally_board": tally.board,
     }
 
 

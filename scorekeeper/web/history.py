@@ -269,6 +269,7 @@ def _kind_labels() -> dict[str, str]:
     return {
         "trump": gettext("Trump recorded"),
         "bids": gettext("Bids recorded"),
+        "tally": gettext("Trick tallied"),
         "tricks": gettext("Tricks recorded"),
         "score": gettext("Round scored"),
         "correction": gettext("Corrected"),

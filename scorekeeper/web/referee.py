@@ -16,6 +16,7 @@ from werkzeug.wrappers import Response
 
 from ..i18n import gettext, rule_message, suit_label
 from ..rules.cards import Suit
+from ..rules.game import RoundState
 from ..rules.judge import (
     HIGHEST,
     JESTERS_IN_DECK,
@@ -34,7 +35,8 @@ from ..rules.judge import (
 from ..rules.messages import RuleError, gettext_noop
 from ..rules.table import MAX_PLAYERS
 from ..services import games, loading
-from .common import page_blueprint
+from . import tally
+from .common import editable, page_blueprint
 
 bp = page_blueprint("referee", __name__)
 
@@ -127,6 +129,8 @@ class Trick:
     number: int | None = None
     error: str | None = None
     judgement: Judgement | None = None
+    #: Whether this browser keeps the game's score (and so may take the answer).
+    keeper: bool = False
 
     # -- Addresses -----------------------------------------------------------------------
 
@@ -202,6 +206,34 @@ class Trick:
         return self.game is not None and len(self.cards) == self.seats
 
     @property
+    def winner_seat(self) -> int | None:
+        """The seat that wins the trick (from a game; ``None``: nobody, or not known)."""
+        if self.judgement is None or self.judgement.winner is None or self.game is None:
+            return None
+        return (self.lead + self.judgement.winner) % self.seats
+
+    @property
+    def takeable(self) -> bool:
+        """Whether the answer can be taken as the next trick of the round's tally: the trick
+        is complete and judged, the round is being played with a trick left to tally, and
+        this browser keeps the score."""
+        if not self.complete or self.judgement is None or not self.keeper:
+            return False
+        if self.game is None or self.number is None:
+            return False
+        board = tally.board(self.game, self.number)
+        if board is None or board.complete:
+            return False
+        return self.judgement.winner is not None or board.nobody
+
+    @property
+    def next_trick(self) -> int:
+        """The number of the round's trick the answer would be tallied as."""
+        if self.game is None or self.number is None:
+            return 1
+        return len(self.game.view.round(self.number).tally) + 1
+
+    @property
     def next_lead(self) -> int | None:
         """The seat that leads the next trick (from a game)."""
         if self.judgement is None or self.game is None:
@@ -265,9 +297,13 @@ def game_referee(game_id: str) -> Response:
     players = list(snapshot.table.players)
     lead = request.args.get("lead", type=int)
     if lead is None or not 0 <= lead < len(players):
-        lead = view.bid_order[0]
+        # The winner of the last trick tallied leads the next; before any, the first bidder.
+        last = view.tally[-1] if view.tally else None
+        lead = last if last is not None else view.bid_order[0]
     in_play_order = players[lead:] + players[:lead]
     trump = view.trump.suit if view.trump is not None else None
     trick = read_trick(request.args, trump=trump, names=in_play_order)
     trick.game, trick.number, trick.lead = snapshot, number, lead
+    # Only a round being played takes an answer: ask for the grant only then.
+    trick.keeper = view.state is RoundState.PLAYING and editable(game_id)
     return _render(trick)

@@ -17,7 +17,7 @@ from ..rules.game import RoundState
 from ..rules.messages import OutOfTurnError, RuleError
 from ..services import games, loading, rounds, sharing, undo
 from . import screens
-from .common import Page, current_device, editable, flash_stale, page_blueprint
+from .common import Page, back_to, current_device, editable, flash_stale, page_blueprint
 from .forms import SeatForm, TrumpForm, VersionedForm, small_number
 
 bp = page_blueprint("rounds", __name__)
@@ -112,7 +112,8 @@ _STEPS = {
 
 @bp.post("/games/<game_id>/rounds/<round:number>")
 def round_action(game_id: str, number: int) -> Page:
-    """A tap on the round screen: trump, a bid, a trick count, or scoring the round."""
+    """A tap on the round screen: trump, a bid, a trick's winner, a trick count, or scoring
+    the round."""
     device = current_device()
     if not sharing.can_edit(game_id, device) or device is None:
         games.get_game(game_id)  # an unknown game is a 404, not a 403
@@ -139,6 +140,8 @@ def round_action(game_id: str, number: int) -> Page:
     target = url_for(".round_screen", game_id=game_id, number=number, change=change)
     if action in ("score", "all_made", "undo", "redo"):
         return redirect(target, 303)
+    if action in ("trick", "nobody"):
+        return back_to(target)  # the referee goes on with the next trick
     return redirect(target + (f"#{anchor}" if _ANCHOR.fullmatch(anchor) else ""), 303)
 
 
@@ -150,6 +153,8 @@ _FORMS: dict[str, type[VersionedForm]] = {
     "trump": TrumpForm,
     "bid": SeatForm,
     "tricks": SeatForm,
+    "trick": SeatForm,
+    "nobody": VersionedForm,
     "score": VersionedForm,
     "all_made": VersionedForm,
     "undo": VersionedForm,
@@ -193,6 +198,9 @@ def _record(action: str, form: Any, game_id: str, number: int, device: sharing.D
         rounds.save_trick_draft(
             game_id, device, number, form.seat.data, form.value.data, if_match=if_match
         )
+    elif action in ("trick", "nobody"):
+        winner = form.seat.data if action == "trick" else None
+        rounds.record_trick_winner(game_id, device, number, winner, if_match=if_match)
     else:
         scored = rounds.score_round(
             game_id, device, number, all_made=action == "all_made", if_match=if_match

@@ -345,6 +345,9 @@ def change_words(game: loading.GameSnapshot, step: undo.Step) -> str:
             name = game.table.players[seats[0]]
             return gettext("%(name)s's bid in round %(round)d", name=name, round=number)
         return gettext("the bids of round %(round)d", round=number)
+    if step.kind == "tally":
+        trick = len(step.new["tally"] or ())
+        return gettext("trick %(trick)d of round %(round)d", trick=trick, round=number)
     if step.kind == "correction":
         return gettext("the correction of round %(round)d", round=number)
     return gettext("the scoring of round %(round)d", round=number)

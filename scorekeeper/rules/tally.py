@@ -1,0 +1,121 @@
+"""The trick tally: the winner of each trick of a round, tapped in as it falls, and what it
+tells each player while the round is played (bid, tricks won so far, what they still need).
+
+A trick's winner is a seat, or ``None``: nobody won it (the trick with a Bomb)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+
+from .messages import TrickError
+from .messages import gettext_noop as _
+from .table import Table, cards_in_round
+
+#: The winner of one trick: a seat, or ``None`` for nobody (a Bomb's trick).
+Winner = int | None
+
+
+def nobody_allowed(table: Table, round_number: int) -> bool:
+    """Whether a trick of this round may be won by nobody (only a Bomb's trick is). No deck
+    of the app holds a Bomb yet, so no trick is won by nobody."""
+    return False
+
+
+def verify_trick_winner(
+    table: Table, round_number: int, tally: Sequence[Winner], winner: Winner
+) -> None:
+    """Raise unless ``winner`` may win the next trick of the round tallied so far: a seat of
+    the table (or nobody, where :func:`nobody_allowed`), while a trick is left to play."""
+    cards = cards_in_round(round_number)
+    if len(tally) >= cards:
+        raise TrickError(
+            _("All %(cards)d tricks of round %(round)d are tallied already."),
+            field="winner",
+            cards=cards,
+            round=round_number,
+        )
+    if winner is None:
+        if not nobody_allowed(table, round_number):
+            raise TrickError(
+                _(
+                    "Every trick of round %(round)d is won by a player: only a Bomb's trick "
+                    "goes to nobody."
+                ),
+                field="winner",
+                round=round_number,
+            )
+        return
+    if not 0 <= winner < table.seats:
+        raise TrickError(
+            _("There is no seat %(seat)d at this table to win a trick."),
+            field="winner",
+            seat=winner,
+        )
+
+
+def tricks_won(seats: int, tally: Sequence[Winner]) -> tuple[int, ...]:
+    """The tricks each seat has won in the tally so far, in seat order."""
+    return tuple(sum(1 for winner in tally if winner == seat) for seat in range(seats))
+
+
+def tallied_tricks(
+    table: Table, round_number: int, tally: Sequence[Winner]
+) -> tuple[int, ...] | None:
+    """The tricks step's counts once every trick of the round is tallied (``None`` before)."""
+    if len(tally) != cards_in_round(round_number):
+        return None
+    return tricks_won(table.seats, tally)
+
+
+class Need(StrEnum):
+    """Where a player stands against their bid while the round is played."""
+
+    NEEDS = "needs"  # fewer tricks than bid, and enough tricks left to make it
+    MADE = "made"  # exactly the bid so far
+    OVER = "over"  # more tricks than bid
+    OUT_OF_REACH = "out_of_reach"  # fewer tricks left to play than still needed
+
+
+@dataclass(frozen=True)
+class Progress:
+    """One player's round so far: the bid (``None``: not shown), tricks won, and what is
+    still needed."""
+
+    seat: int
+    bid: int | None
+    won: int
+    #: Tricks of the round not played yet.
+    left: int
+
+    @property
+    def need(self) -> Need | None:
+        """Where the player stands (``None`` without a bid to compare with)."""
+        if self.bid is None:
+            return None
+        if self.won > self.bid:
+            return Need.OVER
+        if self.won == self.bid:
+            return Need.MADE
+        return Need.NEEDS if self.bid - self.won <= self.left else Need.OUT_OF_REACH
+
+    @property
+    def missing(self) -> int:
+        """Tricks still needed to make the bid (0 once made or over)."""
+        return max((self.bid or 0) - self.won, 0)
+
+    @property
+    def over(self) -> int:
+        """Tricks won beyond the bid."""
+        return max(self.won - (self.bid or 0), 0) if self.bid is not None else 0
+
+
+def progress(
+    round_number: int, bids: Sequence[int | None], tally: Sequence[Winner]
+) -> list[Progress]:
+    """Each player's progress in seat order, from the bids as shown (``None``: hidden or
+    not made) and the tally so far."""
+    won = tricks_won(len(bids), tally)
+    left = cards_in_round(round_number) - len(tally)
+    return [Progress(seat, bid, won[seat], left) for seat, bid in enumerate(bids)]

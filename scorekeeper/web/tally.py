@@ -1,0 +1,98 @@
+"""What the pages show of a round's trick tally, asked of the rules: each player's tricks won
+so far and what they still need, in words ("needs 1", "made it", "1 over")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from flask_babel import ngettext
+
+from ..i18n import gettext
+from ..rules.game import RoundState
+from ..rules.tally import Need, Progress, nobody_allowed, progress
+from ..services import loading
+
+
+@dataclass(frozen=True)
+class TallyRow:
+    """One player's line of the tally."""
+
+    seat: int
+    name: str
+    dealer: bool
+    #: The bid as the table may see it (``None``: hidden or not made).
+    bid: int | None
+    won: int
+    need: Need | None
+    #: Where the player stands in words (``None`` while the bid is hidden).
+    words: str | None
+
+
+@dataclass(frozen=True)
+class Board:
+    """A round's tally as a page shows it."""
+
+    rows: list[TallyRow]
+    #: Tricks tallied so far, and the round's tricks.
+    tallied: int
+    cards: int
+    #: Whether a trick may be tallied as won by nobody (a Bomb's trick).
+    nobody: bool
+
+    @property
+    def complete(self) -> bool:
+        """Whether every trick of the round is tallied."""
+        return self.tallied >= self.cards
+
+    @property
+    def next_trick(self) -> int:
+        """The number of the trick to tally next (1-based)."""
+        return self.tallied + 1
+
+
+def need_words(player: Progress) -> str | None:
+    """What the player still needs, in words (``None`` without a bid to compare with)."""
+    need = player.need
+    if need is Need.NEEDS:
+        return str(ngettext("needs %(num)d", "needs %(num)d", player.missing))
+    if need is Need.MADE:
+        return gettext("made it")
+    if need is Need.OVER:
+        return str(ngettext("%(num)d over", "%(num)d over", player.over))
+    if need is Need.OUT_OF_REACH:
+        return str(
+            ngettext(
+                "needs %(num)d: no longer possible",
+                "needs %(num)d: no longer possible",
+                player.missing,
+            )
+        )
+    return None
+
+
+def board(game: loading.GameSnapshot, number: int) -> Board | None:
+    """Round ``number``'s tally while it is played, players in seat order (``None``: the
+    round is not being played). Bids the reveal mode hides stay hidden, and so does what
+    those players still need."""
+    view = game.view.round(number)
+    if view.state is not RoundState.PLAYING:
+        return None
+    shown = view.shown_bids or (None,) * game.table.seats
+    rows = [
+        TallyRow(
+            seat=player.seat,
+            name=game.table.players[player.seat],
+            dealer=player.seat == view.dealer,
+            bid=player.bid,
+            won=player.won,
+            need=player.need,
+            words=need_words(player),
+        )
+        for player in progress(number, shown, view.tally)
+    ]
+    return Board(
+        rows=rows,
+        tallied=len(view.tally),
+        cards=view.cards,
+        nobody=nobody_allowed(game.table, number),
+    )

@@ -1,0 +1,125 @@
+"""The trick tally (rules/tally.py): the winners of a round's tricks in order, each player's
+tricks won so far and what they still need, and the tricks step's counts from a complete
+tally."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from scorekeeper.rules.cards import Suit, Trump, Turned
+from scorekeeper.rules.game import RoundRecord, evaluate
+from scorekeeper.rules.messages import TrickError
+from scorekeeper.rules.tally import (
+    Need,
+    Progress,
+    nobody_allowed,
+    progress,
+    tallied_tricks,
+    tricks_won,
+    verify_trick_winner,
+)
+
+from .helpers import assert_refused, make_table
+
+TABLE = make_table(3)
+
+
+def test_tricks_won_counts_each_seats_tricks_in_seat_order() -> None:
+    assert tricks_won(3, [2, 0, 2, 1, 2]) == (1, 1, 3)
+    assert tricks_won(3, []) == (0, 0, 0)
+
+
+def test_a_trick_won_by_nobody_counts_for_no_seat() -> None:
+    assert tricks_won(3, [1, None, 1]) == (0, 2, 0)
+
+
+def test_the_tricks_step_is_filled_in_only_from_a_complete_tally() -> None:
+    assert tallied_tricks(TABLE, 3, [0, 2]) is None
+    assert tallied_tricks(TABLE, 3, [0, 2, 0]) == (2, 0, 1)
+
+
+def test_a_complete_tally_with_a_bombs_trick_adds_up_to_one_trick_less() -> None:
+    assert tallied_tricks(TABLE, 3, [0, None, 1]) == (1, 1, 0)
+
+
+@given(st.data())
+def test_a_complete_tally_of_seats_adds_up_to_the_cards(data: st.DataObject) -> None:
+    number = data.draw(st.integers(1, 20))
+    tally = data.draw(st.lists(st.integers(0, 2), min_size=number, max_size=number))
+    counts = tallied_tricks(TABLE, number, tally)
+    assert counts is not None
+    assert sum(counts) == number
+
+
+@pytest.mark.parametrize(
+    ("bid", "won", "left", "need", "missing", "over"),
+    [
+        (2, 1, 3, Need.NEEDS, 1, 0),  # "needs 1"
+        (2, 2, 1, Need.MADE, 0, 0),  # "made it"
+        (0, 0, 4, Need.MADE, 0, 0),  # wants none and has none
+        (1, 2, 0, Need.OVER, 0, 1),  # "1 over"
+        (3, 0, 2, Need.OUT_OF_REACH, 3, 0),  # fewer tricks left than needed
+        (2, 0, 2, Need.NEEDS, 2, 0),  # still possible: every trick left
+    ],
+)
+def test_what_a_player_still_needs(
+    bid: int, won: int, left: int, need: Need, missing: int, over: int
+) -> None:
+    player = Progress(seat=0, bid=bid, won=won, left=left)
+    assert (player.need, player.missing, player.over) == (need, missing, over)
+
+
+def test_a_hidden_bid_tells_nothing_of_what_is_needed() -> None:
+    player = Progress(seat=0, bid=None, won=1, left=2)
+    assert player.need is None
+    assert player.over == 0
+
+
+def test_progress_of_a_round_in_play() -> None:
+    # Round 4: Thomas bid 1, Ute 2, Kevin 0; Ute, Thomas, Ute won the first three tricks.
+    shown = progress(4, [1, 2, 0], [1, 0, 1])
+    assert [(p.seat, p.won, p.left, p.need) for p in shown] == [
+        (0, 1, 1, Need.MADE),
+        (1, 2, 1, Need.MADE),
+        (2, 0, 1, Need.MADE),
+    ]
+    shown = progress(4, [1, 2, 0], [1, 0, 0, 2])
+    assert [p.need for p in shown] == [Need.OVER, Need.OUT_OF_REACH, Need.OVER]
+
+
+def test_more_tricks_than_cards_are_refused() -> None:
+    with pytest.raises(TrickError) as raised:
+        verify_trick_winner(TABLE, 2, [0, 1], 2)
+    assert_refused(raised.value, TrickError, "All 2 tricks of round 2 are tallied already.")
+    assert raised.value.field == "winner"
+
+
+def test_a_seat_the_table_does_not_have_is_refused() -> None:
+    with pytest.raises(TrickError) as raised:
+        verify_trick_winner(TABLE, 2, [], 3)
+    assert_refused(raised.value, TrickError, "There is no seat 3 at this table to win a trick.")
+
+
+def test_nobody_wins_a_trick_only_where_a_bomb_can_be_played() -> None:
+    assert not nobody_allowed(TABLE, 2)
+    with pytest.raises(TrickError) as raised:
+        verify_trick_winner(TABLE, 2, [0], None)
+    assert_refused(
+        raised.value,
+        TrickError,
+        "Every trick of round 2 is won by a player: only a Bomb's trick goes to nobody.",
+    )
+
+
+def test_each_seat_may_win_the_next_trick_while_one_is_left() -> None:
+    for seat in range(3):
+        verify_trick_winner(TABLE, 3, [0, 1], seat)
+
+
+def test_the_round_view_carries_the_tally() -> None:
+    record = RoundRecord(trump=Trump(Turned.RED, Suit.RED), bids=(0, 1, 0), tally=(1,))
+    view = evaluate(TABLE, {1: record}).round(1)
+    assert view.tally == (1,)
+    assert evaluate(TABLE, {}).round(1).tally == ()
