@@ -3,7 +3,7 @@ name), when the bids are seen, and the rules of a game as a whole."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Final
@@ -142,6 +142,60 @@ def bid_rule_policy(name: str) -> BidRulePolicy:
         raise ValueError(f"unsupported bid rule: {name!r}") from None
 
 
+class Special(StrEnum):
+    """The special cards of the anniversary editions a table may shuffle in."""
+
+    BOMB = "bomb"
+    CLOUD = "cloud"
+    WEREWOLF = "werewolf"
+    JUGGLER = "juggler"
+    DRAGON = "dragon"
+    FAIRY = "fairy"
+    SHAPESHIFTER = "shapeshifter"
+
+
+class RoundPlan(StrEnum):
+    """Which hands the rounds deal: 1, 2, 3, ... cards, or the odd hands 1, 3, 5, ... only."""
+
+    EVERY_HAND = "every_hand"
+    ODD_HANDS = "odd_hands"
+
+
+def parse_specials(names: Iterable[str]) -> frozenset[Special]:
+    """The special cards called ``names``, or a :class:`SetupError`: an unknown name, or the
+    Dragon without the Fairy (they go in together or not at all)."""
+    chosen = set()
+    for name in names:
+        try:
+            chosen.add(Special(name))
+        except ValueError:
+            raise SetupError(
+                _("The special cards are some of %(allowed)s, not “%(value)s”."),
+                field="rules.special_cards",
+                allowed=", ".join(Special),
+                value=name,
+            ) from None
+    if (Special.DRAGON in chosen) != (Special.FAIRY in chosen):
+        raise SetupError(
+            _("The Dragon and the Fairy go into the deck together or not at all."),
+            field="rules.special_cards",
+        )
+    return frozenset(chosen)
+
+
+def parse_round_plan(name: str) -> RoundPlan:
+    """The round plan called ``name``, or a :class:`SetupError` that lists the choices."""
+    try:
+        return RoundPlan(name)
+    except ValueError:
+        raise SetupError(
+            _("The round plan is one of %(allowed)s, not “%(value)s”."),
+            field="rules.round_plan",
+            allowed=", ".join(RoundPlan),
+            value=name,
+        ) from None
+
+
 @dataclass(frozen=True)
 class GameRules:
     """The variant a table chose; ``rounds`` is the number of rounds to play."""
@@ -151,6 +205,14 @@ class GameRules:
     last_bidder_may_bid_zero: bool = False
     bid_reveal: BidReveal = BidReveal.OPEN
     clairvoyance: bool = False
+    #: The special cards shuffled in (none: the 60 cards of the classic deck).
+    special_cards: frozenset[Special] = frozenset()
+    round_plan: RoundPlan = RoundPlan.EVERY_HAND
+
+    @property
+    def specials(self) -> list[Special]:
+        """The special cards in the deck, in the order of :class:`Special`."""
+        return [card for card in Special if card in self.special_cards]
 
     @property
     def policy(self) -> BidRulePolicy:

@@ -24,8 +24,9 @@ from ..extensions import db
 from ..models import Entry, Game, Player, Round
 from ..rules.cards import Suit, Trump, Turned
 from ..rules.game import GameView, RoundRecord, RoundView, evaluate
+from ..rules.specials import Cloud
 from ..rules.table import Table
-from ..rules.variants import BidReveal, BidRule, GameRules
+from ..rules.variants import BidReveal, BidRule, GameRules, RoundPlan, Special
 
 GAME_ID_BYTES = 18  # 144 random bits, 24 URL-safe characters
 EDIT_TOKEN_BYTES = 32  # 256 random bits
@@ -91,6 +92,8 @@ class RoundFacts:
     trump_suit: str | None = None
     corrected_at: datetime | None = None
     entries: tuple[EntryFacts, ...] = ()
+    bomb: bool = False
+    cloud: Cloud | None = None
 
     @classmethod
     def of(cls, row: Any, entries: Iterable[Any]) -> RoundFacts:
@@ -104,6 +107,8 @@ class RoundFacts:
             entries=tuple(
                 EntryFacts(entry.bid, entry.tricks, entry.draft_tricks) for entry in entries
             ),
+            bomb=bool(row.bomb),
+            cloud=None if row.cloud_seat is None else Cloud(row.cloud_seat, row.cloud_bid),
         )
 
     def record(self) -> RoundRecord:
@@ -117,7 +122,7 @@ class RoundFacts:
         tricks: tuple[int, ...] | None = None
         if entries and all(entry.tricks is not None for entry in entries):
             tricks = tuple(entry.tricks or 0 for entry in entries)
-        return RoundRecord(trump=trump, bids=bids, tricks=tricks)
+        return RoundRecord(trump=trump, bids=bids, tricks=tricks, bomb=self.bomb, cloud=self.cloud)
 
     def with_trump(self, trump: Trump) -> RoundFacts:
         """The round with this trump."""
@@ -163,6 +168,8 @@ _GAME = (
         Game.bid_reveal,
         Game.clairvoyance,
         Game.round_count,
+        Game.round_plan,
+        Game.special_cards,
         Game.created_at,
         Player.name,
     )
@@ -179,6 +186,9 @@ _FACTS = (
         Round.trump_turned,
         Round.trump_suit,
         Round.corrected_at,
+        Round.bomb,
+        Round.cloud_seat,
+        Round.cloud_bid,
         Entry.seat,
         Entry.bid,
         Entry.tricks,
@@ -236,6 +246,8 @@ def game_table(game: Any, players: Sequence[str] | None = None) -> Table:
             last_bidder_may_bid_zero=game.last_bidder_may_bid_zero,
             bid_reveal=BidReveal(game.bid_reveal),
             clairvoyance=game.clairvoyance,
+            special_cards=frozenset(Special(name) for name in game.special_cards.split(",") if name),
+            round_plan=RoundPlan(game.round_plan),
         ),
     )
 
@@ -258,15 +270,21 @@ def snapshot(game: Game) -> GameSnapshot:
 
 
 def facts_json(record: RoundRecord) -> dict[str, object]:
-    """A round's recorded facts as the audit trail keeps them."""
+    """A round's recorded facts as the audit trail keeps them; ``bomb`` and ``cloud`` only
+    when the Bomb was played or the Cloud changed a bid."""
     trump = record.trump
-    return {
+    facts: dict[str, object] = {
         "trump": None
         if trump is None
         else {"turned": trump.turned.value, "suit": trump.suit.value if trump.suit else None},
         "bids": list(record.bids) if record.bids is not None else None,
         "tricks": list(record.tricks) if record.tricks is not None else None,
     }
+    if record.bomb:
+        facts["bomb"] = True
+    if record.cloud is not None:
+        facts["cloud"] = {"seat": record.cloud.seat, "bid": record.cloud.bid}
+    return facts
 
 
 # The version bump: a write's last statement, made on the game locked for it.

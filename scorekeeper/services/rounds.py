@@ -21,11 +21,13 @@ from ..rules.referee import (
     change_bid,
     verify_bids_turn,
     verify_not_scored,
+    verify_specials_turn,
     verify_trick_draft_turn,
     verify_tricks_turn,
     verify_trump_turn,
 )
-from ..rules.table import Table, cards_in_round
+from ..rules.specials import Cloud, scored_bids
+from ..rules.table import Table
 from ..rules.tricks import all_made_tricks, complete_draft, verify_trick_count
 from .loading import GameSnapshot, RoundFacts, bump_version, facts_json
 from .sharing import Credential, editing
@@ -73,6 +75,9 @@ class RoundEdit:
             "trump_turned": after.trump_turned,
             "trump_suit": after.trump_suit,
             "corrected_at": after.corrected_at,
+            "bomb": after.bomb,
+            "cloud_seat": after.cloud.seat if after.cloud else None,
+            "cloud_bid": after.cloud.bid if after.cloud else None,
         }
         if before is None:
             session.execute(_INSERT_ROUND, [row])
@@ -139,7 +144,8 @@ def record_trump(
         if not scored_too:
             verify_not_scored(edit.view, number)
         verify_trump_turn(edit.view, number)
-        edit.round = edit.round.with_trump(trump_from(turned, chosen))
+        specials = edit.game.table.rules.special_cards
+        edit.round = edit.round.with_trump(trump_from(turned, chosen, specials))
         edit.audit("trump")
     return edit.result()
 
@@ -155,7 +161,7 @@ def record_bids(
     """Record (or replace) the bids of round ``number``; ``None`` is a bid not made yet."""
     with _round_edit(game_id, token, number, if_match) as edit:
         verify_bids_turn(edit.view, number, bids)
-        edit.round = edit.round.with_entries(edit.seats, bid=bids)
+        edit.round = _cloud_kept(edit.round.with_entries(edit.seats, bid=bids))
         edit.audit("bids")
     return edit.result()
 
@@ -186,9 +192,18 @@ def record_bid(
         verify_not_scored(view, number)
         _verify_seat(view.table, seat)
         changed = change_bid(view, number, seat, bid)
-        edit.round = edit.round.with_entries(edit.seats, bid=changed.bids)
+        edit.round = _cloud_kept(edit.round.with_entries(edit.seats, bid=changed.bids))
         edit.audit("bids")
     return BidRecorded(edit.result(), changed.dealer_bids_again)
+
+
+def _cloud_kept(kept: RoundFacts) -> RoundFacts:
+    """The round without the Cloud's change once the bid it changed is no longer the bid."""
+    cloud = kept.cloud
+    if cloud is None:
+        return kept
+    bid = kept.entries[cloud.seat].bid
+    return kept if bid is not None and abs(bid - cloud.bid) == 1 else replace(kept, cloud=None)
 
 
 def _verify_seat(table: Table, seat: int) -> None:
@@ -202,13 +217,38 @@ def record_tricks(
     number: int,
     tricks: Sequence[int],
     *,
+    bomb: bool = False,
+    cloud: Cloud | None = None,
     if_match: Collection[int] | None = None,
 ) -> GameSnapshot:
-    """Record (or correct) the tricks won in round ``number``, which scores it."""
+    """Record (or correct) the tricks won in round ``number``, which scores it, with whether
+    the Bomb was played and the Cloud's change of a bid (``None``: none)."""
     with _round_edit(game_id, token, number, if_match) as edit:
-        verify_tricks_turn(edit.view, number, tricks)
+        verify_specials_turn(edit.view, number, bomb=bomb, cloud=cloud)
+        verify_tricks_turn(edit.view, number, tricks, bomb=bomb)
+        edit.round = replace(edit.round, bomb=bomb, cloud=cloud)
         _write_tricks(edit, tricks)
         edit.audit("tricks")
+    return edit.result()
+
+
+def record_specials(
+    game_id: str,
+    token: Credential,
+    number: int,
+    *,
+    bomb: bool,
+    cloud: Cloud | None,
+    if_match: Collection[int] | None = None,
+) -> GameSnapshot:
+    """Record, while round ``number`` is played, whether the Bomb was played and the Cloud's
+    change of a bid (``None``: none); scoring the round then follows them."""
+    with _round_edit(game_id, token, number, if_match) as edit:
+        view = edit.view
+        verify_trick_draft_turn(view, number)
+        verify_specials_turn(view, number, bomb=bomb, cloud=cloud)
+        edit.round = replace(edit.round, bomb=bomb, cloud=cloud)
+        edit.audit("specials")
     return edit.result()
 
 
@@ -226,10 +266,12 @@ def correct_round(
     chosen: str | None,
     bids: Sequence[int],
     tricks: Sequence[int],
+    specials: tuple[bool, Cloud | None] | None = None,
     if_match: Collection[int] | None = None,
 ) -> GameSnapshot:
     """Replace a scored round's trump, bids and tricks at once, under the same checks;
-    ``turned`` is ``None`` for the round that deals every card (it has no trump to give)."""
+    ``turned`` is ``None`` for the round that deals every card (it has no trump to give);
+    ``specials``: the Bomb flag and the Cloud's change (``None``: as recorded)."""
     with _round_edit(game_id, token, number, if_match) as edit:
         view = edit.view
         if not edit.scored:
@@ -237,12 +279,16 @@ def correct_round(
                 _("Round %(round)d is not scored yet, so there is nothing to correct."),
                 round=number,
             )
+        bomb, cloud = specials or (edit.round.bomb, edit.round.cloud)
         verify_bids_turn(view, number, bids)
-        verify_tricks_turn(view, number, tricks)
+        verify_specials_turn(view, number, bomb=bomb, cloud=cloud, bids=bids)
+        verify_tricks_turn(view, number, tricks, bomb=bomb)
         if turned is not None:
             verify_trump_turn(view, number)
-            edit.round = edit.round.with_trump(trump_from(turned, chosen))
+            specials_in_deck = view.table.rules.special_cards
+            edit.round = edit.round.with_trump(trump_from(turned, chosen, specials_in_deck))
         edit.round = edit.round.with_entries(edit.seats, bid=bids, tricks=tricks)
+        edit.round = replace(edit.round, bomb=bomb, cloud=cloud)
         edit.audit("correction")
     return edit.result()
 
@@ -283,12 +329,13 @@ def score_round(
     with _round_edit(game_id, token, number, if_match) as edit:
         view = edit.view
         verify_trick_draft_turn(view, number)
+        bomb = edit.round.bomb
         if all_made:
             tricks = tapped_or_made(edit.game, number) or all_made_tricks(
-                number, view.round(number).bids or ()
+                view.table, number, _scored_bids(edit.game, number), bomb=bomb
             )
         else:
-            tricks = complete_draft(view.table, number, edit.game.draft(number))
+            tricks = complete_draft(view.table, number, edit.game.draft(number), bomb=bomb)
         verify_tricks_turn(view, number, tricks)
         _write_tricks(edit, tricks)
         edit.audit("score")
@@ -296,13 +343,19 @@ def score_round(
 
 
 def tapped_or_made(game: GameSnapshot, number: int) -> tuple[int, ...] | None:
-    """The tricks if every player whose tricks are not tapped in made their bid, when they
-    add up to the round's cards (``None``: they do not, or a bid is missing)."""
-    bids = game.view.round(number).bids
+    """The tricks if every player whose tricks are not tapped in made their bid (as the Cloud
+    left it), when they add up to the round's tricks (``None``: they do not, or a bid is
+    missing)."""
+    bids = _scored_bids(game, number)
     if not bids or None in bids:
         return None
     tricks = tuple(
         count if count is not None else bid or 0
         for count, bid in zip(game.draft(number), bids, strict=True)
     )
-    return tricks if sum(tricks) == cards_in_round(number) else None
+    return tricks if sum(tricks) == game.view.round(number).tricks_total else None
+
+
+def _scored_bids(game: GameSnapshot, number: int) -> tuple[int | None, ...]:
+    view = game.view.round(number)
+    return scored_bids(view.bids, view.cloud) or ()
