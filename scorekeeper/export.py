@@ -18,6 +18,7 @@ from flask_babel import get_locale
 from .i18n import gettext
 from .models import utcnow
 from .rules.game import RoundState
+from .rules.variants import Special
 from .schemas.document import (
     SCHEMA_VERSION,
     AuditEntry,
@@ -119,6 +120,10 @@ def game_csv(game: loading.GameSnapshot) -> str:
     """One row per player per round begun (hidden bids empty), in the request's language."""
     out = io.StringIO()
     writer = csv.writer(out, delimiter=csv_delimiter(), lineterminator="\r\n")
+    # The Cloud's and the Bomb's columns only for a game with them in the deck.
+    deck = game.table.rules.special_cards
+    cloud, bomb = Special.CLOUD in deck, Special.BOMB in deck
+    extra = [gettext("bid changed by the Cloud")] * cloud + [gettext("the Bomb was played")] * bomb
     writer.writerow(
         [
             gettext("round"),
@@ -130,6 +135,7 @@ def game_csv(game: loading.GameSnapshot) -> str:
             gettext("tricks"),
             gettext("score"),
             gettext("running total"),
+            *extra,
         ]
     )
     players = game.table.players
@@ -150,6 +156,8 @@ def game_csv(game: loading.GameSnapshot) -> str:
                     cell.tricks,
                     cell.score,
                     cell.total,
+                    *([cell.cloud] if cloud else []),
+                    *([gettext("yes") if view.bomb else ""] if bomb else []),
                 ]
             )
     return out.getvalue()

@@ -10,7 +10,9 @@ from .games import Game, Model, Timestamp, Trump
 
 SCHEMA_VERSION: Literal[1] = 1
 #: What wrote to a round (see :class:`models.RoundChange`).
-Kind = Literal["trump", "bids", "tricks", "score", "correction", "import", "undo", "redo"]
+Kind = Literal[
+    "trump", "bids", "tricks", "score", "correction", "specials", "import", "undo", "redo"
+]
 KINDS: tuple[str, ...] = get_args(Kind)
 
 
@@ -71,6 +73,13 @@ class TrumpFile(Loose):
     suit: str | None = None
 
 
+class CloudFile(Loose):
+    """The Cloud's change in a file to import."""
+
+    seat: int
+    bid: int
+
+
 class PlayerFile(Loose):
     """A player of a file to import."""
 
@@ -86,6 +95,8 @@ class RulesFile(Loose):
     bid_reveal: str
     clairvoyance: bool
     rounds: int
+    special_cards: list[str] = []
+    round_plan: str = "every_hand"
 
 
 class FactsFile(Loose):
@@ -114,6 +125,8 @@ class RoundFile(Loose):
     bids: list[int | None] | None = None
     tricks: list[int] | None = None
     scores: list[int] | None = None
+    bomb: bool = False
+    cloud: CloudFile | None = None
 
 
 class GameFile(Loose):

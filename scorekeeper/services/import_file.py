@@ -14,14 +14,26 @@ from pydantic import ValidationError
 
 from ..errors import ImportRefused
 from ..rules.bids import can_bid
-from ..rules.cards import DECK_SIZE, Trump, Turned, trump_from
+from ..rules.cards import DECK_SIZE, NO_TRUMP, Trump, Turned, trump_from
 from ..rules.game import GameView, RoundRecord, evaluate
 from ..rules.messages import BidError, RuleError
 from ..rules.messages import gettext_noop as _
-from ..rules.referee import verify_bids_turn, verify_tricks_turn, verify_trump_turn
+from ..rules.referee import (
+    verify_bids_turn,
+    verify_specials_turn,
+    verify_tricks_turn,
+    verify_trump_turn,
+)
+from ..rules.specials import Cloud
 from ..rules.scoring import add_scores, score
 from ..rules.table import MAX_PLAYERS, MIN_PLAYERS, NAME_MAX_LENGTH, Table, clean_names
-from ..rules.variants import GameRules, parse_bid_reveal, parse_bid_rule
+from ..rules.variants import (
+    GameRules,
+    parse_bid_reveal,
+    parse_bid_rule,
+    parse_round_plan,
+    parse_specials,
+)
 from ..schemas.document import (
     KINDS,
     AuditFile,
@@ -126,6 +138,8 @@ def _table(game: GameFile) -> Table:
             last_bidder_may_bid_zero=options.last_bidder_may_bid_zero,
             bid_reveal=parse_bid_reveal(options.bid_reveal),
             clairvoyance=options.clairvoyance,
+            special_cards=parse_specials(options.special_cards),
+            round_plan=parse_round_plan(options.round_plan),
         ),
     )
 
@@ -138,7 +152,12 @@ def _trump(value: TrumpFile | None, table: Table, number: int) -> Trump | None:
         if not table.deals_every_card(number) or suit is not None:
             raise _bad(_("only the round that deals every card has no card turned."), number)
         return None  # the rules record it themselves
-    trump = trump_from(turned, suit if turned == Turned.WIZARD.value else None)
+    chosen = None
+    if turned == Turned.WIZARD.value:
+        chosen = suit
+    elif turned == Turned.WEREWOLF.value:
+        chosen = suit or NO_TRUMP
+    trump = trump_from(turned, chosen, table.rules.special_cards)
     if (trump.suit.value if trump.suit else None) != suit:
         raise _bad(_("the trump suit does not match the card turned."), number)
     return trump
@@ -177,7 +196,12 @@ def _replay(
             bids = None  # nobody has bid yet (or the bids were hidden at export)
         tricks = tuple(data.tricks) if data.tricks is not None else None
         given[number] = (trump, bids, data)
-        if trump is not None or bids is not None or tricks is not None:
+        cloud = Cloud(data.cloud.seat, data.cloud.bid) if data.cloud is not None else None
+        if data.bomb or cloud is not None:
+            if tricks is None:
+                raise _bad(_("the Bomb or the Cloud is given before the tricks."), number)
+            records[number] = RoundRecord(trump, bids, tricks, data.bomb, cloud)
+        elif trump is not None or bids is not None or tricks is not None:
             records[number] = RoundRecord(trump, bids, tricks)
     game = evaluate(table, records)
     for number, (trump, bids, data) in given.items():
@@ -196,6 +220,8 @@ def _replay(
                     if then is None or not can_bid(table, number, bids, then):
                         raise
             if data.tricks is not None:
+                cloud = game.round(number).cloud
+                verify_specials_turn(game, number, bomb=data.bomb, cloud=cloud)
                 verify_tricks_turn(game, number, tuple(data.tricks))
         except RuleError as error:
             raise Refusal(error, number) from None

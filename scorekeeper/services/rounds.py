@@ -118,7 +118,7 @@ class RoundEdit:
 
 
 @contextmanager
-def _round_edit(
+def round_edit(
     game_id: str, token: Credential, number: int, if_match: Collection[int] | None
 ) -> Iterator[RoundEdit]:
     """Round ``number`` of the game, locked, for the block to change; written when it ends."""
@@ -140,7 +140,7 @@ def record_trump(
 ) -> GameSnapshot:
     """Record (or change) the card turned in round ``number`` and the trump it gives;
     ``scored_too=False`` refuses a round already scored (the pages correct those as a whole)."""
-    with _round_edit(game_id, token, number, if_match) as edit:
+    with round_edit(game_id, token, number, if_match) as edit:
         if not scored_too:
             verify_not_scored(edit.view, number)
         verify_trump_turn(edit.view, number)
@@ -159,7 +159,7 @@ def record_bids(
     if_match: Collection[int] | None = None,
 ) -> GameSnapshot:
     """Record (or replace) the bids of round ``number``; ``None`` is a bid not made yet."""
-    with _round_edit(game_id, token, number, if_match) as edit:
+    with round_edit(game_id, token, number, if_match) as edit:
         verify_bids_turn(edit.view, number, bids)
         edit.round = _cloud_kept(edit.round.with_entries(edit.seats, bid=bids))
         edit.audit("bids")
@@ -187,7 +187,7 @@ def record_bid(
     """Record (``None``: take back) one player's bid in round ``number``, keeping the others,
     while the round is not yet scored (a scored round is corrected as a whole). A dealer's
     bid that the new bid leaves forbidden is taken back, for the dealer to bid again."""
-    with _round_edit(game_id, token, number, if_match) as edit:
+    with round_edit(game_id, token, number, if_match) as edit:
         view = edit.view
         verify_not_scored(view, number)
         _verify_seat(view.table, seat)
@@ -223,32 +223,12 @@ def record_tricks(
 ) -> GameSnapshot:
     """Record (or correct) the tricks won in round ``number``, which scores it, with whether
     the Bomb was played and the Cloud's change of a bid (``None``: none)."""
-    with _round_edit(game_id, token, number, if_match) as edit:
+    with round_edit(game_id, token, number, if_match) as edit:
         verify_specials_turn(edit.view, number, bomb=bomb, cloud=cloud)
         verify_tricks_turn(edit.view, number, tricks, bomb=bomb)
         edit.round = replace(edit.round, bomb=bomb, cloud=cloud)
         _write_tricks(edit, tricks)
         edit.audit("tricks")
-    return edit.result()
-
-
-def record_specials(
-    game_id: str,
-    token: Credential,
-    number: int,
-    *,
-    bomb: bool,
-    cloud: Cloud | None,
-    if_match: Collection[int] | None = None,
-) -> GameSnapshot:
-    """Record, while round ``number`` is played, whether the Bomb was played and the Cloud's
-    change of a bid (``None``: none); scoring the round then follows them."""
-    with _round_edit(game_id, token, number, if_match) as edit:
-        view = edit.view
-        verify_trick_draft_turn(view, number)
-        verify_specials_turn(view, number, bomb=bomb, cloud=cloud)
-        edit.round = replace(edit.round, bomb=bomb, cloud=cloud)
-        edit.audit("specials")
     return edit.result()
 
 
@@ -272,7 +252,7 @@ def correct_round(
     """Replace a scored round's trump, bids and tricks at once, under the same checks;
     ``turned`` is ``None`` for the round that deals every card (it has no trump to give);
     ``specials``: the Bomb flag and the Cloud's change (``None``: as recorded)."""
-    with _round_edit(game_id, token, number, if_match) as edit:
+    with round_edit(game_id, token, number, if_match) as edit:
         view = edit.view
         if not edit.scored:
             raise OutOfTurnError(
@@ -304,7 +284,7 @@ def save_trick_draft(
 ) -> GameSnapshot:
     """Keep the tricks one player won, tapped in while round ``number`` is played (``None``
     clears them). Drafts are never scored: :func:`record_tricks` saves the round."""
-    with _round_edit(game_id, token, number, if_match) as edit:
+    with round_edit(game_id, token, number, if_match) as edit:
         view = edit.view
         verify_trick_draft_turn(view, number)
         _verify_seat(view.table, seat)
@@ -326,7 +306,7 @@ def score_round(
 ) -> GameSnapshot:
     """Score round ``number`` from the tricks tapped in (the one missing count filled in from
     the sum), or, with ``all_made``, with every player not tapped in having made their bid."""
-    with _round_edit(game_id, token, number, if_match) as edit:
+    with round_edit(game_id, token, number, if_match) as edit:
         view = edit.view
         verify_trick_draft_turn(view, number)
         bomb = edit.round.bomb

@@ -14,11 +14,12 @@ from .. import errors
 from ..i18n import gettext, rule_message
 from ..rules.cards import Suit, Turned
 from ..rules.game import RoundState
-from ..rules.messages import OutOfTurnError, RuleError
-from ..services import games, loading, rounds, sharing, undo
+from ..rules.messages import OutOfTurnError, RuleError, SetupError
+from ..rules.variants import Special
+from ..services import games, loading, rounds, sharing, specials, undo
 from . import screens
 from .common import Page, current_device, editable, flash_stale, page_blueprint
-from .forms import SeatForm, TrumpForm, VersionedForm, small_number
+from .forms import SeatForm, SpecialForm, TrumpForm, VersionedForm, small_number
 
 bp = page_blueprint("rounds", __name__)
 
@@ -55,7 +56,10 @@ def _render_round(
     if error is not None and (error.field or "").startswith("bids"):
         change = "bids"
     wizard = request.args.get("turned") == Turned.WIZARD.value
-    step = _step(snapshot, number, change, wizard=wizard)
+    werewolf = request.args.get("turned") == Turned.WEREWOLF.value and (
+        Special.WEREWOLF in snapshot.table.rules.special_cards
+    )
+    step = _step(snapshot, number, change, wizard=wizard or werewolf)
     # A refusal about one row (or the trick total) is shown next to it, any other on top.
     field = error.field if error is not None else None
     if field and not _ROW_FIELD.fullmatch(field):
@@ -67,6 +71,7 @@ def _render_round(
         number=number,
         step=step,
         wizard=wizard and step == "trump",
+        werewolf=werewolf and step == "trump",
         open_seat=request.args.get("seat", type=int),
         bid_rows=screens.bid_rows(snapshot, number),
         trick_rows=screens.trick_rows(snapshot, number),
@@ -150,6 +155,8 @@ _FORMS: dict[str, type[VersionedForm]] = {
     "trump": TrumpForm,
     "bid": SeatForm,
     "tricks": SeatForm,
+    "bomb": SpecialForm,
+    "cloud": SpecialForm,
     "score": VersionedForm,
     "all_made": VersionedForm,
     "undo": VersionedForm,
@@ -193,6 +200,16 @@ def _record(action: str, form: Any, game_id: str, number: int, device: sharing.D
         rounds.save_trick_draft(
             game_id, device, number, form.seat.data, form.value.data, if_match=if_match
         )
+    elif action == "bomb":
+        specials.record_bomb(game_id, device, number, form.value.data == "1", if_match=if_match)
+    elif action == "cloud":
+        seat, _sep, way = form.value.data.partition(":")
+        if form.value.data != "none" and not (seat.isdigit() and way in ("up", "down")):
+            raise SetupError(_CLOUD_TAP)
+        chosen = int(seat) if seat.isdigit() else None
+        specials.record_cloud(
+            game_id, device, number, chosen, up=way == "up", if_match=if_match
+        )
     else:
         scored = rounds.score_round(
             game_id, device, number, all_made=action == "all_made", if_match=if_match
@@ -201,6 +218,8 @@ def _record(action: str, form: Any, game_id: str, number: int, device: sharing.D
             return number + 1  # its points are shown with the next round's first step
     return number
 
+
+_CLOUD_TAP = "This page sent something it never sends."
 
 #: The session's key for a sentence the next round screen shows at one row.
 _NOTICE = "round_notice"
