@@ -77,14 +77,3 @@ def scored_bids(
     changed[cloud.seat] = cloud.bid
     return tuple(changed)
 
-
-#: Each special card's name (untranslated).
-SPECIAL_NAMES = {
-    Special.BOMB: _("Bomb"),
-    Special.CLOUD: _("Cloud"),
-    Special.WEREWOLF: _("Werewolf"),
-    Special.JUGGLER: _("Juggler"),
-    Special.DRAGON: _("Dragon"),
-    Special.FAIRY: _("Fairy"),
-    Special.SHAPESHIFTER: _("Shapeshifter"),
-}
