@@ -120,7 +120,7 @@ class SeatForm(VersionedForm):
     value = IntegerField(validators=[Optional()])
 
 
-class SpecialForm(VersionedForm):  # type: ignore[misc]
+class SpecialForm(VersionedForm):
     """A tap on the Bomb's toggle ("1" played, "0" not) or the Cloud's buttons ("2:up",
     "2:down" for seat 2, "none" to take the change back)."""
 

@@ -12,7 +12,7 @@ from werkzeug.wrappers import Response
 
 from .. import errors
 from ..i18n import gettext, rule_message
-from ..rules.cards import Suit, Turned
+from ..rules.cards import NO_TRUMP, Suit, Turned
 from ..rules.game import RoundState
 from ..rules.messages import OutOfTurnError, RuleError, SetupError
 from ..rules.variants import Special
@@ -248,9 +248,13 @@ def correct(game_id: str, number: int) -> Page:
     if view.state is not RoundState.SCORED:
         flash(gettext("Round %(round)d is not scored yet: play it first.", round=number))
         return redirect(url_for("games.game", game_id=game_id), 303)
+    trump = view.trump
+    chosen = trump.suit.value if trump and trump.suit else ""
+    if trump is not None and trump.turned is Turned.WEREWOLF and not chosen:
+        chosen = NO_TRUMP  # the Werewolf's holder named no trump
     recorded = Correction(
-        turned=view.trump.turned.value if view.trump else "",
-        chosen=view.trump.suit.value if view.trump and view.trump.suit else "",
+        turned=trump.turned.value if trump else "",
+        chosen=chosen,
         bids=list(view.bids or ()),
         tricks=list(view.tricks or ()),
     )
@@ -306,6 +310,10 @@ def correct(game_id: str, number: int) -> Page:
     return make_response(body, status)
 
 
+#: The cards after which a trump is chosen.
+_CHOOSING = (Turned.WIZARD.value, Turned.WEREWOLF.value)
+
+
 @dataclass
 class Correction:
     """A round's facts as the correction form holds them (``None``: not chosen)."""
@@ -325,7 +333,7 @@ def _same_facts(
         if snapshot.table.deals_every_card(number):
             trump: tuple[str, str] = ("", "")  # no trump to give: the form has no field
         else:
-            wizard = values.turned == Turned.WIZARD.value
+            wizard = values.turned in _CHOOSING
             trump = (values.turned, values.chosen if wizard else "")
         return (*trump, values.bids, values.tricks)
 
@@ -342,7 +350,7 @@ def _correction_values(snapshot: loading.GameSnapshot, number: int) -> Correctio
     turned = form.get("turned", "")
     return Correction(
         turned=turned,
-        chosen=form.get("chosen", "") if turned == Turned.WIZARD.value else "",
+        chosen=form.get("chosen", "") if turned in _CHOOSING else "",
         bids=numbers("bid"),
         tricks=numbers("tricks"),
     )
