@@ -27,7 +27,7 @@ from .schemas.document import (
     ManyGamesExport,
     OneGameExport,
 )
-from .schemas.games import Game, Trump, timestamp
+from .schemas.games import Cloud, Game, Trump, timestamp
 from .services import audit, history, loading
 from .web import screens
 
@@ -43,6 +43,8 @@ def _facts(facts: audit.Facts | None) -> Facts | None:
         trump=Trump.of(facts.trump),
         bids=None if facts.bids is None else list(facts.bids),
         tricks=None if facts.tricks is None else list(facts.tricks),
+        bomb=facts.bomb,
+        cloud=Cloud.of(facts.cloud),
     )
 
 

@@ -6,7 +6,7 @@ from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .games import Game, Model, Timestamp, Trump
+from .games import Cloud, Game, Model, Timestamp, Trump
 
 SCHEMA_VERSION: Literal[1] = 1
 #: What wrote to a round (see :class:`models.RoundChange`).
@@ -22,6 +22,8 @@ class Facts(Model):
     trump: Trump | None
     bids: list[int | None] | None
     tricks: list[int] | None
+    bomb: bool = False
+    cloud: Cloud | None = None
 
 
 class AuditEntry(Model):
@@ -73,18 +75,18 @@ class TrumpFile(Loose):
     suit: str | None = None
 
 
-class CloudFile(Loose):
-    """The Cloud's change in a file to import."""
-
-    seat: int
-    bid: int
-
-
 class PlayerFile(Loose):
     """A player of a file to import."""
 
     seat: int
     name: str
+
+
+class CloudFile(Loose):
+    """The Cloud's change in a file to import."""
+
+    seat: int
+    bid: int
 
 
 class RulesFile(Loose):
@@ -105,6 +107,8 @@ class FactsFile(Loose):
     trump: TrumpFile | None = None
     bids: list[int | None] | None = None
     tricks: list[int | None] | None = None
+    bomb: bool = False
+    cloud: CloudFile | None = None
 
 
 class AuditFile(Loose):

@@ -51,6 +51,9 @@ class Facts:
     tricks: tuple[int, ...] | None
     #: The seats whose bid is made but hidden from the table for now.
     hidden_bids: frozenset[int] = frozenset()
+    #: Whether the Bomb was played, and the Cloud's change of a bid (seat, bid).
+    bomb: bool = False
+    cloud: tuple[int, int] | None = None
 
     def bid(self, seat: int) -> int | Hidden | None:
         """The seat's bid as the table may see it (:data:`HIDDEN`: made but hidden)."""
@@ -136,10 +139,12 @@ def _facts(data: Any, *, hide_bids: bool) -> Facts | None:
         suit = raw_trump.get("suit")
         trump = Trump(Turned(str(raw_trump.get("turned"))), Suit(suit) if suit else None)
     bids, tricks = data.get("bids"), data.get("tricks")
-    facts = Facts(trump, _tuple(bids), _tuple(tricks))
+    cloud = data.get("cloud")
+    changed = (cloud.get("seat"), cloud.get("bid")) if isinstance(cloud, dict) else None
+    facts = Facts(trump, _tuple(bids), _tuple(tricks), bomb=data.get("bomb") is True, cloud=changed)
     if hide_bids and isinstance(bids, list):
         hidden = frozenset(seat for seat, bid in enumerate(bids) if bid is not None)
-        return replace(facts, bids=(None,) * len(bids), hidden_bids=hidden)
+        return replace(facts, bids=(None,) * len(bids), hidden_bids=hidden, cloud=None)
     return facts
 
 

@@ -18,13 +18,8 @@ from ..rules.cards import DECK_SIZE, NO_TRUMP, Trump, Turned, trump_from
 from ..rules.game import GameView, RoundRecord, evaluate
 from ..rules.messages import BidError, RuleError
 from ..rules.messages import gettext_noop as _
-from ..rules.referee import (
-    verify_bids_turn,
-    verify_specials_turn,
-    verify_tricks_turn,
-    verify_trump_turn,
-)
-from ..rules.specials import Cloud
+from ..rules.referee import verify_bids_turn, verify_tricks_turn, verify_trump_turn
+from ..rules.specials import Cloud, verify_bomb, verify_cloud
 from ..rules.scoring import add_scores, score
 from ..rules.table import MAX_PLAYERS, MIN_PLAYERS, NAME_MAX_LENGTH, Table, clean_names
 from ..rules.variants import (
@@ -200,6 +195,11 @@ def _replay(
         if data.bomb or cloud is not None:
             if tricks is None:
                 raise _bad(_("the Bomb or the Cloud is given before the tricks."), number)
+            try:  # before the game is evaluated: a Cloud's seat must be one of the table's
+                verify_bomb(table, data.bomb)
+                verify_cloud(table, number, bids, cloud)
+            except RuleError as error:
+                raise Refusal(error, number) from None
             records[number] = RoundRecord(trump, bids, tricks, data.bomb, cloud)
         elif trump is not None or bids is not None or tricks is not None:
             records[number] = RoundRecord(trump, bids, tricks)
@@ -220,8 +220,6 @@ def _replay(
                     if then is None or not can_bid(table, number, bids, then):
                         raise
             if data.tricks is not None:
-                cloud = game.round(number).cloud
-                verify_specials_turn(game, number, bomb=data.bomb, cloud=cloud)
                 verify_tricks_turn(game, number, tuple(data.tricks))
         except RuleError as error:
             raise Refusal(error, number) from None
@@ -310,7 +308,10 @@ def _change_facts(facts: FactsFile | None, table: Table, number: int) -> dict[st
             raise ValueError(values)
     bids = tuple(facts.bids) if facts.bids is not None else None
     tricks = tuple(count or 0 for count in facts.tricks) if facts.tricks is not None else None
-    return loading.facts_json(RoundRecord(card, bids, tricks))
+    cloud = Cloud(facts.cloud.seat, facts.cloud.bid) if facts.cloud is not None else None
+    if cloud is not None and not (0 <= cloud.seat < table.seats and cloud.bid >= 0):
+        raise ValueError(cloud)
+    return loading.facts_json(RoundRecord(card, bids, tricks, facts.bomb, cloud))
 
 
 def parse_game(item: Any, now: datetime) -> ParsedGame:
