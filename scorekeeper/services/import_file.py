@@ -192,17 +192,13 @@ def _replay(
         tricks = tuple(data.tricks) if data.tricks is not None else None
         given[number] = (trump, bids, data)
         cloud = Cloud(data.cloud.seat, data.cloud.bid) if data.cloud is not None else None
-        if data.bomb or cloud is not None:
-            if tricks is None:
-                raise _bad(_("the Bomb or the Cloud is given before the tricks."), number)
-            try:  # before the game is evaluated: a Cloud's seat must be one of the table's
-                verify_bomb(table, data.bomb)
-                verify_cloud(table, number, bids, cloud)
-            except RuleError as error:
-                raise Refusal(error, number) from None
+        try:  # before the game is evaluated: a Cloud's seat must be one of the table's
+            verify_bomb(table, data.bomb)
+            verify_cloud(table, number, bids, cloud)
+        except RuleError as error:
+            raise Refusal(error, number) from None
+        if trump is not None or bids is not None or tricks is not None:
             records[number] = RoundRecord(trump, bids, tricks, data.bomb, cloud)
-        elif trump is not None or bids is not None or tricks is not None:
-            records[number] = RoundRecord(trump, bids, tricks)
     game = evaluate(table, records)
     for number, (trump, bids, data) in given.items():
         try:
