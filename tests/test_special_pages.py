@@ -41,9 +41,7 @@ def test_the_new_game_form_offers_the_deck_and_the_plan(phone: Confidant) -> Non
     assert "Odd hands only: 1, 3, 5, … cards" in text(phone.get("/games/new"))
 
 
-def test_a_game_started_with_a_deck_and_odd_hands_keeps_them(
-    app: Flask, phone: Confidant
-) -> None:
+def test_a_game_started_with_a_deck_and_odd_hands_keeps_them(app: Flask, phone: Confidant) -> None:
     game_id = _start(phone, ["bomb", "dragon"], round_plan="odd_hands")
     with app.app_context():
         rules = games.get_game(game_id).table.rules

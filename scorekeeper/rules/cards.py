@@ -99,9 +99,7 @@ def turnable(specials: Collection[Special] = ()) -> list[Turned]:
     ]
 
 
-def trump_from(
-    turned: str, chosen: str | None = None, specials: Collection[Special] = ()
-) -> Trump:
+def trump_from(turned: str, chosen: str | None = None, specials: Collection[Special] = ()) -> Trump:
     """The trump a turned card gives: a suit, a Jester or a Bomb none, a Wizard the dealer's
     choice, the Werewolf its holder's (a suit or ``"none"``); ``specials``: the deck's."""
     allowed = turnable(specials)

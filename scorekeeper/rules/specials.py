@@ -76,4 +76,3 @@ def scored_bids(
     changed = list(bids)
     changed[cloud.seat] = cloud.bid
     return tuple(changed)
-

@@ -210,12 +210,9 @@ class Table:
     def deals_every_card(self, round_number: int) -> bool:
         """Whether the round deals all 60 cards of a deck without special cards, leaving no
         card to turn for trump (with special cards in it the deck has more than 60)."""
-        return (
-            not self.rules.special_cards and self.cards(round_number) * self.seats == DECK_SIZE
-        )
+        return not self.rules.special_cards and self.cards(round_number) * self.seats == DECK_SIZE
 
 
 def cards_in_round(round_number: int, plan: RoundPlan = RoundPlan.EVERY_HAND) -> int:
     """Round r deals r cards to each player; with odd hands only, 2r - 1 (1, 3, 5, ...)."""
     return 2 * round_number - 1 if plan is RoundPlan.ODD_HANDS else round_number
-

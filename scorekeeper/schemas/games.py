@@ -12,8 +12,8 @@ from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 from ..rules import cards as rules_cards
 from ..rules.cards import Suit, Turned
 from ..rules.game import GameStatus, RoundState, RoundView
-from ..rules.table import MAX_PLAYERS, MIN_PLAYERS
 from ..rules.specials import Cloud as RulesCloud
+from ..rules.table import MAX_PLAYERS, MIN_PLAYERS
 from ..rules.variants import BidReveal, BidRule, GameRules, RoundPlan, Special
 
 if TYPE_CHECKING:  # the snapshot is only read here; services need not be loaded first
@@ -155,9 +155,7 @@ class TricksBody(Model):
         description="The tricks each seat won, in seat order; they sum to the cards (minus "
         "one when the Bomb was played)."
     )
-    bomb: bool = Field(
-        default=False, description="The Bomb was played: its trick goes to nobody."
-    )
+    bomb: bool = Field(default=False, description="The Bomb was played: its trick goes to nobody.")
     cloud: Cloud | None = Field(
         default=None,
         description="The Cloud's change of a bid; the round is scored on the changed bid.",

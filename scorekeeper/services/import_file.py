@@ -19,8 +19,8 @@ from ..rules.game import GameView, RoundRecord, evaluate
 from ..rules.messages import BidError, RuleError
 from ..rules.messages import gettext_noop as _
 from ..rules.referee import verify_bids_turn, verify_tricks_turn, verify_trump_turn
-from ..rules.specials import Cloud, verify_bomb, verify_cloud
 from ..rules.scoring import add_scores, score
+from ..rules.specials import Cloud, verify_bomb, verify_cloud
 from ..rules.table import MAX_PLAYERS, MIN_PLAYERS, NAME_MAX_LENGTH, Table, clean_names
 from ..rules.variants import (
     GameRules,

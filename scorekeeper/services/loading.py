@@ -246,7 +246,9 @@ def game_table(game: Any, players: Sequence[str] | None = None) -> Table:
             last_bidder_may_bid_zero=game.last_bidder_may_bid_zero,
             bid_reveal=BidReveal(game.bid_reveal),
             clairvoyance=game.clairvoyance,
-            special_cards=frozenset(Special(name) for name in game.special_cards.split(",") if name),
+            special_cards=frozenset(
+                Special(name) for name in game.special_cards.split(",") if name
+            ),
             round_plan=RoundPlan(game.round_plan),
         ),
     )

@@ -79,7 +79,7 @@ def _render_round(
         tricks_so_far=screens.tricks_so_far(snapshot, number),
         can_all_make=screens.can_all_make(snapshot, number),
         reversible=screens.reversible(snapshot),
-        previous=screens.previous_result(snapshot, number, step, wizard=wizard),
+        previous=screens.previous_result(snapshot, number, step, wizard=wizard or werewolf),
         suits=list(Suit),
         error=rule_message(error) if error is not None else None,
         error_field=field,
@@ -207,9 +207,7 @@ def _record(action: str, form: Any, game_id: str, number: int, device: sharing.D
         if form.value.data != "none" and not (seat.isdigit() and way in ("up", "down")):
             raise SetupError(_CLOUD_TAP)
         chosen = int(seat) if seat.isdigit() else None
-        specials.record_cloud(
-            game_id, device, number, chosen, up=way == "up", if_match=if_match
-        )
+        specials.record_cloud(game_id, device, number, chosen, up=way == "up", if_match=if_match)
     else:
         scored = rounds.score_round(
             game_id, device, number, all_made=action == "all_made", if_match=if_match

@@ -237,7 +237,7 @@ def test_odd_hands_may_be_shorter_but_not_longer() -> None:
 def test_odd_hands_bids_and_tricks_run_to_the_cards_in_hand() -> None:
     table = make_table(3, plan=ODD)
     verify_bids(table, 2, [3, 0, 0], [0, 0, 0])  # round 2 deals 3 cards
-    with pytest.raises(BidError, match="In round 2 Thomas can bid 0 to 3, not 4."):
+    with pytest.raises(BidError, match=r"In round 2 Thomas can bid 0 to 3, not 4\."):
         verify_bids(table, 2, [4, 0, 0], [0, 0, 0])
     with pytest.raises(TrickError, match="round 2 has 3"):
         verify_tricks(table, 2, [1, 1, 0])
