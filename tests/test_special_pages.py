@@ -44,12 +44,14 @@ def test_the_new_game_form_offers_the_deck_and_the_plan(phone: Confidant) -> Non
 def test_a_game_started_with_a_deck_and_odd_hands_keeps_them(app: Flask, phone: Confidant) -> None:
     game_id = _start(phone, ["bomb", "dragon"], round_plan="odd_hands")
     with app.app_context():
-        rules = games.get_game(game_id).table.rules
+        game = games.get_game(game_id)
+    rules = game.table.rules
     # The one box for the Dragon puts the Fairy in too.
     assert rules.special_cards == {Special.BOMB, Special.DRAGON, Special.FAIRY}
     assert rules.round_plan is RoundPlan.ODD_HANDS
     assert rules.rounds == 10
-    assert "3 cards each" in text(phone.round_page(2))
+    assert [view.cards for view in game.view.rounds][:3] == [1, 3, 5]
+    assert "Round 1 of 10" in text(phone.round_page(1))
 
 
 def test_the_trump_step_offers_the_bomb_and_the_werewolf_only_from_the_deck(
@@ -111,7 +113,7 @@ def test_the_clouds_change_is_tapped_in_and_shown_on_the_sheet(
     assert view.cloud == Cloud(2, 2)
     assert view.scores == [-10, 20, 40]
     sheet = text(phone.get(f"/games/{phone.game_id}/sheet"))
-    assert "1→2☁ (bid changed by the Cloud)/2" in sheet
+    assert "1→2 ☁ (bid changed by the Cloud) /2" in sheet
 
 
 def test_a_werewolf_round_is_corrected_with_its_choice_kept(app: Flask, phone: Confidant) -> None:
