@@ -140,7 +140,9 @@ def _facts(data: Any, *, hide_bids: bool) -> Facts | None:
         trump = Trump(Turned(str(raw_trump.get("turned"))), Suit(suit) if suit else None)
     bids, tricks = data.get("bids"), data.get("tricks")
     cloud = data.get("cloud")
-    changed = (cloud.get("seat"), cloud.get("bid")) if isinstance(cloud, dict) else None
+    changed = None
+    if isinstance(cloud, dict) and isinstance(cloud.get("seat"), int):
+        changed = (int(cloud["seat"]), int(cloud.get("bid") or 0))
     facts = Facts(trump, _tuple(bids), _tuple(tricks), bomb=data.get("bomb") is True, cloud=changed)
     if hide_bids and isinstance(bids, list):
         hidden = frozenset(seat for seat, bid in enumerate(bids) if bid is not None)
