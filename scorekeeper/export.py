@@ -18,6 +18,7 @@ from flask_babel import get_locale
 from .i18n import gettext
 from .models import utcnow
 from .rules.game import RoundState
+from .rules.variants import Special
 from .schemas.document import (
     SCHEMA_VERSION,
     AuditEntry,
@@ -26,7 +27,7 @@ from .schemas.document import (
     ManyGamesExport,
     OneGameExport,
 )
-from .schemas.games import Game, Trump, timestamp
+from .schemas.games import Cloud, Game, Trump, timestamp
 from .services import audit, history, loading
 from .web import screens
 
@@ -42,6 +43,8 @@ def _facts(facts: audit.Facts | None) -> Facts | None:
         trump=Trump.of(facts.trump),
         bids=None if facts.bids is None else list(facts.bids),
         tricks=None if facts.tricks is None else list(facts.tricks),
+        bomb=facts.bomb,
+        cloud=Cloud.of(facts.cloud),
     )
 
 
@@ -119,6 +122,10 @@ def game_csv(game: loading.GameSnapshot) -> str:
     """One row per player per round begun (hidden bids empty), in the request's language."""
     out = io.StringIO()
     writer = csv.writer(out, delimiter=csv_delimiter(), lineterminator="\r\n")
+    # The Cloud's and the Bomb's columns only for a game with them in the deck.
+    deck = game.table.rules.special_cards
+    cloud, bomb = Special.CLOUD in deck, Special.BOMB in deck
+    extra = [gettext("bid changed by the Cloud")] * cloud + [gettext("the Bomb was played")] * bomb
     writer.writerow(
         [
             gettext("round"),
@@ -130,6 +137,7 @@ def game_csv(game: loading.GameSnapshot) -> str:
             gettext("tricks"),
             gettext("score"),
             gettext("running total"),
+            *extra,
         ]
     )
     players = game.table.players
@@ -150,6 +158,8 @@ def game_csv(game: loading.GameSnapshot) -> str:
                     cell.tricks,
                     cell.score,
                     cell.total,
+                    *([cell.cloud] if cloud else []),
+                    *([gettext("yes") if view.bomb else ""] if bomb else []),
                 ]
             )
     return out.getvalue()

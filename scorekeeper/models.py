@@ -13,7 +13,7 @@ from sqlalchemy.types import JSON
 from .extensions import db
 from .rules.cards import Suit, Turned
 from .rules.table import NAME_MAX_LENGTH, search_key
-from .rules.variants import BidReveal, BidRule
+from .rules.variants import BidReveal, BidRule, RoundPlan
 
 
 def _one_of(column: str, values: type[StrEnum]) -> CheckConstraint:
@@ -42,6 +42,7 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
         Index("ix_games_deleted_at", "deleted_at"),
         _one_of("bid_rule", BidRule),
         _one_of("bid_reveal", BidReveal),
+        _one_of("round_plan", RoundPlan),
         CheckConstraint("round_count >= 1", name="round_count"),
         CheckConstraint("first_dealer >= 0", name="first_dealer"),
         CheckConstraint("version >= 1", name="version"),
@@ -59,6 +60,10 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     clairvoyance: Mapped[bool] = mapped_column(default=False)
     #: Rounds to play: the full count or fewer.
     round_count: Mapped[int]
+    #: Which hands the rounds deal: ``every_hand`` (1, 2, 3, ...) or ``odd_hands``.
+    round_plan: Mapped[str] = mapped_column(String(16), default="every_hand")
+    #: The special cards in the deck, their names comma-separated ("" for none).
+    special_cards: Mapped[str] = mapped_column(String(80), default="")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
     #: Set when the game is deleted; a deleted game reads as unknown.
@@ -100,6 +105,8 @@ class Round(db.Model):  # type: ignore[name-defined,misc]
         CheckConstraint("number >= 1", name="number"),
         _one_of("trump_turned", Turned),
         _one_of("trump_suit", Suit),
+        CheckConstraint("cloud_bid >= 0", name="cloud_bid"),
+        CheckConstraint("(cloud_seat IS NULL) = (cloud_bid IS NULL)", name="cloud"),
     )
 
     game_id: Mapped[str] = mapped_column(
@@ -115,6 +122,11 @@ class Round(db.Model):  # type: ignore[name-defined,misc]
     #: The winner of each trick tallied while the round is played, in order: a seat, or
     #: ``null`` for nobody (a Bomb's trick); ``None``: no trick tallied.
     tally: Mapped[list[int | None] | None] = mapped_column(JSON(none_as_null=True), default=None)
+    #: Whether the Bomb was played (its trick goes to nobody).
+    bomb: Mapped[bool] = mapped_column(default=False)
+    #: The Cloud's change: the seat that won its trick and the bid it changed to.
+    cloud_seat: Mapped[int | None] = mapped_column(default=None)
+    cloud_bid: Mapped[int | None] = mapped_column(default=None)
 
     entries: Mapped[list[Entry]] = _children("Entry.seat")
 

@@ -92,7 +92,8 @@ def play_game(
     assert created["version"] == 1
     assert created["players"] == [{"seat": s, "name": n} for s, n in enumerate(names)]
     assert created["first_dealer"] == first_dealer
-    assert created["rules"] == {**variant.body(), "rounds": sheet.rounds}
+    defaults = {"special_cards": [], "round_plan": "every_hand"}
+    assert created["rules"] == {**defaults, **variant.body(), "rounds": sheet.rounds}
     assert created["rounds"][0]["state"] == ("bidding" if sheet.deals_every_card(1) else "trump")
     for shown in created["rounds"]:
         assert shown["trump"] == (NO_CARD_LEFT if sheet.deals_every_card(shown["number"]) else None)

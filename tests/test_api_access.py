@@ -66,6 +66,8 @@ def test_create_answers_201_with_location_etag_and_token(app: Flask, client: Fla
         "bid_reveal": "open",
         "clairvoyance": False,
         "rounds": 20,
+        "special_cards": [],
+        "round_plan": "every_hand",
     }
 
     # The token is shown once: the game read back does not carry it.

@@ -149,3 +149,24 @@ def test_the_tally_is_in_the_openapi_document(api: ApiClient) -> None:
     assert operation["operationId"] == "postTally"
     assert "412" in operation["responses"]
     assert "tally" in document["components"]["schemas"]["Round"]["properties"]
+
+
+def test_the_bombs_trick_tallied_to_nobody_scores_a_round_of_cards_minus_one(
+    api: ApiClient,
+) -> None:
+    game_id = api.create(NAMES, first_dealer=0, rules={"special_cards": ["bomb"]})["id"]
+    api.play_round(game_id, 1, [0, 1, 0], [0, 1, 0])
+    api.play_round(game_id, 2, [1, 1, 0], [1, 1, 0])
+    api.trump(game_id, 3, "green")
+    api.bids(game_id, 3, [1, 1, 0])
+    for winner in (0, None, 1):
+        response = _tally(api, game_id, 3, {"winner": winner})
+        assert response.status_code == 200, response.get_json()
+    _refused(_tally(api, game_id, 3, {"winner": None}), 422)  # one Bomb, one trick to nobody
+    round3 = api.get(game_id)["rounds"][2]
+    assert round3["tally"] == [0, None, 1]
+    assert round3["bomb"] is True
+    # 2 tricks of 3 cards: the Bomb took one
+    scored = api.ok(game_id, 3, "tricks", {"tricks": [1, 1, 0], "bomb": True})
+    assert scored["rounds"][2]["tricks"] == [1, 1, 0]
+    assert scored["rounds"][2]["state"] == "scored"

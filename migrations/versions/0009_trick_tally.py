@@ -15,7 +15,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = '0009_trick_tally'
-down_revision = '0007_table_codes'
+down_revision = '0008_special_cards'
 branch_labels = None
 depends_on = None
 

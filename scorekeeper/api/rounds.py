@@ -50,7 +50,8 @@ def _put(name: str, summary: str, description: str, body: type[BaseModel]) -> Op
 @_put(
     "trump",
     "Record the trump",
-    "The card turned after dealing; with a Wizard, the suit the dealer chose. May be "
+    "The card turned after dealing; with a Wizard, the suit the dealer chose; with the "
+    "Werewolf (in the deck), the trump its holder named, a suit or none. May be "
     "changed while the round is bidding or playing, and once scored. The round that "
     "deals every card has no trump to record (409).",
     TrumpBody,
@@ -82,13 +83,19 @@ def put_bids(game_id: str, number: int) -> Response:
     "tricks",
     "Record the tricks",
     "The tricks each player won, once every bid is in; this scores the round. On a "
-    "scored round this is a correction: every total is recomputed.",
+    "scored round this is a correction: every total is recomputed. With the special cards "
+    'in the deck: `"bomb": true` when the Bomb was played (the tricks then add up to the '
+    'cards minus one), and `"cloud"` for the Cloud\'s change of a bid (the round is '
+    "scored on it); each PUT replaces both.",
     TricksBody,
 )
 def put_tricks(game_id: str, number: int) -> Response:
     """Record the tricks won, which scores the round."""
     body, bearer = _body(game_id, number, TricksBody)
-    written = rounds.record_tricks(game_id, bearer, number, body.tricks, if_match=if_match())
+    cloud = body.cloud.rules() if body.cloud is not None else None
+    written = rounds.record_tricks(
+        game_id, bearer, number, body.tricks, bomb=body.bomb, cloud=cloud, if_match=if_match()
+    )
     return game_response(written)
 
 

@@ -9,7 +9,7 @@ from .messages import BidError
 from .messages import gettext_noop as _
 from .messages import ngettext_noop as _n
 from .scoring import leaders
-from .table import Table, cards_in_round, within_hand
+from .table import Table
 
 
 def all_bids_in(bids: Sequence[int | None] | None) -> bool:
@@ -33,7 +33,7 @@ def forbidden_bid(
     leads = leaders(totals_before) == [dealer_seat]
     if not rules.policy.restricts(dealer_leads_outright=leads):
         return None
-    cards = cards_in_round(round_number)
+    cards = table.cards(round_number)
     value = cards - sum(bid for bid in others if bid is not None)
     if value < 0:
         return None
@@ -70,13 +70,13 @@ def verify_bids(
     """
     verify_one_bid_per_seat(table, bids)
     for seat, bid in enumerate(bids):
-        if bid is not None and not within_hand(round_number, bid):
+        if bid is not None and not table.holds(round_number, bid):
             raise BidError(
                 _("In round %(round)d %(name)s can bid 0 to %(cards)d, not %(bid)d."),
                 field=f"bids[{seat}]",
                 round=round_number,
                 name=table.players[seat],
-                cards=cards_in_round(round_number),
+                cards=table.cards(round_number),
                 bid=bid,
             )
     dealer_seat = table.dealer(round_number)
@@ -103,7 +103,7 @@ def verify_bids(
     )
     raise BidError(
         message,
-        num=cards_in_round(round_number),
+        num=table.cards(round_number),
         field=f"bids[{dealer_seat}]",
         note=table.rules.policy.refusal_note,
         name=table.players[dealer_seat],
@@ -134,7 +134,7 @@ def allowed_bids(
 ) -> list[int]:
     """The bids ``seat`` may make, given the others' bids so far."""
     candidates = []
-    for value in range(cards_in_round(round_number) + 1):
+    for value in range(table.cards(round_number) + 1):
         trial = list(bids)
         trial[seat] = value
         if can_bid(table, round_number, trial, totals_before):

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import ClassVar, Final
 
 from .messages import TrumpError
 from .messages import gettext_noop as _
+from .variants import Special
 
 DECK_SIZE: Final = 60
 
@@ -60,6 +61,9 @@ class Turned(StrEnum):
     JESTER = "jester"
     WIZARD = "wizard"
     NONE = "none"
+    #: Special cards: a Bomb turned gives no trump; the Werewolf's holder names the trump.
+    BOMB = "bomb"
+    WEREWOLF = "werewolf"
 
 
 @dataclass(frozen=True)
@@ -74,23 +78,41 @@ class Trump:
 
 Trump.NO_CARD_LEFT = Trump(Turned.NONE, None)
 
-_TURNABLE = ", ".join(t.value for t in Turned if t is not Turned.NONE)
 _SUITS = ", ".join(s.value for s in Suit)
+#: The special cards that can stand for the turned card, when they are in the deck.
+_SPECIAL_TURNS: Final[Mapping[Turned, Special]] = {
+    Turned.BOMB: Special.BOMB,
+    Turned.WEREWOLF: Special.WEREWOLF,
+}
+#: What the Werewolf's holder names for no trump.
+NO_TRUMP: Final = "none"
 
 
-def trump_from(turned: str, chosen: str | None = None) -> Trump:
-    """The trump a turned card gives: a suit, a Jester none, a Wizard the dealer's choice."""
-    try:
-        card = Turned(turned)
-    except ValueError:
-        card = None
-    if card is None or card is Turned.NONE:
+def turnable(specials: Collection[Special] = ()) -> list[Turned]:
+    """What the trump step may record: the cards that can be turned, and the Bomb and the
+    Werewolf when the deck holds them."""
+    return [
+        card
+        for card in Turned
+        if card is not Turned.NONE
+        and (card not in _SPECIAL_TURNS or _SPECIAL_TURNS[card] in specials)
+    ]
+
+
+def trump_from(turned: str, chosen: str | None = None, specials: Collection[Special] = ()) -> Trump:
+    """The trump a turned card gives: a suit, a Jester or a Bomb none, a Wizard the dealer's
+    choice, the Werewolf its holder's (a suit or ``"none"``); ``specials``: the deck's."""
+    allowed = turnable(specials)
+    card = next((card for card in allowed if card.value == turned), None)
+    if card is None:
         raise TrumpError(
             _("The turned card is one of %(allowed)s, not “%(turned)s”."),
             field="turned",
-            allowed=_TURNABLE,
+            allowed=", ".join(allowed),
             turned=turned,
         )
+    if card is Turned.WEREWOLF:
+        return _werewolf(chosen)
     if card is Turned.WIZARD:
         if chosen is None:
             raise TrumpError(
@@ -115,6 +137,32 @@ def trump_from(turned: str, chosen: str | None = None) -> Trump:
             _("Only a turned Wizard lets the dealer choose the trump: leave out the chosen suit."),
             field="chosen",
         )
-    if card is Turned.JESTER:
+    if card in (Turned.JESTER, Turned.BOMB):
         return Trump(card, None)
     return Trump(card, Suit(card.value))
+
+
+def _werewolf(chosen: str | None) -> Trump:
+    """The trump the Werewolf's holder names: a suit, or ``"none"`` for no trump."""
+    if chosen == NO_TRUMP:
+        return Trump(Turned.WEREWOLF, None)
+    if chosen is None:
+        raise TrumpError(
+            _(
+                "The Werewolf's holder names the trump: give the chosen suit, one of "
+                "%(suits)s, or %(none)s for no trump."
+            ),
+            field="chosen",
+            suits=_SUITS,
+            none=NO_TRUMP,
+        )
+    try:
+        return Trump(Turned.WEREWOLF, Suit(chosen))
+    except ValueError:
+        raise TrumpError(
+            _("The Werewolf's holder names one of %(suits)s or %(none)s, not “%(chosen)s”."),
+            field="chosen",
+            suits=_SUITS,
+            none=NO_TRUMP,
+            chosen=chosen,
+        ) from None

@@ -10,7 +10,8 @@ from enum import StrEnum
 from .bids import all_bids_in, forbidden_bid
 from .cards import Trump
 from .scoring import Standing, add_scores, leaders, score, standings
-from .table import Table, cards_in_round
+from .specials import Cloud, scored_bids
+from .table import Table
 from .variants import BidReveal
 
 
@@ -43,12 +44,15 @@ def bids_visible(reveal: BidReveal, state: RoundState) -> bool:
 
 @dataclass(frozen=True)
 class RoundRecord:
-    """What was recorded of one round: trump, bids (``None``: not bid yet), tricks, and the
-    winner of each trick tallied so far (a seat, or ``None``: nobody)."""
+    """What was recorded of one round: trump, bids (``None``: not bid yet), tricks, whether
+    the Bomb was played, how the Cloud changed a bid (``None``: it did not), and the winner
+    of each trick tallied so far (a seat, or ``None``: nobody)."""
 
     trump: Trump | None = None
     bids: tuple[int | None, ...] | None = None
     tricks: tuple[int, ...] | None = None
+    bomb: bool = False
+    cloud: Cloud | None = None
     tally: tuple[int | None, ...] = ()
 
 
@@ -70,6 +74,23 @@ class RoundView:
     bid_reveal: BidReveal = field(repr=False)
     #: The winner of each trick tallied so far, in order (a seat, or ``None``: nobody).
     tally: tuple[int | None, ...] = ()
+    #: Whether the Bomb was played: the tricks add up to the cards minus one.
+    bomb: bool = False
+    #: The Cloud's change of a bid (the round is scored on it); ``None``: none.
+    cloud: Cloud | None = None
+
+    @property
+    def tricks_total(self) -> int:
+        """The tricks the players win together: one per card, but the Bomb's trick."""
+        return self.cards - self.bomb
+
+    @property
+    def cloud_bid(self) -> tuple[int, int] | None:
+        """The Cloud's change as the table may see it: the seat and its new bid, once the
+        bids are visible (``None``: no change, or the bids are hidden)."""
+        if self.cloud is None or not self.bids_visible:
+            return None
+        return self.cloud.seat, self.cloud.bid
 
     @property
     def bids_visible(self) -> bool:
@@ -159,7 +180,8 @@ def evaluate(table: Table, records: Mapping[int, RoundRecord]) -> GameView:
             state = RoundState.SCORED
         scores = None
         if state is RoundState.SCORED and bids is not None and tricks is not None:
-            scores = [score(bid or 0, won) for bid, won in zip(bids, tricks, strict=True)]
+            scored = scored_bids(bids, record.cloud) or bids
+            scores = [score(bid or 0, won) for bid, won in zip(scored, tricks, strict=True)]
         forbidden = None
         if state in (RoundState.BIDDING, RoundState.PLAYING, RoundState.SCORED):
             partial = bids if bids is not None else (None,) * table.seats
@@ -167,7 +189,7 @@ def evaluate(table: Table, records: Mapping[int, RoundRecord]) -> GameView:
         views.append(
             RoundView(
                 number=number,
-                cards=cards_in_round(number),
+                cards=table.cards(number),
                 dealer=table.dealer(number),
                 bid_order=table.bid_order(number),
                 state=state,
@@ -179,6 +201,8 @@ def evaluate(table: Table, records: Mapping[int, RoundRecord]) -> GameView:
                 totals_before=list(totals),
                 bid_reveal=table.rules.bid_reveal,
                 tally=record.tally,
+                bomb=record.bomb,
+                cloud=record.cloud,
             )
         )
         if scores is not None:

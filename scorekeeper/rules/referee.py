@@ -11,7 +11,7 @@ from .game import GameView, RoundState, RoundView, bids_visible
 from .messages import BidError, OutOfTurnError
 from .messages import gettext_noop as _
 from .messages import ngettext_noop as _n
-from .table import cards_in_round
+from .specials import Cloud, verify_bomb, verify_cloud
 from .tricks import verify_tricks
 
 
@@ -49,10 +49,31 @@ def verify_bids_turn(game: GameView, round_number: int, bids: Sequence[int | Non
     verify_bids(game.table, round_number, bids, view.totals_before, hidden=not view.bids_visible)
 
 
-def verify_tricks_turn(game: GameView, round_number: int, tricks: Sequence[int]) -> None:
-    """Raise unless these tricks may be recorded now (once every bid is in)."""
-    _verify_bids_in(game, game.round(round_number))
-    verify_tricks(game.table, round_number, tricks)
+def verify_tricks_turn(
+    game: GameView, round_number: int, tricks: Sequence[int], *, bomb: bool | None = None
+) -> None:
+    """Raise unless these tricks may be recorded now (once every bid is in); ``bomb``:
+    whether the Bomb was played (``None``: as recorded)."""
+    view = game.round(round_number)
+    _verify_bids_in(game, view)
+    verify_tricks(game.table, round_number, tricks, bomb=view.bomb if bomb is None else bomb)
+
+
+def verify_specials_turn(
+    game: GameView,
+    round_number: int,
+    *,
+    bomb: bool,
+    cloud: Cloud | None,
+    bids: Sequence[int | None] | None = None,
+) -> None:
+    """Raise unless the Bomb's and the Cloud's facts may be recorded now: once every bid is
+    in, with the cards in the deck, the Cloud's change one from the bid (``bids``: as they
+    will be; ``None``: as recorded)."""
+    view = game.round(round_number)
+    _verify_bids_in(game, view)
+    verify_bomb(game.table, bomb)
+    verify_cloud(game.table, round_number, view.bids if bids is None else bids, cloud)
 
 
 def verify_trick_draft_turn(game: GameView, round_number: int) -> None:
@@ -145,7 +166,7 @@ def change_bid(game: GameView, round_number: int, seat: int, bid: int | None) ->
         )
         again = BidError(
             message,
-            num=cards_in_round(round_number),
+            num=table.cards(round_number),
             field=f"bids[{seat}]",
             note=table.rules.policy.refusal_note,
             name=table.players[seat],

@@ -14,17 +14,20 @@ from confusable_homoglyphs import confusables
 from .cards import DECK_SIZE
 from .messages import SetupError
 from .messages import gettext_noop as _
-from .variants import GameRules
+from .variants import GameRules, RoundPlan
 
 MIN_PLAYERS: Final = 3
 MAX_PLAYERS: Final = 6
 NAME_MAX_LENGTH: Final = 24
 
 
-def full_game_rounds(players: int) -> int:
-    """Rounds in a full game: the last one deals every card (3: 20, 4: 15, 5: 12, 6: 10)."""
+def full_game_rounds(players: int, plan: RoundPlan = RoundPlan.EVERY_HAND) -> int:
+    """Rounds in a full game: every hand up to the one that deals every card (3: 20, 4: 15,
+    5: 12, 6: 10), or, with odd hands only, every odd hand that 60 cards deal (3: 10 rounds
+    up to 19 cards, 4: 8 up to 15, 5: 6 up to 11, 6: 5 up to 9)."""
     verify_player_count(players)
-    return DECK_SIZE // players
+    largest = DECK_SIZE // players
+    return (largest + 1) // 2 if plan is RoundPlan.ODD_HANDS else largest
 
 
 def verify_player_count(players: int) -> None:
@@ -139,9 +142,9 @@ def _homoglyphs(letter: str) -> frozenset[str]:
     return frozenset(glyph["c"] for entry in found or () for glyph in entry["homoglyphs"])
 
 
-def verify_rounds(rounds: int, players: int) -> None:
+def verify_rounds(rounds: int, players: int, plan: RoundPlan = RoundPlan.EVERY_HAND) -> None:
     """Raise unless ``rounds`` lies between 1 and the full game's count."""
-    full = full_game_rounds(players)
+    full = full_game_rounds(players, plan)
     if not 1 <= rounds <= full:
         raise SetupError(
             _("A game of %(players)d players has 1 to %(full)d rounds, not %(rounds)d."),
@@ -174,7 +177,7 @@ class Table:
     def __post_init__(self) -> None:
         verify_player_count(len(self.players))
         verify_first_dealer(self.first_dealer, len(self.players))
-        verify_rounds(self.rules.rounds, len(self.players))
+        verify_rounds(self.rules.rounds, len(self.players), self.rules.round_plan)
 
     @property
     def seats(self) -> int:
@@ -190,17 +193,26 @@ class Table:
         dealer = self.dealer(round_number)
         return [(dealer + offset) % self.seats for offset in range(1, self.seats + 1)]
 
+    def cards(self, round_number: int) -> int:
+        """The cards each player holds in round ``round_number``, as the round plan deals."""
+        return cards_in_round(round_number, self.rules.round_plan)
+
+    def tricks(self, round_number: int, *, bomb: bool = False) -> int:
+        """The tricks the players win in the round together: one per card in hand, but
+        the Bomb's trick, when it was played, goes to nobody."""
+        return self.cards(round_number) - bomb
+
+    def holds(self, round_number: int, count: int) -> bool:
+        """Whether ``count`` lies between 0 and the cards each player holds in the round:
+        the range of a bid and of the tricks one player can win."""
+        return 0 <= count <= self.cards(round_number)
+
     def deals_every_card(self, round_number: int) -> bool:
-        """Whether the round deals all 60 cards, leaving no card to turn for trump."""
-        return cards_in_round(round_number) * self.seats == DECK_SIZE
+        """Whether the round deals all 60 cards of a deck without special cards, leaving no
+        card to turn for trump (with special cards in it the deck has more than 60)."""
+        return not self.rules.special_cards and self.cards(round_number) * self.seats == DECK_SIZE
 
 
-def cards_in_round(round_number: int) -> int:
-    """Round r deals r cards to each player."""
-    return round_number
-
-
-def within_hand(round_number: int, count: int) -> bool:
-    """Whether ``count`` lies between 0 and the cards each player holds in the round: the
-    range of a bid and of the tricks one player can win."""
-    return 0 <= count <= cards_in_round(round_number)
+def cards_in_round(round_number: int, plan: RoundPlan = RoundPlan.EVERY_HAND) -> int:
+    """Round r deals r cards to each player; with odd hands only, 2r - 1 (1, 3, 5, ...)."""
+    return 2 * round_number - 1 if plan is RoundPlan.ODD_HANDS else round_number

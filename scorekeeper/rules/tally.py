@@ -11,16 +11,17 @@ from enum import StrEnum
 
 from .messages import TrickError
 from .messages import gettext_noop as _
-from .table import Table, cards_in_round
+from .table import Table
+from .variants import Special
 
 #: The winner of one trick: a seat, or ``None`` for nobody (a Bomb's trick).
 Winner = int | None
 
 
-def nobody_allowed(table: Table, round_number: int) -> bool:
-    """Whether a trick of this round may be won by nobody (only a Bomb's trick is). No deck
-    of the app holds a Bomb yet, so no trick is won by nobody."""
-    return False
+def nobody_allowed(table: Table, tally: Sequence[Winner]) -> bool:
+    """Whether the next trick may be won by nobody: only the Bomb's trick is, so the game's
+    deck holds the Bomb and no trick of the round tallied so far went to nobody."""
+    return Special.BOMB in table.rules.special_cards and None not in tally
 
 
 def verify_trick_winner(
@@ -28,7 +29,7 @@ def verify_trick_winner(
 ) -> None:
     """Raise unless ``winner`` may win the next trick of the round tallied so far: a seat of
     the table (or nobody, where :func:`nobody_allowed`), while a trick is left to play."""
-    cards = cards_in_round(round_number)
+    cards = table.cards(round_number)
     if len(tally) >= cards:
         raise TrickError(
             _("All %(cards)d tricks of round %(round)d are tallied already."),
@@ -37,7 +38,7 @@ def verify_trick_winner(
             round=round_number,
         )
     if winner is None:
-        if not nobody_allowed(table, round_number):
+        if not nobody_allowed(table, tally):
             raise TrickError(
                 _(
                     "Every trick of round %(round)d is won by a player: only a Bomb's trick "
@@ -64,7 +65,7 @@ def tallied_tricks(
     table: Table, round_number: int, tally: Sequence[Winner]
 ) -> tuple[int, ...] | None:
     """The tricks step's counts once every trick of the round is tallied (``None`` before)."""
-    if len(tally) != cards_in_round(round_number):
+    if len(tally) != table.cards(round_number):
         return None
     return tricks_won(table.seats, tally)
 
@@ -111,11 +112,9 @@ class Progress:
         return max(self.won - (self.bid or 0), 0) if self.bid is not None else 0
 
 
-def progress(
-    round_number: int, bids: Sequence[int | None], tally: Sequence[Winner]
-) -> list[Progress]:
+def progress(cards: int, bids: Sequence[int | None], tally: Sequence[Winner]) -> list[Progress]:
     """Each player's progress in seat order, from the bids as shown (``None``: hidden or
     not made) and the tally so far."""
     won = tricks_won(len(bids), tally)
-    left = cards_in_round(round_number) - len(tally)
+    left = cards - len(tally)
     return [Progress(seat, bid, won[seat], left) for seat, bid in enumerate(bids)]

@@ -1,5 +1,6 @@
 """Tricks: each player wins 0 to the cards in hand, and together they win every trick of the
-round; a draft tapped in trick by trick is completed from that sum."""
+round (but the Bomb's, which goes to nobody); a draft tapped in trick by trick is completed
+from that sum."""
 
 from __future__ import annotations
 
@@ -9,12 +10,22 @@ from .bids import all_bids_in
 from .messages import TrickError
 from .messages import gettext_noop as _
 from .messages import ngettext_noop as _n
-from .table import Table, cards_in_round, within_hand
+from .table import Table
+
+#: Said with a refusal of tricks in a round where the Bomb was played.
+BOMB_NOTE = _("the Bomb was played: its trick goes to nobody")
 
 
-def verify_tricks(table: Table, round_number: int, tricks: Sequence[int]) -> None:
-    """Raise unless each count lies in 0 ... r and they sum to the r tricks of the round."""
-    cards = cards_in_round(round_number)
+def _bomb_note(bomb: bool) -> str | None:
+    return BOMB_NOTE if bomb else None
+
+
+def verify_tricks(
+    table: Table, round_number: int, tricks: Sequence[int], *, bomb: bool = False
+) -> None:
+    """Raise unless each count lies in 0 ... r and they sum to the tricks of the round: r,
+    or r - 1 when the Bomb was played."""
+    cards = table.tricks(round_number, bomb=bomb)
     if len(tricks) != table.seats:
         raise TrickError(
             _("Give the tricks of each of the %(players)d players, in seat order, not %(given)d."),
@@ -45,6 +56,7 @@ def verify_tricks(table: Table, round_number: int, tricks: Sequence[int]) -> Non
         message,
         num=abs(cards - total),
         field="tricks",
+        note=_bomb_note(bomb),
         total=total,
         round=round_number,
         cards=cards,
@@ -53,23 +65,23 @@ def verify_tricks(table: Table, round_number: int, tricks: Sequence[int]) -> Non
 
 def verify_trick_count(table: Table, round_number: int, seat: int, count: int) -> None:
     """Raise unless ``seat`` can have won ``count`` tricks: 0 to the cards in hand."""
-    if not within_hand(round_number, count):
+    if not table.holds(round_number, count):
         raise TrickError(
             _("In round %(round)d %(name)s can win 0 to %(cards)d tricks, not %(tricks)d."),
             field=f"tricks[{seat}]",
             round=round_number,
             name=table.players[seat],
-            cards=cards_in_round(round_number),
+            cards=table.cards(round_number),
             tricks=count,
         )
 
 
-def fill_tricks(round_number: int, draft: Sequence[int | None]) -> tuple[int | None, ...]:
-    """The draft with what the sum decides filled in: the one missing count (when the others
-    leave a count that can be won), or 0 for every missing count once the others already
-    add up to the cards; otherwise the draft as it is."""
+def fill_tricks(total: int, draft: Sequence[int | None]) -> tuple[int | None, ...]:
+    """The draft with what the sum of the round's ``total`` tricks decides filled in: the one
+    missing count (when the others leave a count that can be won), or 0 for every missing
+    count once the others already add up to the total; otherwise the draft as it is."""
     missing = [seat for seat, count in enumerate(draft) if count is None]
-    rest = cards_in_round(round_number) - sum(count or 0 for count in draft)
+    rest = total - sum(count or 0 for count in draft)
     if not missing or rest < 0 or (len(missing) > 1 and rest > 0):
         return tuple(draft)
     filled = list(draft)
@@ -78,20 +90,22 @@ def fill_tricks(round_number: int, draft: Sequence[int | None]) -> tuple[int | N
     return tuple(filled)
 
 
-def tricks_if_all_made(round_number: int, bids: Sequence[int | None]) -> tuple[int, ...] | None:
+def tricks_if_all_made(total: int, bids: Sequence[int | None]) -> tuple[int, ...] | None:
     """The tricks when every player made their bid: possible only when every bid is in and
-    the bids add up to the cards of the round."""
+    the bids add up to the ``total`` tricks of the round."""
     if not bids or not all_bids_in(bids):
         return None
     made = tuple(bid or 0 for bid in bids)
-    return made if sum(made) == cards_in_round(round_number) else None
+    return made if sum(made) == total else None
 
 
-def all_made_tricks(round_number: int, bids: Sequence[int | None]) -> tuple[int, ...]:
+def all_made_tricks(
+    table: Table, round_number: int, bids: Sequence[int | None], *, bomb: bool = False
+) -> tuple[int, ...]:
     """:func:`tricks_if_all_made`, or a :class:`TrickError` that says why it cannot be."""
-    made = tricks_if_all_made(round_number, bids)
+    total = table.tricks(round_number, bomb=bomb)
+    made = tricks_if_all_made(total, bids)
     if made is None:
-        total = sum(bid or 0 for bid in bids)
         raise TrickError(
             _n(
                 "The bids add up to %(total)d, not to the %(num)d trick of round %(round)d, "
@@ -99,21 +113,25 @@ def all_made_tricks(round_number: int, bids: Sequence[int | None]) -> tuple[int,
                 "The bids add up to %(total)d, not to the %(num)d tricks of round %(round)d, "
                 "so not everyone can have made their bid.",
             ),
-            num=cards_in_round(round_number),
+            num=total,
             field="tricks",
-            total=total,
+            note=_bomb_note(bomb),
+            total=sum(bid or 0 for bid in bids),
             round=round_number,
         )
     return made
 
 
-def complete_draft(table: Table, round_number: int, draft: Sequence[int | None]) -> tuple[int, ...]:
+def complete_draft(
+    table: Table, round_number: int, draft: Sequence[int | None], *, bomb: bool = False
+) -> tuple[int, ...]:
     """The tricks tapped in, the one missing count filled in from the sum; a
     :class:`TrickError` names the first player in bid order whose tricks are missing."""
-    filled = fill_tricks(round_number, draft)
-    if sum(count or 0 for count in filled) > cards_in_round(round_number):
+    total = table.tricks(round_number, bomb=bomb)
+    filled = fill_tricks(total, draft)
+    if sum(count or 0 for count in filled) > total:
         # Already too many, whatever is still missing: say so rather than ask for more.
-        verify_tricks(table, round_number, [count or 0 for count in filled])
+        verify_tricks(table, round_number, [count or 0 for count in filled], bomb=bomb)
     for seat in table.bid_order(round_number):
         if filled[seat] is None:
             raise TrickError(

@@ -3,13 +3,15 @@ name), when the bids are seen, and the rules of a game as a whole."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Final
+from typing import Final, TypeVar
 
 from .messages import SetupError
 from .messages import gettext_noop as _
+
+E = TypeVar("E", bound=StrEnum)
 
 
 class BidRule(StrEnum):
@@ -108,30 +110,26 @@ BID_RULES: Final[Mapping[BidRule, BidRulePolicy]] = {
 }
 
 
+def _named(kind: type[E], name: str, message: str, field: str) -> E:
+    """The choice of ``kind`` called ``name``, or a :class:`SetupError` saying ``message``
+    with the choices (``%(allowed)s``) and the name given (``%(value)s``)."""
+    try:
+        return kind(name)
+    except ValueError:
+        allowed = ", ".join(kind)
+        raise SetupError(message, field=field, allowed=allowed, value=name) from None
+
+
 def parse_bid_rule(name: str) -> BidRule:
     """The bid rule called ``name``, or a :class:`SetupError` that lists the choices."""
-    try:
-        return BidRule(name)
-    except ValueError:
-        raise SetupError(
-            _("The bid rule is one of %(allowed)s, not “%(value)s”."),
-            field="rules.bid_rule",
-            allowed=", ".join(BidRule),
-            value=name,
-        ) from None
+    message = _("The bid rule is one of %(allowed)s, not “%(value)s”.")
+    return _named(BidRule, name, message, "rules.bid_rule")
 
 
 def parse_bid_reveal(name: str) -> BidReveal:
     """The reveal mode called ``name``, or a :class:`SetupError` that lists the choices."""
-    try:
-        return BidReveal(name)
-    except ValueError:
-        raise SetupError(
-            _("The bid reveal is one of %(allowed)s, not “%(value)s”."),
-            field="rules.bid_reveal",
-            allowed=", ".join(BidReveal),
-            value=name,
-        ) from None
+    message = _("The bid reveal is one of %(allowed)s, not “%(value)s”.")
+    return _named(BidReveal, name, message, "rules.bid_reveal")
 
 
 def bid_rule_policy(name: str) -> BidRulePolicy:
@@ -140,6 +138,44 @@ def bid_rule_policy(name: str) -> BidRulePolicy:
         return BID_RULES[BidRule(name)]
     except ValueError:
         raise ValueError(f"unsupported bid rule: {name!r}") from None
+
+
+class Special(StrEnum):
+    """The special cards of the anniversary editions a table may shuffle in."""
+
+    BOMB = "bomb"
+    CLOUD = "cloud"
+    WEREWOLF = "werewolf"
+    JUGGLER = "juggler"
+    DRAGON = "dragon"
+    FAIRY = "fairy"
+    SHAPESHIFTER = "shapeshifter"
+
+
+class RoundPlan(StrEnum):
+    """Which hands the rounds deal: 1, 2, 3, ... cards, or the odd hands 1, 3, 5, ... only."""
+
+    EVERY_HAND = "every_hand"
+    ODD_HANDS = "odd_hands"
+
+
+def parse_specials(names: Iterable[str]) -> frozenset[Special]:
+    """The special cards called ``names``, or a :class:`SetupError`: an unknown name, or the
+    Dragon without the Fairy (they go in together or not at all)."""
+    message = _("The special cards are some of %(allowed)s, not “%(value)s”.")
+    chosen = {_named(Special, name, message, "rules.special_cards") for name in names}
+    if (Special.DRAGON in chosen) != (Special.FAIRY in chosen):
+        raise SetupError(
+            _("The Dragon and the Fairy go into the deck together or not at all."),
+            field="rules.special_cards",
+        )
+    return frozenset(chosen)
+
+
+def parse_round_plan(name: str) -> RoundPlan:
+    """The round plan called ``name``, or a :class:`SetupError` that lists the choices."""
+    message = _("The round plan is one of %(allowed)s, not “%(value)s”.")
+    return _named(RoundPlan, name, message, "rules.round_plan")
 
 
 @dataclass(frozen=True)
@@ -151,6 +187,14 @@ class GameRules:
     last_bidder_may_bid_zero: bool = False
     bid_reveal: BidReveal = BidReveal.OPEN
     clairvoyance: bool = False
+    #: The special cards shuffled in (none: the 60 cards of the classic deck).
+    special_cards: frozenset[Special] = frozenset()
+    round_plan: RoundPlan = RoundPlan.EVERY_HAND
+
+    @property
+    def specials(self) -> list[Special]:
+        """The special cards in the deck, in the order of :class:`Special`."""
+        return [card for card in Special if card in self.special_cards]
 
     @property
     def policy(self) -> BidRulePolicy:

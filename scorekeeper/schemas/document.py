@@ -6,11 +6,22 @@ from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .games import Game, Model, Timestamp, Trump
+from .games import Cloud, Game, Model, Timestamp, Trump
 
 SCHEMA_VERSION: Literal[1] = 1
 #: What wrote to a round (see :class:`models.RoundChange`).
-Kind = Literal["trump", "bids", "tally", "tricks", "score", "correction", "import", "undo", "redo"]
+Kind = Literal[
+    "trump",
+    "bids",
+    "tally",
+    "tricks",
+    "score",
+    "correction",
+    "specials",
+    "import",
+    "undo",
+    "redo",
+]
 KINDS: tuple[str, ...] = get_args(Kind)
 
 
@@ -20,6 +31,8 @@ class Facts(Model):
     trump: Trump | None
     bids: list[int | None] | None
     tricks: list[int] | None
+    bomb: bool = False
+    cloud: Cloud | None = None
 
 
 class AuditEntry(Model):
@@ -78,6 +91,13 @@ class PlayerFile(Loose):
     name: str
 
 
+class CloudFile(Loose):
+    """The Cloud's change in a file to import."""
+
+    seat: int
+    bid: int
+
+
 class RulesFile(Loose):
     """A game's options in a file to import: each one named, as every export writes them."""
 
@@ -86,6 +106,8 @@ class RulesFile(Loose):
     bid_reveal: str
     clairvoyance: bool
     rounds: int
+    special_cards: list[str] = []
+    round_plan: str = "every_hand"
 
 
 class FactsFile(Loose):
@@ -94,6 +116,8 @@ class FactsFile(Loose):
     trump: TrumpFile | None = None
     bids: list[int | None] | None = None
     tricks: list[int | None] | None = None
+    bomb: bool = False
+    cloud: CloudFile | None = None
 
 
 class AuditFile(Loose):
@@ -114,6 +138,8 @@ class RoundFile(Loose):
     bids: list[int | None] | None = None
     tricks: list[int] | None = None
     scores: list[int] | None = None
+    bomb: bool = False
+    cloud: CloudFile | None = None
 
 
 class GameFile(Loose):

@@ -12,8 +12,9 @@ from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 from ..rules import cards as rules_cards
 from ..rules.cards import Suit, Turned
 from ..rules.game import GameStatus, RoundState, RoundView
+from ..rules.specials import Cloud as RulesCloud
 from ..rules.table import MAX_PLAYERS, MIN_PLAYERS
-from ..rules.variants import BidReveal, BidRule
+from ..rules.variants import BidReveal, BidRule, GameRules, RoundPlan, Special
 
 if TYPE_CHECKING:  # the snapshot is only read here; services need not be loaded first
     from ..services.loading import GameSnapshot
@@ -57,8 +58,37 @@ class Rules(Model):
     rounds: int | None = Field(
         default=None,
         json_schema_extra={"minimum": 1},
-        description="Rounds to play; default (or null) the full count, 60 / players.",
+        description="Rounds to play; default (or null) the full count of the round plan: "
+        "60 / players, or with odd hands only every odd hand 60 cards deal.",
     )
+    special_cards: list[
+        Annotated[str, WithJsonSchema({"enum": [card.value for card in Special]})]
+    ] = Field(
+        default_factory=list,
+        description="The special cards of the anniversary editions in the deck; default "
+        "none. The Dragon and the Fairy go in together.",
+    )
+    round_plan: Annotated[
+        str,
+        WithJsonSchema({"enum": [plan.value for plan in RoundPlan], "default": "every_hand"}),
+    ] = Field(
+        default="every_hand",
+        description='"every_hand": round r deals r cards; "odd_hands": round r deals 2r - 1 '
+        "(1, 3, 5, …).",
+    )
+
+    @classmethod
+    def of(cls, rules: GameRules) -> Rules:
+        """A game's rules as the API writes them."""
+        return cls(
+            bid_rule=rules.bid_rule.value,
+            last_bidder_may_bid_zero=rules.last_bidder_may_bid_zero,
+            bid_reveal=rules.bid_reveal.value,
+            clairvoyance=rules.clairvoyance,
+            rounds=rules.rounds,
+            special_cards=[card.value for card in rules.specials],
+            round_plan=rules.round_plan.value,
+        )
 
 
 class CreateGameBody(Model):
@@ -83,10 +113,14 @@ class TrumpBody(Model):
     """The card turned, and the suit the dealer chose under a Wizard."""
 
     # Strings the service checks, documented as the enums they must name.
-    turned: Annotated[str, WithJsonSchema({"enum": _TURNABLE})]
-    chosen: Annotated[str | None, WithJsonSchema({"enum": [*_SUITS, None]})] = Field(
+    turned: Annotated[str, WithJsonSchema({"enum": _TURNABLE})] = Field(
+        description='"bomb" (no trump) and "werewolf" (its holder names the trump) only '
+        "when the game's deck has the card."
+    )
+    chosen: Annotated[str | None, WithJsonSchema({"enum": [*_SUITS, "none", None]})] = Field(
         default=None,
-        description='The suit the dealer chose; only, and always, with "wizard".',
+        description='The suit the dealer chose; only, and always, with "wizard". With '
+        '"werewolf", always: the suit its holder named, or "none" for no trump.',
     )
 
 
@@ -98,11 +132,33 @@ class BidsBody(Model):
     )
 
 
+class Cloud(Model):
+    """The Cloud's change: the seat that won the Cloud's trick and the bid it changed to."""
+
+    seat: int = Field(ge=0)
+    bid: int = Field(ge=0, description="The changed bid: one more or one less than the bid made.")
+
+    @classmethod
+    def of(cls, cloud: tuple[int, int] | None) -> Cloud | None:
+        """The change, if there is one to show."""
+        return None if cloud is None else cls(seat=cloud[0], bid=cloud[1])
+
+    def rules(self) -> RulesCloud:
+        """The change as the rules take it."""
+        return RulesCloud(self.seat, self.bid)
+
+
 class TricksBody(Model):
     """The tricks won."""
 
     tricks: list[Annotated[int, Field(ge=0)]] = Field(
-        description="The tricks each seat won, in seat order; they sum to the cards."
+        description="The tricks each seat won, in seat order; they sum to the cards (minus "
+        "one when the Bomb was played)."
+    )
+    bomb: bool = Field(default=False, description="The Bomb was played: its trick goes to nobody.")
+    cloud: Cloud | None = Field(
+        default=None,
+        description="The Cloud's change of a bid; the round is scored on the changed bid.",
     )
 
 
@@ -153,10 +209,21 @@ class Round(Model):
         "the bids are hidden, since it would give away their sum."
     )
     tricks: list[int] | None
-    scores: list[int] | None
     tally: list[Annotated[int, Field(ge=0)] | None] = Field(
         description="The winner of each trick tallied so far, in the order they fell (a "
         "seat; null: nobody, a Bomb's trick); empty when the round is not tallied."
+    )
+    scores: list[int] | None = Field(
+        description="Scored on the bids as the Cloud left them (``cloud``)."
+    )
+    bomb: bool = Field(
+        default=False,
+        description="The Bomb was played: the tricks add up to the cards minus one.",
+    )
+    cloud: Cloud | None = Field(
+        default=None,
+        description="The Cloud's change of a bid (the bid made stays in ``bids``); null "
+        "while the bids are hidden.",
     )
 
     @classmethod
@@ -175,6 +242,8 @@ class Round(Model):
             tricks=None if view.tricks is None else list(view.tricks),
             scores=None if view.scores is None else list(view.scores),
             tally=list(view.tally),
+            bomb=view.bomb,
+            cloud=Cloud.of(view.cloud_bid),
         )
 
 
@@ -244,7 +313,7 @@ class Game(Model):
             updated_at=timestamp(game.updated_at),
             players=[Player(seat=seat, name=name) for seat, name in enumerate(table.players)],
             first_dealer=table.first_dealer,
-            rules=Rules(**asdict(table.rules)),
+            rules=Rules.of(table.rules),
             status=view.status,
             current_round=view.current_round,
             rounds=[Round.of(round_view) for round_view in view.rounds],

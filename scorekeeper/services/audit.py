@@ -53,6 +53,9 @@ class Facts:
     hidden_bids: frozenset[int] = frozenset()
     #: The winner of each trick tallied (a seat, or ``None``: nobody).
     tally: tuple[int | None, ...] = ()
+    #: Whether the Bomb was played, and the Cloud's change of a bid (seat, bid).
+    bomb: bool = False
+    cloud: tuple[int, int] | None = None
 
     def bid(self, seat: int) -> int | Hidden | None:
         """The seat's bid as the table may see it (:data:`HIDDEN`: made but hidden)."""
@@ -147,10 +150,21 @@ def _facts(data: Any, *, hide_bids: bool) -> Facts | None:
         suit = raw_trump.get("suit")
         trump = Trump(Turned(str(raw_trump.get("turned"))), Suit(suit) if suit else None)
     bids, tricks = data.get("bids"), data.get("tricks")
-    facts = Facts(trump, _tuple(bids), _tuple(tricks), tally=loading.read_tally(data.get("tally")))
+    cloud = data.get("cloud")
+    changed = None
+    if isinstance(cloud, dict) and isinstance(cloud.get("seat"), int):
+        changed = (int(cloud["seat"]), int(cloud.get("bid") or 0))
+    facts = Facts(
+        trump,
+        _tuple(bids),
+        _tuple(tricks),
+        tally=loading.read_tally(data.get("tally")),
+        bomb=data.get("bomb") is True,
+        cloud=changed,
+    )
     if hide_bids and isinstance(bids, list):
         hidden = frozenset(seat for seat, bid in enumerate(bids) if bid is not None)
-        return replace(facts, bids=(None,) * len(bids), hidden_bids=hidden)
+        return replace(facts, bids=(None,) * len(bids), hidden_bids=hidden, cloud=None)
     return facts
 
 

@@ -14,7 +14,16 @@ from ..errors import GameExists, GameNotFound
 from ..extensions import db
 from ..models import Game, Grant, Player, utcnow
 from ..rules.table import Table, clean_names, full_game_rounds
-from ..rules.variants import BidReveal, BidRule, GameRules, parse_bid_reveal, parse_bid_rule
+from ..rules.variants import (
+    BidReveal,
+    BidRule,
+    GameRules,
+    RoundPlan,
+    parse_bid_reveal,
+    parse_bid_rule,
+    parse_round_plan,
+    parse_specials,
+)
 from .loading import (
     EDIT_TOKEN_BYTES,
     GAME_ID_BYTES,
@@ -60,6 +69,8 @@ def create_game(
     bid_reveal: str = BidReveal.OPEN,
     clairvoyance: bool = False,
     rounds: int | None = None,
+    special_cards: Collection[str] = (),
+    round_plan: str = RoundPlan.EVERY_HAND,
     device: Device | None = None,
     game_id: str | None = None,
 ) -> NewGame:
@@ -70,15 +81,18 @@ def create_game(
     players = clean_names(names)
     if first_dealer is None:
         first_dealer = secrets.randbelow(len(players))
+    plan = parse_round_plan(round_plan)
     table = Table(
         players=players,
         first_dealer=first_dealer,
         rules=GameRules(
-            rounds=rounds if rounds is not None else full_game_rounds(len(players)),
+            rounds=rounds if rounds is not None else full_game_rounds(len(players), plan),
             bid_rule=parse_bid_rule(bid_rule),
             last_bidder_may_bid_zero=last_bidder_may_bid_zero,
             bid_reveal=parse_bid_reveal(bid_reveal),
             clairvoyance=clairvoyance,
+            special_cards=parse_specials(special_cards),
+            round_plan=plan,
         ),
     )
     token = secrets.token_urlsafe(EDIT_TOKEN_BYTES)
@@ -115,6 +129,8 @@ def new_game_row(table: Table, token: str, created_at: datetime, updated_at: dat
         bid_reveal=table.rules.bid_reveal.value,
         clairvoyance=table.rules.clairvoyance,
         round_count=table.rules.rounds,
+        round_plan=table.rules.round_plan.value,
+        special_cards=",".join(table.rules.specials),
         created_at=created_at,
         updated_at=updated_at,
         players=[Player(seat=seat, name=name) for seat, name in enumerate(table.players)],

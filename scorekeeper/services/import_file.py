@@ -14,14 +14,21 @@ from pydantic import ValidationError
 
 from ..errors import ImportRefused
 from ..rules.bids import can_bid
-from ..rules.cards import DECK_SIZE, Trump, Turned, trump_from
+from ..rules.cards import DECK_SIZE, NO_TRUMP, Trump, Turned, trump_from
 from ..rules.game import GameView, RoundRecord, evaluate
 from ..rules.messages import BidError, RuleError
 from ..rules.messages import gettext_noop as _
 from ..rules.referee import verify_bids_turn, verify_tricks_turn, verify_trump_turn
 from ..rules.scoring import add_scores, score
+from ..rules.specials import Cloud, verify_bomb, verify_cloud
 from ..rules.table import MAX_PLAYERS, MIN_PLAYERS, NAME_MAX_LENGTH, Table, clean_names
-from ..rules.variants import GameRules, parse_bid_reveal, parse_bid_rule
+from ..rules.variants import (
+    GameRules,
+    parse_bid_reveal,
+    parse_bid_rule,
+    parse_round_plan,
+    parse_specials,
+)
 from ..schemas.document import (
     KINDS,
     AuditFile,
@@ -127,6 +134,8 @@ def _table(game: GameFile) -> Table:
             last_bidder_may_bid_zero=options.last_bidder_may_bid_zero,
             bid_reveal=parse_bid_reveal(options.bid_reveal),
             clairvoyance=options.clairvoyance,
+            special_cards=parse_specials(options.special_cards),
+            round_plan=parse_round_plan(options.round_plan),
         ),
     )
 
@@ -139,7 +148,12 @@ def _trump(value: TrumpFile | None, table: Table, number: int) -> Trump | None:
         if not table.deals_every_card(number) or suit is not None:
             raise _bad(_("only the round that deals every card has no card turned."), number)
         return None  # the rules record it themselves
-    trump = trump_from(turned, suit if turned == Turned.WIZARD.value else None)
+    chosen = None
+    if turned == Turned.WIZARD.value:
+        chosen = suit
+    elif turned == Turned.WEREWOLF.value:
+        chosen = suit or NO_TRUMP
+    trump = trump_from(turned, chosen, table.rules.special_cards)
     if (trump.suit.value if trump.suit else None) != suit:
         raise _bad(_("the trump suit does not match the card turned."), number)
     return trump
@@ -178,8 +192,14 @@ def _replay(
             bids = None  # nobody has bid yet (or the bids were hidden at export)
         tricks = tuple(data.tricks) if data.tricks is not None else None
         given[number] = (trump, bids, data)
+        cloud = Cloud(data.cloud.seat, data.cloud.bid) if data.cloud is not None else None
+        try:  # before the game is evaluated: a Cloud's seat must be one of the table's
+            verify_bomb(table, data.bomb)
+            verify_cloud(table, number, bids, cloud)
+        except RuleError as error:
+            raise Refusal(error, number) from None
         if trump is not None or bids is not None or tricks is not None:
-            records[number] = RoundRecord(trump, bids, tricks)
+            records[number] = RoundRecord(trump, bids, tricks, bomb=data.bomb, cloud=cloud)
     game = evaluate(table, records)
     for number, (trump, bids, data) in given.items():
         try:
@@ -285,7 +305,10 @@ def _change_facts(facts: FactsFile | None, table: Table, number: int) -> dict[st
             raise ValueError(values)
     bids = tuple(facts.bids) if facts.bids is not None else None
     tricks = tuple(count or 0 for count in facts.tricks) if facts.tricks is not None else None
-    return loading.facts_json(RoundRecord(card, bids, tricks))
+    cloud = Cloud(facts.cloud.seat, facts.cloud.bid) if facts.cloud is not None else None
+    if cloud is not None and not (0 <= cloud.seat < table.seats and cloud.bid >= 0):
+        raise ValueError(cloud)
+    return loading.facts_json(RoundRecord(card, bids, tricks, bomb=facts.bomb, cloud=cloud))
 
 
 def parse_game(item: Any, now: datetime) -> ParsedGame:

@@ -251,6 +251,9 @@ def _game_rows(
                 "corrected_at": corrected.get(number),
                 "trump_turned": trump.turned.value if trump is not None else None,
                 "trump_suit": trump.suit.value if trump is not None and trump.suit else None,
+                "bomb": record.bomb,
+                "cloud_seat": record.cloud.seat if record.cloud else None,
+                "cloud_bid": record.cloud.bid if record.cloud else None,
             }
         )
         if record.bids is not None:

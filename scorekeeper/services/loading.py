@@ -24,9 +24,10 @@ from ..extensions import db
 from ..models import Entry, Game, Player, Round
 from ..rules.cards import Suit, Trump, Turned
 from ..rules.game import GameView, RoundRecord, RoundView, evaluate
+from ..rules.specials import Cloud
 from ..rules.table import Table
 from ..rules.tally import Winner, tallied_tricks
-from ..rules.variants import BidReveal, BidRule, GameRules
+from ..rules.variants import BidReveal, BidRule, GameRules, RoundPlan, Special
 
 GAME_ID_BYTES = 18  # 144 random bits, 24 URL-safe characters
 EDIT_TOKEN_BYTES = 32  # 256 random bits
@@ -100,6 +101,8 @@ class RoundFacts:
     entries: tuple[EntryFacts, ...] = ()
     #: The winner of each trick tallied so far (a seat, or ``None``: nobody).
     tally: tuple[Winner, ...] = ()
+    bomb: bool = False
+    cloud: Cloud | None = None
 
     @classmethod
     def of(cls, row: Any, entries: Iterable[Any]) -> RoundFacts:
@@ -114,6 +117,8 @@ class RoundFacts:
                 EntryFacts(entry.bid, entry.tricks, entry.draft_tricks) for entry in entries
             ),
             tally=read_tally(row.tally),
+            bomb=bool(row.bomb),
+            cloud=None if row.cloud_seat is None else Cloud(row.cloud_seat, row.cloud_bid),
         )
 
     def record(self) -> RoundRecord:
@@ -127,7 +132,14 @@ class RoundFacts:
         tricks: tuple[int, ...] | None = None
         if entries and all(entry.tricks is not None for entry in entries):
             tricks = tuple(entry.tricks or 0 for entry in entries)
-        return RoundRecord(trump=trump, bids=bids, tricks=tricks, tally=self.tally)
+        return RoundRecord(
+            trump=trump,
+            bids=bids,
+            tricks=tricks,
+            tally=self.tally,
+            bomb=self.bomb,
+            cloud=self.cloud,
+        )
 
     def with_trump(self, trump: Trump) -> RoundFacts:
         """The round with this trump."""
@@ -182,6 +194,8 @@ _GAME = (
         Game.bid_reveal,
         Game.clairvoyance,
         Game.round_count,
+        Game.round_plan,
+        Game.special_cards,
         Game.created_at,
         Player.name,
     )
@@ -199,6 +213,9 @@ _FACTS = (
         Round.trump_suit,
         Round.corrected_at,
         Round.tally,
+        Round.bomb,
+        Round.cloud_seat,
+        Round.cloud_bid,
         Entry.seat,
         Entry.bid,
         Entry.tricks,
@@ -256,6 +273,10 @@ def game_table(game: Any, players: Sequence[str] | None = None) -> Table:
             last_bidder_may_bid_zero=game.last_bidder_may_bid_zero,
             bid_reveal=BidReveal(game.bid_reveal),
             clairvoyance=game.clairvoyance,
+            special_cards=frozenset(
+                Special(name) for name in game.special_cards.split(",") if name
+            ),
+            round_plan=RoundPlan(game.round_plan),
         ),
     )
 
@@ -278,8 +299,9 @@ def snapshot(game: Game) -> GameSnapshot:
 
 
 def facts_json(record: RoundRecord) -> dict[str, object]:
-    """A round's recorded facts as the audit trail keeps them (the trick tally only once a
-    trick is tallied)."""
+    """A round's recorded facts as the audit trail keeps them: the trick tally only once a
+    trick is tallied, ``bomb`` and ``cloud`` only when the Bomb was played or the Cloud
+    changed a bid."""
     trump = record.trump
     facts: dict[str, object] = {
         "trump": None
@@ -290,6 +312,10 @@ def facts_json(record: RoundRecord) -> dict[str, object]:
     }
     if record.tally:
         facts["tally"] = list(record.tally)
+    if record.bomb:
+        facts["bomb"] = True
+    if record.cloud is not None:
+        facts["cloud"] = {"seat": record.cloud.seat, "bid": record.cloud.bid}
     return facts
 
 

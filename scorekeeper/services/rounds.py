@@ -21,11 +21,13 @@ from ..rules.referee import (
     change_bid,
     verify_bids_turn,
     verify_not_scored,
+    verify_specials_turn,
     verify_trick_draft_turn,
     verify_tricks_turn,
     verify_trump_turn,
 )
-from ..rules.table import Table, cards_in_round
+from ..rules.specials import Cloud, scored_bids
+from ..rules.table import Table
 from ..rules.tally import Winner, verify_trick_winner
 from ..rules.tricks import all_made_tricks, complete_draft, verify_trick_count
 from .loading import GameSnapshot, RoundFacts, bump_version, facts_json
@@ -75,6 +77,9 @@ class RoundEdit:
             "trump_suit": after.trump_suit,
             "corrected_at": after.corrected_at,
             "tally": list(after.tally) or None,
+            "bomb": after.bomb,
+            "cloud_seat": after.cloud.seat if after.cloud else None,
+            "cloud_bid": after.cloud.bid if after.cloud else None,
         }
         if before is None:
             session.execute(_INSERT_ROUND, [row])
@@ -115,7 +120,7 @@ class RoundEdit:
 
 
 @contextmanager
-def _round_edit(
+def round_edit(
     game_id: str, token: Credential, number: int, if_match: Collection[int] | None
 ) -> Iterator[RoundEdit]:
     """Round ``number`` of the game, locked, for the block to change; written when it ends."""
@@ -137,11 +142,12 @@ def record_trump(
 ) -> GameSnapshot:
     """Record (or change) the card turned in round ``number`` and the trump it gives;
     ``scored_too=False`` refuses a round already scored (the pages correct those as a whole)."""
-    with _round_edit(game_id, token, number, if_match) as edit:
+    with round_edit(game_id, token, number, if_match) as edit:
         if not scored_too:
             verify_not_scored(edit.view, number)
         verify_trump_turn(edit.view, number)
-        edit.round = edit.round.with_trump(trump_from(turned, chosen))
+        specials = edit.game.table.rules.special_cards
+        edit.round = edit.round.with_trump(trump_from(turned, chosen, specials))
         edit.audit("trump")
     return edit.result()
 
@@ -155,9 +161,9 @@ def record_bids(
     if_match: Collection[int] | None = None,
 ) -> GameSnapshot:
     """Record (or replace) the bids of round ``number``; ``None`` is a bid not made yet."""
-    with _round_edit(game_id, token, number, if_match) as edit:
+    with round_edit(game_id, token, number, if_match) as edit:
         verify_bids_turn(edit.view, number, bids)
-        edit.round = edit.round.with_entries(edit.seats, bid=bids)
+        edit.round = _cloud_kept(edit.round.with_entries(edit.seats, bid=bids))
         edit.audit("bids")
     return edit.result()
 
@@ -183,14 +189,23 @@ def record_bid(
     """Record (``None``: take back) one player's bid in round ``number``, keeping the others,
     while the round is not yet scored (a scored round is corrected as a whole). A dealer's
     bid that the new bid leaves forbidden is taken back, for the dealer to bid again."""
-    with _round_edit(game_id, token, number, if_match) as edit:
+    with round_edit(game_id, token, number, if_match) as edit:
         view = edit.view
         verify_not_scored(view, number)
         _verify_seat(view.table, seat)
         changed = change_bid(view, number, seat, bid)
-        edit.round = edit.round.with_entries(edit.seats, bid=changed.bids)
+        edit.round = _cloud_kept(edit.round.with_entries(edit.seats, bid=changed.bids))
         edit.audit("bids")
     return BidRecorded(edit.result(), changed.dealer_bids_again)
+
+
+def _cloud_kept(kept: RoundFacts) -> RoundFacts:
+    """The round without the Cloud's change once the bid it changed is no longer the bid."""
+    cloud = kept.cloud
+    if cloud is None:
+        return kept
+    bid = kept.entries[cloud.seat].bid
+    return kept if bid is not None and abs(bid - cloud.bid) == 1 else replace(kept, cloud=None)
 
 
 def _verify_seat(table: Table, seat: int) -> None:
@@ -204,11 +219,16 @@ def record_tricks(
     number: int,
     tricks: Sequence[int],
     *,
+    bomb: bool = False,
+    cloud: Cloud | None = None,
     if_match: Collection[int] | None = None,
 ) -> GameSnapshot:
-    """Record (or correct) the tricks won in round ``number``, which scores it."""
-    with _round_edit(game_id, token, number, if_match) as edit:
-        verify_tricks_turn(edit.view, number, tricks)
+    """Record (or correct) the tricks won in round ``number``, which scores it, with whether
+    the Bomb was played and the Cloud's change of a bid (``None``: none)."""
+    with round_edit(game_id, token, number, if_match) as edit:
+        verify_specials_turn(edit.view, number, bomb=bomb, cloud=cloud)
+        verify_tricks_turn(edit.view, number, tricks, bomb=bomb)
+        edit.round = replace(edit.round, bomb=bomb, cloud=cloud)
         _write_tricks(edit, tricks)
         edit.audit("tricks")
     return edit.result()
@@ -228,23 +248,29 @@ def correct_round(
     chosen: str | None,
     bids: Sequence[int],
     tricks: Sequence[int],
+    specials: tuple[bool, Cloud | None] | None = None,
     if_match: Collection[int] | None = None,
 ) -> GameSnapshot:
     """Replace a scored round's trump, bids and tricks at once, under the same checks;
-    ``turned`` is ``None`` for the round that deals every card (it has no trump to give)."""
-    with _round_edit(game_id, token, number, if_match) as edit:
+    ``turned`` is ``None`` for the round that deals every card (it has no trump to give);
+    ``specials``: the Bomb flag and the Cloud's change (``None``: as recorded)."""
+    with round_edit(game_id, token, number, if_match) as edit:
         view = edit.view
         if not edit.scored:
             raise OutOfTurnError(
                 _("Round %(round)d is not scored yet, so there is nothing to correct."),
                 round=number,
             )
+        bomb, cloud = specials or (edit.round.bomb, edit.round.cloud)
         verify_bids_turn(view, number, bids)
-        verify_tricks_turn(view, number, tricks)
+        verify_specials_turn(view, number, bomb=bomb, cloud=cloud, bids=bids)
+        verify_tricks_turn(view, number, tricks, bomb=bomb)
         if turned is not None:
             verify_trump_turn(view, number)
-            edit.round = edit.round.with_trump(trump_from(turned, chosen))
+            specials_in_deck = view.table.rules.special_cards
+            edit.round = edit.round.with_trump(trump_from(turned, chosen, specials_in_deck))
         edit.round = edit.round.with_entries(edit.seats, bid=bids, tricks=tricks)
+        edit.round = replace(edit.round, bomb=bomb, cloud=cloud)
         edit.audit("correction")
     return edit.result()
 
@@ -260,7 +286,7 @@ def save_trick_draft(
 ) -> GameSnapshot:
     """Keep the tricks one player won, tapped in while round ``number`` is played (``None``
     clears them). Drafts are never scored: :func:`record_tricks` saves the round."""
-    with _round_edit(game_id, token, number, if_match) as edit:
+    with round_edit(game_id, token, number, if_match) as edit:
         view = edit.view
         verify_trick_draft_turn(view, number)
         _verify_seat(view.table, seat)
@@ -282,11 +308,13 @@ def record_trick_winner(
 ) -> GameSnapshot:
     """Tally the next trick of round ``number`` as won by ``winner`` (a seat, or ``None``:
     nobody), while the round is played; undo takes the tap back."""
-    with _round_edit(game_id, token, number, if_match) as edit:
+    with round_edit(game_id, token, number, if_match) as edit:
         view = edit.view
         verify_trick_draft_turn(view, number)
         verify_trick_winner(view.table, number, edit.round.tally, winner)
-        edit.round = replace(edit.round, tally=(*edit.round.tally, winner))
+        # The Bomb's trick goes to nobody: the round's tricks then add up to the cards - 1.
+        bomb = edit.round.bomb or winner is None
+        edit.round = replace(edit.round, tally=(*edit.round.tally, winner), bomb=bomb)
         edit.audit("tally")
     return edit.result()
 
@@ -301,15 +329,16 @@ def score_round(
 ) -> GameSnapshot:
     """Score round ``number`` from the tricks tapped in (the one missing count filled in from
     the sum), or, with ``all_made``, with every player not tapped in having made their bid."""
-    with _round_edit(game_id, token, number, if_match) as edit:
+    with round_edit(game_id, token, number, if_match) as edit:
         view = edit.view
         verify_trick_draft_turn(view, number)
+        bomb = edit.round.bomb
         if all_made:
             tricks = tapped_or_made(edit.game, number) or all_made_tricks(
-                number, view.round(number).bids or ()
+                view.table, number, _scored_bids(edit.game, number), bomb=bomb
             )
         else:
-            tricks = complete_draft(view.table, number, edit.game.draft(number))
+            tricks = complete_draft(view.table, number, edit.game.draft(number), bomb=bomb)
         verify_tricks_turn(view, number, tricks)
         _write_tricks(edit, tricks)
         edit.audit("score")
@@ -317,13 +346,19 @@ def score_round(
 
 
 def tapped_or_made(game: GameSnapshot, number: int) -> tuple[int, ...] | None:
-    """The tricks if every player whose tricks are not tapped in made their bid, when they
-    add up to the round's cards (``None``: they do not, or a bid is missing)."""
-    bids = game.view.round(number).bids
+    """The tricks if every player whose tricks are not tapped in made their bid (as the Cloud
+    left it), when they add up to the round's tricks (``None``: they do not, or a bid is
+    missing)."""
+    bids = _scored_bids(game, number)
     if not bids or None in bids:
         return None
     tricks = tuple(
         count if count is not None else bid or 0
         for count, bid in zip(game.draft(number), bids, strict=True)
     )
-    return tricks if sum(tricks) == cards_in_round(number) else None
+    return tricks if sum(tricks) == game.view.round(number).tricks_total else None
+
+
+def _scored_bids(game: GameSnapshot, number: int) -> tuple[int | None, ...]:
+    view = game.view.round(number)
+    return scored_bids(view.bids, view.cloud) or ()

@@ -9,11 +9,11 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import NamedTuple
 
-from sqlalchemy import select
+from sqlalchemy import and_, case, select
 
 from ..database import folded
 from ..extensions import db
-from ..models import Entry, Game, Grant, Player
+from ..models import Entry, Game, Grant, Player, Round
 from ..rules.scoring import score
 from ..rules.table import fold_case
 from .sharing import Device
@@ -208,7 +208,8 @@ def tally(games: Iterable[KeptGame]) -> Statistics:
 def kept_games(device: Device) -> list[KeptGame]:
     """The facts of the games ``device`` keeps, oldest first, in two statements, asked of the
     tables' columns (SQLAlchemy Core): the rows are many, and plain rows cost far less."""
-    games, players, entries, grants = [model.__table__ for model in (Game, Player, Entry, Grant)]
+    tables = [model.__table__ for model in (Game, Player, Entry, Grant, Round)]
+    games, players, entries, grants, rounds = tables
     mine = (grants.c.device_hash == device.hash, games.c.deleted_at.is_(None))
     seated = db.session.execute(
         select(
@@ -223,16 +224,22 @@ def kept_games(device: Device) -> list[KeptGame]:
         .where(*mine)
         .order_by(games.c.created_at, games.c.id)
     ).all()
+    # The bid a round is scored on: the Cloud's change where it changed one.
+    cloud = rounds.c.cloud_seat == entries.c.seat
     scored = db.session.execute(
         select(
             entries.c.game_id,
             entries.c.seat,
             entries.c.round_number,
-            entries.c.bid,
+            case((cloud, rounds.c.cloud_bid), else_=entries.c.bid),
             entries.c.tricks,
         )
         .join_from(entries, grants, grants.c.game_id == entries.c.game_id)
         .join(games, games.c.id == entries.c.game_id)
+        .join(
+            rounds,
+            and_(rounds.c.game_id == entries.c.game_id, rounds.c.number == entries.c.round_number),
+        )
         .where(*mine, entries.c.bid.is_not(None), entries.c.tricks.is_not(None))
     ).all()
     played: dict[tuple[str, int], list[tuple[int, int, int]]] = {}

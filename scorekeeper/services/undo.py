@@ -20,13 +20,14 @@ from ..models import Entry, RoundChange
 from ..rules.cards import Suit, Turned
 from ..rules.messages import OutOfTurnError
 from ..rules.messages import gettext_noop as _
+from ..rules.specials import Cloud
 from .loading import GameSnapshot, RoundFacts, facts_json
 from .rounds import RoundEdit
 from .sharing import Credential, editing
 
 #: The writes that can be undone: a trump, bids (a bid), a trick tallied, tricks, a scoring,
-#: a correction.
-UNDOABLE = frozenset({"trump", "bids", "tally", "tricks", "score", "correction"})
+#: a correction, the Bomb's and the Cloud's facts.
+UNDOABLE = frozenset({"trump", "bids", "tally", "tricks", "score", "correction", "specials"})
 UNDO = "undo"
 REDO = "redo"
 
@@ -100,7 +101,22 @@ def _facts(data: Any, seats: int) -> Facts | None:
         or not all(winner is None or (_count(winner) and winner < seats) for winner in tally)
     ):
         return None
-    return {"trump": trump, "bids": _no_blanks(bids), "tricks": tricks, "tally": tally or None}
+    facts: Facts = {
+        "trump": trump,
+        "bids": _no_blanks(bids),
+        "tricks": tricks,
+        "tally": tally or None,
+    }
+    if data.get("bomb") is True:
+        facts["bomb"] = True
+    cloud = data.get("cloud")
+    if cloud is not None:
+        if not isinstance(cloud, dict) or not _count(cloud.get("bid")):
+            return None
+        if not (_count(cloud.get("seat")) and cloud["seat"] < seats):
+            return None
+        facts["cloud"] = {"seat": cloud["seat"], "bid": cloud["bid"]}
+    return facts
 
 
 def _count(value: object) -> bool:
@@ -246,11 +262,14 @@ def _restored(edit: RoundEdit, facts: Facts, step: Step, *, redo: bool) -> Round
     the one that was wrong; a round not being played keeps no tricks tapped in."""
     seats = edit.seats
     trump = facts["trump"]
+    cloud = facts.get("cloud")
     kept = replace(
         edit.round,
         trump_turned=trump["turned"] if trump else None,
         trump_suit=trump["suit"] if trump else None,
         tally=tuple(facts["tally"] or ()),
+        bomb=bool(facts.get("bomb")),
+        cloud=Cloud(cloud["seat"], cloud["bid"]) if cloud else None,
     )
     blank: Sequence[int | None] = (None,) * seats
     drafts: Sequence[int | None] = [entry.draft for entry in kept.entries] or blank

@@ -12,14 +12,28 @@ from wtforms import (
     IntegerField,
     RadioField,
     SelectField,
+    SelectMultipleField,
     StringField,
 )
 from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, NumberRange, Optional
 
 from ..rules.table import MAX_PLAYERS, MIN_PLAYERS
-from ..rules.variants import BidReveal, BidRule
+from ..rules.variants import BidReveal, BidRule, RoundPlan, Special
 
+#: The new-game form's boxes for the deck: one for the Dragon and the Fairy, which go together.
+DECK_CHOICES = (
+    (Special.BOMB.value, _l("Bomb: its trick goes to nobody")),
+    (Special.CLOUD.value, _l("Cloud: whoever wins its trick changes their bid by one")),
+    (Special.WEREWOLF.value, _l("Werewolf: its holder names the trump")),
+    (Special.JUGGLER.value, _l("Juggler")),
+    (Special.DRAGON.value, _l("Dragon and Fairy")),
+    (Special.SHAPESHIFTER.value, _l("Shapeshifter")),
+)
+PLAN_CHOICES = (
+    (RoundPlan.EVERY_HAND.value, _l("Every hand: 1, 2, 3, … cards")),
+    (RoundPlan.ODD_HANDS.value, _l("Odd hands only: 1, 3, 5, … cards")),
+)
 RANDOM_DEALER = "random"
 FULL_GAME = "full"
 
@@ -53,6 +67,24 @@ class NewGameForm(FlaskForm):  # type: ignore[misc]
     )
     clairvoyance = BooleanField(_l("Clairvoyance in round 1"))
     rounds = SelectField(_l("Rounds"), default=FULL_GAME, validate_choice=False)
+    special_cards = SelectMultipleField(
+        _l("Special cards"), choices=[SelectChoice(card.value) for card in Special], default=[]
+    )
+    round_plan = RadioField(
+        _l("Round plan"),
+        choices=[SelectChoice(plan.value) for plan in RoundPlan],
+        default=RoundPlan.EVERY_HAND.value,
+    )
+
+    def specials(self) -> list[str]:
+        """The special cards chosen: the page's one box for the Dragon puts in the Fairy too."""
+        chosen = list(self.special_cards.data or [])
+        return [*chosen, Special.FAIRY] if Special.DRAGON in chosen else chosen
+
+    def plan(self) -> RoundPlan:
+        """The round plan chosen (every hand unless it is one the page offers)."""
+        data = self.round_plan.data
+        return RoundPlan(data) if data in set(RoundPlan) else RoundPlan.EVERY_HAND
 
     def seat_names(self) -> list[str]:
         """The names as typed, seat by seat."""
@@ -86,3 +118,10 @@ class SeatForm(VersionedForm):
 
     seat = IntegerField(validators=[InputRequired(), NumberRange(min=0)])
     value = IntegerField(validators=[Optional()])
+
+
+class SpecialForm(VersionedForm):
+    """A tap on the Bomb's toggle ("1" played, "0" not) or the Cloud's buttons ("2:up",
+    "2:down" for seat 2, "none" to take the change back)."""
+
+    value = StringField(validators=[InputRequired()])

@@ -33,7 +33,7 @@ from ..services import games, loading
 from . import screens
 from .common import LANGUAGE_KEY, Page, back_to, current_device, editable, page_blueprint
 from .following import remember_followed
-from .forms import FULL_GAME, RANDOM_DEALER, NewGameForm
+from .forms import DECK_CHOICES, FULL_GAME, PLAN_CHOICES, RANDOM_DEALER, NewGameForm
 
 bp = page_blueprint("games", __name__)
 
@@ -163,7 +163,7 @@ def _remembered_setup() -> NewGameForm | None:
     fields = {
         key: value
         for key, value in setup.items()
-        if key != "names" and isinstance(value, str | bool | None)
+        if key != "names" and (isinstance(value, str | bool | None) or key == "special_cards")
     }
     return _form_of({**fields, "names": names[:MAX_PLAYERS]})
 
@@ -177,7 +177,7 @@ def _setup_again(game_id: str | None) -> NewGameForm | None:
         table = games.get_game(game_id).table
     except errors.ServiceError:
         return None
-    full = table.rules.rounds == full_game_rounds(table.seats)
+    full = table.rules.rounds == full_game_rounds(table.seats, table.rules.round_plan)
     return _form_of(
         {
             "names": list(table.players),
@@ -187,6 +187,8 @@ def _setup_again(game_id: str | None) -> NewGameForm | None:
             "bid_reveal": table.rules.bid_reveal.value,
             "clairvoyance": table.rules.clairvoyance,
             "rounds": FULL_GAME if full else str(table.rules.rounds),
+            "special_cards": list(table.rules.specials),
+            "round_plan": table.rules.round_plan.value,
         }
     )
 
@@ -213,6 +215,8 @@ def _start_game(form: NewGameForm) -> Response | None:
             bid_reveal=form.bid_reveal.data,
             clairvoyance=bool(form.clairvoyance.data),
             rounds=form.round_count(),
+            special_cards=form.specials(),
+            round_plan=form.plan(),
             device=device,
             game_id=game_id,
         )
@@ -277,7 +281,7 @@ def _render_new_game(
     form: NewGameForm, status: int, *, restored: bool = False, carried: list[str] | None = None
 ) -> Response:
     seats = len(form.names.entries)
-    full = full_game_rounds(min(max(seats, MIN_PLAYERS), MAX_PLAYERS))
+    full = full_game_rounds(min(max(seats, MIN_PLAYERS), MAX_PLAYERS), form.plan())
     form.rounds.choices = [
         SelectChoice(FULL_GAME, gettext("Full game: %(rounds)d rounds", rounds=full)),
         *[SelectChoice(str(count)) for count in range(1, full)],
@@ -289,6 +293,8 @@ def _render_new_game(
         suggestions=games.known_names(current_device(create=True)),
         policies=BID_RULES,
         reveals=REVEALS,
+        deck_choices=DECK_CHOICES,
+        plan_choices=PLAN_CHOICES,
         min_players=MIN_PLAYERS,
         max_players=MAX_PLAYERS,
         max_name=NAME_MAX_LENGTH,

@@ -273,6 +273,7 @@ def _kind_labels() -> dict[str, str]:
         "tricks": gettext("Tricks recorded"),
         "score": gettext("Round scored"),
         "correction": gettext("Corrected"),
+        "specials": gettext("Bomb or Cloud recorded"),
         "import": gettext("Imported"),
         "undo": gettext("Undone"),
         "redo": gettext("Redone"),

@@ -12,13 +12,14 @@ from werkzeug.wrappers import Response
 
 from .. import errors
 from ..i18n import gettext, rule_message
-from ..rules.cards import Suit, Turned
+from ..rules.cards import NO_TRUMP, Suit, Turned
 from ..rules.game import RoundState
-from ..rules.messages import OutOfTurnError, RuleError
-from ..services import games, loading, rounds, sharing, undo
+from ..rules.messages import OutOfTurnError, RuleError, SetupError
+from ..rules.variants import Special
+from ..services import games, loading, rounds, sharing, specials, undo
 from . import screens
 from .common import Page, back_to, current_device, editable, flash_stale, page_blueprint
-from .forms import SeatForm, TrumpForm, VersionedForm, small_number
+from .forms import SeatForm, SpecialForm, TrumpForm, VersionedForm, small_number
 
 bp = page_blueprint("rounds", __name__)
 
@@ -55,7 +56,10 @@ def _render_round(
     if error is not None and (error.field or "").startswith("bids"):
         change = "bids"
     wizard = request.args.get("turned") == Turned.WIZARD.value
-    step = _step(snapshot, number, change, wizard=wizard)
+    werewolf = request.args.get("turned") == Turned.WEREWOLF.value and (
+        Special.WEREWOLF in snapshot.table.rules.special_cards
+    )
+    step = _step(snapshot, number, change, wizard=wizard or werewolf)
     # A refusal about one row (or the trick total) is shown next to it, any other on top.
     field = error.field if error is not None else None
     if field and not _ROW_FIELD.fullmatch(field):
@@ -67,6 +71,7 @@ def _render_round(
         number=number,
         step=step,
         wizard=wizard and step == "trump",
+        werewolf=werewolf and step == "trump",
         open_seat=request.args.get("seat", type=int),
         bid_rows=screens.bid_rows(snapshot, number),
         trick_rows=screens.trick_rows(snapshot, number),
@@ -74,7 +79,7 @@ def _render_round(
         tricks_so_far=screens.tricks_so_far(snapshot, number),
         can_all_make=screens.can_all_make(snapshot, number),
         reversible=screens.reversible(snapshot),
-        previous=screens.previous_result(snapshot, number, step, wizard=wizard),
+        previous=screens.previous_result(snapshot, number, step, wizard=wizard or werewolf),
         suits=list(Suit),
         error=rule_message(error) if error is not None else None,
         error_field=field,
@@ -155,6 +160,8 @@ _FORMS: dict[str, type[VersionedForm]] = {
     "tricks": SeatForm,
     "trick": SeatForm,
     "nobody": VersionedForm,
+    "bomb": SpecialForm,
+    "cloud": SpecialForm,
     "score": VersionedForm,
     "all_made": VersionedForm,
     "undo": VersionedForm,
@@ -201,6 +208,14 @@ def _record(action: str, form: Any, game_id: str, number: int, device: sharing.D
     elif action in ("trick", "nobody"):
         winner = form.seat.data if action == "trick" else None
         rounds.record_trick_winner(game_id, device, number, winner, if_match=if_match)
+    elif action == "bomb":
+        specials.record_bomb(game_id, device, number, form.value.data == "1", if_match=if_match)
+    elif action == "cloud":
+        seat, _sep, way = form.value.data.partition(":")
+        if form.value.data != "none" and not (seat.isdigit() and way in ("up", "down")):
+            raise SetupError(_CLOUD_TAP)
+        chosen = int(seat) if seat.isdigit() else None
+        specials.record_cloud(game_id, device, number, chosen, up=way == "up", if_match=if_match)
     else:
         scored = rounds.score_round(
             game_id, device, number, all_made=action == "all_made", if_match=if_match
@@ -209,6 +224,8 @@ def _record(action: str, form: Any, game_id: str, number: int, device: sharing.D
             return number + 1  # its points are shown with the next round's first step
     return number
 
+
+_CLOUD_TAP = "This page sent something it never sends."
 
 #: The session's key for a sentence the next round screen shows at one row.
 _NOTICE = "round_notice"
@@ -237,9 +254,13 @@ def correct(game_id: str, number: int) -> Page:
     if view.state is not RoundState.SCORED:
         flash(gettext("Round %(round)d is not scored yet: play it first.", round=number))
         return redirect(url_for("games.game", game_id=game_id), 303)
+    trump = view.trump
+    chosen = trump.suit.value if trump and trump.suit else ""
+    if trump is not None and trump.turned is Turned.WEREWOLF and not chosen:
+        chosen = NO_TRUMP  # the Werewolf's holder named no trump
     recorded = Correction(
-        turned=view.trump.turned.value if view.trump else "",
-        chosen=view.trump.suit.value if view.trump and view.trump.suit else "",
+        turned=trump.turned.value if trump else "",
+        chosen=chosen,
         bids=list(view.bids or ()),
         tricks=list(view.tricks or ()),
     )
@@ -295,6 +316,10 @@ def correct(game_id: str, number: int) -> Page:
     return make_response(body, status)
 
 
+#: The cards after which a trump is chosen.
+_CHOOSING = (Turned.WIZARD.value, Turned.WEREWOLF.value)
+
+
 @dataclass
 class Correction:
     """A round's facts as the correction form holds them (``None``: not chosen)."""
@@ -314,7 +339,7 @@ def _same_facts(
         if snapshot.table.deals_every_card(number):
             trump: tuple[str, str] = ("", "")  # no trump to give: the form has no field
         else:
-            wizard = values.turned == Turned.WIZARD.value
+            wizard = values.turned in _CHOOSING
             trump = (values.turned, values.chosen if wizard else "")
         return (*trump, values.bids, values.tricks)
 
@@ -331,7 +356,7 @@ def _correction_values(snapshot: loading.GameSnapshot, number: int) -> Correctio
     turned = form.get("turned", "")
     return Correction(
         turned=turned,
-        chosen=form.get("chosen", "") if turned == Turned.WIZARD.value else "",
+        chosen=form.get("chosen", "") if turned in _CHOOSING else "",
         bids=numbers("bid"),
         tricks=numbers("tricks"),
     )

@@ -74,12 +74,16 @@ def trump_label(trump: Trump | None) -> str:
     if trump is None:
         return gettext("not recorded yet")
     if trump.suit is None:
-        if trump.turned is Turned.JESTER:
-            return gettext("no trump (a Jester was turned)")
-        return gettext("no trump (no card was left to turn)")
+        return {
+            Turned.JESTER: gettext("no trump (a Jester was turned)"),
+            Turned.BOMB: gettext("no trump (the Bomb was turned)"),
+            Turned.WEREWOLF: gettext("no trump, named by the Werewolf's holder"),
+        }.get(trump.turned, gettext("no trump (no card was left to turn)"))
     label = suit_label(trump.suit)
     if trump.turned is Turned.WIZARD:
         return gettext("%(suit)s, chosen by the dealer under a Wizard", suit=label)
+    if trump.turned is Turned.WEREWOLF:
+        return gettext("%(suit)s, named by the Werewolf's holder", suit=label)
     return label
 
 
@@ -117,7 +121,7 @@ def trick_rows(game: loading.GameSnapshot, number: int) -> list[Row]:
     filled in from the sum."""
     view = game.view.round(number)
     draft = game.draft(number)
-    filled = fill_tricks(number, draft)
+    filled = fill_tricks(view.tricks_total, draft)
     shown = view.shown_bids or (None,) * game.table.seats
     return [
         Row(
@@ -136,15 +140,16 @@ def trick_rows(game: loading.GameSnapshot, number: int) -> list[Row]:
 
 def tricks_so_far(game: loading.GameSnapshot, number: int) -> int:
     """The tricks the round screen shows so far, the one filled in from the sum included."""
-    return sum(count or 0 for count in fill_tricks(number, game.draft(number)))
+    total = game.view.round(number).tricks_total
+    return sum(count or 0 for count in fill_tricks(total, game.draft(number)))
 
 
 def trick_hint(game: loading.GameSnapshot, number: int) -> str | None:
     """What keeps the round from being scored now, in one sentence (``None``: nothing)."""
-    table = game.table
+    table, bomb = game.table, game.view.round(number).bomb
     try:
-        tricks = complete_draft(table, number, game.draft(number))
-        verify_tricks(table, number, tricks)
+        tricks = complete_draft(table, number, game.draft(number), bomb=bomb)
+        verify_tricks(table, number, tricks, bomb=bomb)
     except TrickError as error:
         return rule_message(error)
     return None
@@ -179,6 +184,8 @@ class Cell:
     score: int | None
     total: int | None
     dealer: bool
+    #: The bid the Cloud changed it to (``None``: not changed, or hidden).
+    cloud: int | None = None
 
 
 @dataclass(frozen=True)
@@ -206,6 +213,7 @@ def sheet_rows(game: loading.GameSnapshot) -> list[SheetRow]:
                 score=view.scores[seat] if view.scores is not None else None,
                 total=totals[seat] if totals is not None else None,
                 dealer=seat == view.dealer,
+                cloud=view.cloud_bid[1] if view.cloud_bid and view.cloud_bid[0] == seat else None,
             )
             for seat in range(seats)
         ]
@@ -350,6 +358,8 @@ def change_words(game: loading.GameSnapshot, step: undo.Step) -> str:
         return gettext("trick %(trick)d of round %(round)d", trick=trick, round=number)
     if step.kind == "correction":
         return gettext("the correction of round %(round)d", round=number)
+    if step.kind == "specials":
+        return gettext("the Bomb or the Cloud in round %(round)d", round=number)
     return gettext("the scoring of round %(round)d", round=number)
 
 

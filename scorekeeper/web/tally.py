@@ -88,11 +88,11 @@ def board(game: loading.GameSnapshot, number: int) -> Board | None:
             need=player.need,
             words=need_words(player),
         )
-        for player in progress(number, shown, view.tally)
+        for player in progress(view.cards, shown, view.tally)
     ]
     return Board(
         rows=rows,
         tallied=len(view.tally),
         cards=view.cards,
-        nobody=nobody_allowed(game.table, number),
+        nobody=nobody_allowed(game.table, view.tally),
     )

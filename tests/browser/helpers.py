@@ -89,12 +89,14 @@ def new_game(
     bid_rule: str = "standard",
     reveal: str = "open",
     rounds: str | None = None,
+    deck: tuple[str, ...] = (),
     screenshot: str | None = None,
 ) -> str:
     """Set a game up through the new-game form, from the home page; the game's id.
 
     ``dealer``: a player's name, or ``None`` to draw at random. ``rounds``: an option value
-    of the Rounds select ("3"), or ``None`` for the full game.
+    of the Rounds select ("3"), or ``None`` for the full game. ``deck``: the special cards
+    to check ("bomb").
     """
     page.goto(base_url + "/")
     page.get_by_role("button", name="Start a new game").click()
@@ -114,6 +116,8 @@ def new_game(
     page.get_by_role("radio", name=starts_with(REVEAL_LABELS[reveal])).check()
     if rounds is not None:
         page.get_by_label("Rounds").select_option(rounds)
+    for card in deck:
+        page.locator(f'input[name="special_cards"][value="{card}"]').check()
     if screenshot:
         shot(page, screenshot)
     # The first "Start the game" is the hidden default button that Enter presses.

@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 from scorekeeper.rules.cards import Trump, Turned
 from scorekeeper.rules.game import RoundRecord
 from scorekeeper.rules.messages import RuleError
-from scorekeeper.rules.table import Table
-from scorekeeper.rules.variants import BidReveal, BidRule, GameRules
+from scorekeeper.rules.specials import Cloud
+from scorekeeper.rules.table import Table, full_game_rounds
+from scorekeeper.rules.variants import BidReveal, BidRule, GameRules, RoundPlan, Special
 
 NAMES = ("Thomas", "Ute", "Kevin", "Anna", "Ben", "Cleo")
 FULL_ROUNDS = {3: 20, 4: 15, 5: 12, 6: 10}
@@ -29,17 +30,21 @@ def make_table(
     zero: bool = False,
     reveal: BidReveal = BidReveal.OPEN,
     clairvoyance: bool = False,
+    specials: frozenset[Special] = frozenset(),
+    plan: RoundPlan = RoundPlan.EVERY_HAND,
 ) -> Table:
     """A table of the first ``players`` names; a full game unless ``rounds`` is given."""
     return Table(
         players=NAMES[:players],
         first_dealer=first_dealer,
         rules=GameRules(
-            rounds=rounds if rounds is not None else FULL_ROUNDS[players],
+            rounds=rounds if rounds is not None else full_game_rounds(players, plan),
             bid_rule=bid_rule,
             last_bidder_may_bid_zero=zero,
             bid_reveal=reveal,
             clairvoyance=clairvoyance,
+            special_cards=specials,
+            round_plan=plan,
         ),
     )
 
@@ -88,29 +93,48 @@ def assert_refused(error: BaseException, kind: type[RuleError], message: str) ->
 # -- Strategies for the properties ---------------------------------------------------------
 
 
+#: Any deck: each special card in or out, the Dragon and the Fairy together.
+decks = st.sets(st.sampled_from([s for s in Special if s is not Special.FAIRY])).map(
+    lambda chosen: frozenset(chosen | ({Special.FAIRY} if Special.DRAGON in chosen else set()))
+)
+
+
 @st.composite
-def round_facts(draw: st.DrawFn, players: int, round_number: int) -> RoundRecord:
-    """A scored round: any bids; tricks from a winner drawn for each of the r tricks."""
-    bids = draw(st.lists(st.integers(0, round_number), min_size=players, max_size=players))
-    size = round_number
+def round_facts(draw: st.DrawFn, table: Table, round_number: int) -> RoundRecord:
+    """A scored round: any bids; tricks from a winner drawn for each trick (but the Bomb's,
+    when the deck has it and it was played); a Cloud's change when the deck has it."""
+    players, cards = table.seats, table.cards(round_number)
+    specials = table.rules.special_cards
+    bids = draw(st.lists(st.integers(0, cards), min_size=players, max_size=players))
+    bomb = Special.BOMB in specials and draw(st.booleans())
+    size = cards - bomb
     winners = draw(st.lists(st.integers(0, players - 1), min_size=size, max_size=size))
     tricks = [winners.count(seat) for seat in range(players)]
-    return record(bids, tricks, None if round_number * players == 60 else JESTER)
+    cloud = None
+    if Special.CLOUD in specials and draw(st.booleans()):
+        seat = draw(st.integers(0, players - 1))
+        changed = [b for b in (bids[seat] - 1, bids[seat] + 1) if table.holds(round_number, b)]
+        cloud = Cloud(seat, draw(st.sampled_from(changed)))
+    trump = None if table.deals_every_card(round_number) else JESTER
+    return RoundRecord(trump, tuple(bids), tuple(tricks), bomb, cloud)
 
 
 @st.composite
 def played_games(draw: st.DrawFn, max_rounds: int = 20) -> tuple[Table, Records]:
-    """A table and its first rounds scored (maybe all of them)."""
+    """A table (any plan, any deck) and its first rounds scored (maybe all of them)."""
     players = draw(st.integers(3, 6))
-    rounds = draw(st.integers(1, min(max_rounds, FULL_ROUNDS[players])))
+    plan = draw(st.sampled_from(RoundPlan))
+    rounds = draw(st.integers(1, min(max_rounds, full_game_rounds(players, plan))))
     table = make_table(
         players,
         first_dealer=draw(st.integers(0, players - 1)),
         rounds=rounds,
         bid_rule=draw(st.sampled_from(BidRule)),
+        specials=draw(decks),
+        plan=plan,
     )
     scored = draw(st.integers(0, rounds))
-    return table, {n: draw(round_facts(players, n)) for n in range(1, scored + 1)}
+    return table, {n: draw(round_facts(table, n)) for n in range(1, scored + 1)}
 
 
 def leads_outright(totals: Sequence[int], seat: int) -> bool:
@@ -119,7 +143,8 @@ def leads_outright(totals: Sequence[int], seat: int) -> bool:
 
 @st.composite
 def dealer_turns(draw: st.DrawFn) -> tuple[Table, int, list[int | None], list[int]]:
-    """Any rule and option, any round, every other bid in, the dealer still to bid."""
+    """Any rule, option, plan and deck, any round, every other bid in, the dealer still to
+    bid."""
     players = draw(st.integers(3, 6))
     table = make_table(
         players,
@@ -127,19 +152,26 @@ def dealer_turns(draw: st.DrawFn) -> tuple[Table, int, list[int | None], list[in
         bid_rule=draw(st.sampled_from(BidRule)),
         zero=draw(st.booleans()),
         reveal=draw(st.sampled_from(BidReveal)),
+        specials=draw(decks),
+        plan=draw(st.sampled_from(RoundPlan)),
     )
-    round_number = draw(st.integers(1, FULL_ROUNDS[players]))
-    others = draw(
-        st.lists(st.integers(0, round_number), min_size=players - 1, max_size=players - 1)
-    )
+    round_number = draw(st.integers(1, table.rules.rounds))
+    cards = table.cards(round_number)
+    others = draw(st.lists(st.integers(0, cards), min_size=players - 1, max_size=players - 1))
     tens = st.integers(-3, 3).map(lambda x: 10 * x)  # small totals, so ties are common
     totals = draw(st.lists(tens, min_size=players, max_size=players))
     return table, round_number, in_seat_order(table, round_number, [*others, None]), totals
 
 
 @st.composite
-def seatings(draw: st.DrawFn) -> tuple[int, int, int]:
-    """Players, first dealer, and rounds to play (a full game or shorter)."""
+def seatings(draw: st.DrawFn) -> Table:
+    """A table of any plan and deck, with its rounds to play (a full game or shorter)."""
     players = draw(st.integers(3, 6))
-    first_dealer = draw(st.integers(0, players - 1))
-    return players, first_dealer, draw(st.integers(1, FULL_ROUNDS[players]))
+    plan = draw(st.sampled_from(RoundPlan))
+    return make_table(
+        players,
+        first_dealer=draw(st.integers(0, players - 1)),
+        rounds=draw(st.integers(1, full_game_rounds(players, plan))),
+        specials=draw(decks),
+        plan=plan,
+    )

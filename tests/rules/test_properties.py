@@ -11,8 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules.bids import allowed_bids, forbidden_bid
-from scorekeeper.rules.game import RoundView, evaluate
+from scorekeeper.rules.game import RoundRecord, RoundView, evaluate
 from scorekeeper.rules.scoring import add_scores, running_totals, score
+from scorekeeper.rules.specials import Cloud
 from scorekeeper.rules.table import Table, full_game_rounds
 from scorekeeper.rules.variants import BidRule
 
@@ -20,7 +21,6 @@ from .helpers import (
     Records,
     dealer_turns,
     leads_outright,
-    make_table,
     played_games,
     record,
     round_facts,
@@ -39,12 +39,18 @@ def test_totals_equal_the_sum_of_round_scores(game_facts: tuple[Table, Records])
     assert len(scored) == len(records)
     assert game.round(1).totals_before == [0] * table.seats
     for view in game.rounds[: len(records)]:
-        bids, tricks = records[view.number].bids, records[view.number].tricks
+        facts = records[view.number]
+        bids, tricks = facts.bids, facts.tricks
         assert bids is not None
         assert tricks is not None
+        assert sum(tricks) == view.cards - facts.bomb  # the Bomb's trick goes to nobody
         expected = []
-        for bid, won in zip(bids, tricks, strict=True):
-            assert bid is not None
+        for seat, (made, won) in enumerate(zip(bids, tricks, strict=True)):
+            assert made is not None
+            bid = made
+            if facts.cloud is not None and facts.cloud.seat == seat:
+                assert abs(facts.cloud.bid - made) == 1  # the Cloud changes a bid by one
+                bid = facts.cloud.bid  # ... and the round is scored on the changed bid
             expected.append(20 + 10 * won if bid == won else -10 * abs(bid - won))
         assert view.scores == expected
     assert game.totals == [sum(row[seat] for row in scored) for seat in range(table.seats)]
@@ -69,7 +75,7 @@ def test_a_change_to_one_round_changes_no_round_before_it_nor_after_it_unless_it
     changed = data.draw(st.sampled_from(["scored", "trump", "partial", "removed"]), label="change")
     after = dict(before)
     if changed == "scored":
-        after[since] = data.draw(round_facts(seats, since), label="round")
+        after[since] = data.draw(round_facts(table, since), label="round")
     elif changed == "trump":
         after[since] = record()
     elif changed == "partial":
@@ -95,8 +101,9 @@ def test_dealer_always_has_an_allowed_bid_and_at_most_one_forbidden(
 ) -> None:
     table, round_number, bids, totals = turn
     seat = table.dealer(round_number)
+    cards = table.cards(round_number)
     allowed = allowed_bids(table, round_number, seat, bids, totals)
-    refused = [bid for bid in range(round_number + 1) if bid not in allowed]
+    refused = [bid for bid in range(cards + 1) if bid not in allowed]
     assert allowed
     assert len(refused) <= 1
     # RULES.md, restated: the dealer may not make the total equal the cards ...
@@ -108,8 +115,8 @@ def test_dealer_always_has_an_allowed_bid_and_at_most_one_forbidden(
     others = sum(bid for bid in bids if bid is not None)
     expected = [
         bid
-        for bid in range(round_number + 1)
-        if restricted and others + bid == round_number and not (bid == 0 and zero_ok)
+        for bid in range(cards + 1)
+        if restricted and others + bid == cards and not (bid == 0 and zero_ok)
     ]
     assert refused == expected
     assert forbidden_bid(table, round_number, bids, totals) == (expected[0] if expected else None)
@@ -124,19 +131,19 @@ def test_forbidden_bid_is_never_outside_0_to_cards(
     missing = data.draw(st.sets(st.integers(0, table.seats - 1)))
     partial = [None if seat in missing else bid for seat, bid in enumerate(bids)]
     forbidden = forbidden_bid(table, round_number, partial, totals)
-    assert forbidden is None or 0 <= forbidden <= round_number
+    assert forbidden is None or 0 <= forbidden <= table.cards(round_number)
     if any(bid is None for seat, bid in enumerate(partial) if seat != table.dealer(round_number)):
         assert forbidden is None  # the dealer's limit waits for every other bid
 
 
 @settings(max_examples=150, deadline=None)
 @given(seatings())
-def test_every_seat_deals_equally_often_give_or_take_one(seating: tuple[int, int, int]) -> None:
+def test_every_seat_deals_equally_often_give_or_take_one(table: Table) -> None:
     # 60 / n rounds is never a multiple of n (20/3, 15/4, 12/5, 10/6), so not even a full
     # game gives every seat the same number of deals; passing the deal to the left keeps
-    # them within one, and any n rounds in a row give each seat exactly one deal.
-    players, first_dealer, rounds = seating
-    table = make_table(players, first_dealer=first_dealer, rounds=rounds)
+    # them within one, and any n rounds in a row give each seat exactly one deal, whatever
+    # the plan and the deck (odd hands only: the dealer passes every round as usual).
+    players, rounds = table.seats, table.rules.rounds
     dealers = [view.dealer for view in evaluate(table, {}).rounds]
     deals = [dealers.count(seat) for seat in range(players)]
     assert max(deals) - min(deals) <= 1
@@ -145,7 +152,7 @@ def test_every_seat_deals_equally_often_give_or_take_one(seating: tuple[int, int
         assert sorted(dealers[start : start + players]) == list(range(players))
     for earlier, later in pairwise(dealers):
         assert later == (earlier + 1) % players
-    if rounds == full_game_rounds(players):
+    if rounds == full_game_rounds(players, table.rules.round_plan):
         assert min(deals) == rounds // players
 
 
@@ -162,7 +169,14 @@ def test_scores_and_standings_do_not_depend_on_seat_order(
     def permute(values: Sequence[T] | None) -> list[T] | None:
         return None if values is None else [values[moved[i]] for i in range(seats)]
 
-    permuted_records = {n: record(permute(r.bids), permute(r.tricks)) for n, r in records.items()}
+    def permuted(facts: RoundRecord) -> RoundRecord:
+        cloud = facts.cloud and Cloud(moved.index(facts.cloud.seat), facts.cloud.bid)
+        bids, tricks = permute(facts.bids), permute(facts.tricks)
+        assert bids is not None
+        assert tricks is not None
+        return RoundRecord(facts.trump, tuple(bids), tuple(tricks), facts.bomb, cloud)
+
+    permuted_records = {n: permuted(r) for n, r in records.items()}
     permuted_table = Table(
         tuple(table.players[moved[i]] for i in range(seats)), table.first_dealer, table.rules
     )

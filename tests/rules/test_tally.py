@@ -20,6 +20,7 @@ from scorekeeper.rules.tally import (
     tricks_won,
     verify_trick_winner,
 )
+from scorekeeper.rules.variants import RoundPlan, Special
 
 from .helpers import assert_refused, make_table
 
@@ -103,7 +104,7 @@ def test_a_seat_the_table_does_not_have_is_refused() -> None:
 
 
 def test_nobody_wins_a_trick_only_where_a_bomb_can_be_played() -> None:
-    assert not nobody_allowed(TABLE, 2)
+    assert not nobody_allowed(TABLE, [])
     with pytest.raises(TrickError) as raised:
         verify_trick_winner(TABLE, 2, [0], None)
     assert_refused(
@@ -123,3 +124,28 @@ def test_the_round_view_carries_the_tally() -> None:
     view = evaluate(TABLE, {1: record}).round(1)
     assert view.tally == (1,)
     assert evaluate(TABLE, {}).round(1).tally == ()
+
+
+BOMB_TABLE = make_table(3, specials=frozenset({Special.BOMB}))
+
+
+def test_with_the_bomb_in_the_deck_one_trick_a_round_goes_to_nobody() -> None:
+    assert nobody_allowed(BOMB_TABLE, [0])
+    verify_trick_winner(BOMB_TABLE, 3, [0], None)
+    assert not nobody_allowed(BOMB_TABLE, [0, None])
+    with pytest.raises(TrickError):
+        verify_trick_winner(BOMB_TABLE, 3, [0, None], None)
+
+
+def test_a_tally_with_the_bombs_trick_fills_in_tricks_adding_up_to_cards_minus_one() -> None:
+    counts = tallied_tricks(BOMB_TABLE, 3, [0, None, 2])
+    assert counts == (1, 0, 1)
+    assert sum(counts) == 3 - 1
+
+
+def test_an_odd_hands_round_is_tallied_to_its_own_card_count() -> None:
+    odd = make_table(4, plan=RoundPlan.ODD_HANDS)
+    assert tallied_tricks(odd, 2, [0, 1]) is None  # round 2 deals 3 cards
+    assert tallied_tricks(odd, 2, [0, 1, 1]) == (1, 2, 0, 0)
+    with pytest.raises(TrickError):
+        verify_trick_winner(odd, 2, [0, 1, 1], 2)

@@ -135,7 +135,7 @@ def test_everyone_made_their_bid_when_the_bids_add_up_to_the_cards(
     bids: tuple[int, ...], tricks: tuple[int, ...]
 ) -> None:
     assert tricks_if_all_made(2, bids) == tricks
-    assert all_made_tricks(2, bids) == tricks
+    assert all_made_tricks(TABLE, 2, bids) == tricks
 
 
 @pytest.mark.parametrize("bids", [(1, 1, 1), (0, 0, 0), (1, None, 1), ()])
@@ -144,7 +144,7 @@ def test_not_everyone_can_have_made_bids_that_miss_the_cards(
 ) -> None:
     assert tricks_if_all_made(2, bids) is None
     with pytest.raises(TrickError, match="not everyone can have made their bid"):
-        all_made_tricks(2, bids)
+        all_made_tricks(TABLE, 2, bids)
 
 
 def test_tricks_may_be_tapped_in_only_while_a_round_is_played() -> None:

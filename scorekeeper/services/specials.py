@@ -1,0 +1,58 @@
+"""The special cards' facts of a round being played, tapped in on the round screen before it
+is scored: the Bomb was played, the Cloud changed a bid. Each write is one transaction,
+audited as ``specials`` (and so undone like any other)."""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import replace
+
+from ..rules.referee import verify_specials_turn, verify_trick_draft_turn
+from ..rules.specials import Cloud
+from .loading import GameSnapshot
+from .rounds import RoundEdit, round_edit
+from .sharing import Credential
+
+
+def _write(edit: RoundEdit, *, bomb: bool, cloud: Cloud | None) -> None:
+    view = edit.view
+    verify_trick_draft_turn(view, edit.number)
+    verify_specials_turn(view, edit.number, bomb=bomb, cloud=cloud)
+    edit.round = replace(edit.round, bomb=bomb, cloud=cloud)
+    edit.audit("specials")
+
+
+def record_bomb(
+    game_id: str,
+    token: Credential,
+    number: int,
+    played: bool,
+    *,
+    if_match: Collection[int] | None = None,
+) -> GameSnapshot:
+    """Record whether the Bomb was played in round ``number`` (while it is played): its
+    tricks then add up to the cards minus one."""
+    with round_edit(game_id, token, number, if_match) as edit:
+        _write(edit, bomb=played, cloud=edit.round.cloud)
+    return edit.result()
+
+
+def record_cloud(
+    game_id: str,
+    token: Credential,
+    number: int,
+    seat: int | None,
+    *,
+    up: bool = True,
+    if_match: Collection[int] | None = None,
+) -> GameSnapshot:
+    """Record that ``seat`` won the Cloud's trick in round ``number`` and bids one more
+    (``up``) or one less than the bid made; ``seat`` ``None`` takes the change back."""
+    with round_edit(game_id, token, number, if_match) as edit:
+        cloud = None
+        if seat is not None:
+            bids = edit.view.round(number).bids or ()
+            made = bids[seat] if 0 <= seat < len(bids) else None
+            cloud = Cloud(seat, (made or 0) + (1 if up else -1))
+        _write(edit, bomb=edit.round.bomb, cloud=cloud)
+    return edit.result()

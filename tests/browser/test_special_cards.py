@@ -1,0 +1,113 @@
+"""The special cards at the table, as a scorekeeper taps them on a phone (390×844): a Werewolf
+trump, a Bomb round scored with tricks adding up to the cards minus one, a Cloud's changed bid
+on the sheet and in the exports; in English, and a Bomb round in German."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from .conftest import PHONE
+from .helpers import (
+    bid,
+    new_game,
+    open_sheet,
+    result_scores,
+    round_heading,
+    score,
+    shot,
+    tap,
+    tricks,
+)
+
+NAMES = ["Ann", "Bob", "Cy"]
+
+
+def test_a_werewolf_trump_a_bomb_round_and_a_clouds_change(page: Page, base_url: str) -> None:
+    deck = ("bomb", "cloud", "werewolf")
+    game_id = new_game(
+        page, base_url, NAMES, dealer="Ann", deck=deck, screenshot="specials-new-game"
+    )
+
+    # Round 1: the Werewolf's holder names red.
+    tap(page, page.get_by_role("button", name="Werewolf: its holder names the trump"))
+    expect(page.get_by_role("heading", name=re.compile("^The Werewolf"))).to_be_visible()
+    shot(page, "specials-werewolf")
+    tap(page, page.get_by_role("button", name="red Dwarves", exact=True))
+    expect(page.get_by_text("red Dwarves, named by the Werewolf's holder")).to_be_visible()
+    for name, value in (("Bob", 0), ("Cy", 0), ("Ann", 1)):
+        bid(page, name, value)
+    tricks(page, "Ann", 1)
+    score(page, 1)
+    expect(round_heading(page, 2)).to_be_visible()
+
+    # Round 2 (2 cards): the Bomb takes one trick, the Cloud takes Ann from 1 down to 0.
+    tap(page, page.get_by_role("button", name="yellow Giants", exact=True))
+    for name, value in (("Cy", 1), ("Ann", 1), ("Bob", 0)):
+        bid(page, name, value)
+    bomb = page.get_by_role("button", name=re.compile("^The Bomb was played"))
+    tap(page, bomb)
+    expect(bomb).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_text("Tricks so far: 0 of 1.")).to_be_visible()
+    page.get_by_text("The Cloud: who won its trick changes their bid by one").click()
+    tap(page, page.get_by_role("button", name="Ann bids one less", exact=True))
+    expect(page.get_by_text("The Cloud: Ann bids 0 instead")).to_be_visible()
+    tricks(page, "Ann", 1)
+    # The other two are filled in from the sum: one trick in all, not two.
+    expect(page.get_by_text("Tricks so far: 1 of 1.")).to_be_visible()
+    shot(page, "specials-tricks")
+    score(page, 2)
+    assert result_scores(page) == {"Ann": "−10", "Bob": "+20", "Cy": "−10"}
+
+    sheet = open_sheet(page)
+    round_two = sheet.locator("#round-2")
+    expect(round_two).to_contain_text("the Bomb was played")
+    expect(round_two.get_by_role("cell").first).to_contain_text("1→0")
+    expect(sheet.locator("#round-1")).to_contain_text("named by the Werewolf's holder")
+    shot(page, "specials-sheet")
+    exported = page.request.get(f"{base_url}/api/v1/games/{game_id}/export").json()
+    assert exported["game"]["rounds"][1]["cloud"] == {"seat": 0, "bid": 0}
+    assert exported["game"]["rounds"][1]["bomb"] is True
+    csv = page.request.get(f"{base_url}/games/{game_id}/export.csv").text()
+    assert "2,2,Bob,yellow Giants,Ann,1,1,-10,20,0,yes" in csv.splitlines()
+
+
+@pytest.fixture
+def german(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(**PHONE, locale="de-DE")
+    context.set_default_timeout(10_000)
+    yield context.new_page()
+    context.close()
+
+
+def test_a_bomb_round_in_german(german: Page, base_url: str) -> None:
+    page = german
+    page.goto(base_url + "/games/new")
+    for seat, name in enumerate(NAMES):
+        field = page.locator(f'input[name="names-{seat}"]')
+        field.fill(name)
+        field.blur()
+        expect(page.get_by_role("radio", name=name, exact=True)).to_be_visible()
+    page.get_by_role("radio", name=NAMES[0], exact=True).check()
+    page.locator('input[name="special_cards"][value="bomb"]').check()
+    shot(page, "specials-new-game-de")
+    tap(page, page.locator('button[name="action"][value="start"]').last)
+    expect(page.get_by_role("heading", level=1, name=re.compile(r"^Runde 1 von"))).to_be_visible()
+
+    tap(page, page.get_by_role("button", name="Bombe: kein Trumpf", exact=True))
+    expect(page.get_by_text("kein Trumpf (die Bombe wurde aufgedeckt)")).to_be_visible()
+    for name, value in (("Bob", 0), ("Cy", 0), ("Ann", 0)):
+        tap(page, page.get_by_role("button", name=f"{name} sagt {value} an", exact=True))
+    expect(page.get_by_role("heading", name="Gemachte Stiche", exact=True)).to_be_visible()
+    bomb = page.get_by_role("button", name=re.compile("^Die Bombe wurde gespielt"))
+    tap(page, bomb)
+    expect(bomb).to_have_attribute("aria-pressed", "true")
+    # Round 1 has one card; with the Bomb its one trick goes to nobody: 0 of 0, filled in.
+    expect(page.get_by_text("Stiche bisher: 0 von 0.")).to_be_visible()
+    shot(page, "specials-tricks-de")
+    tap(page, page.get_by_role("button", name="Runde 1 werten", exact=True))
+    expect(page.get_by_role("heading", name="Runde 1 ist gewertet")).to_be_visible()
+    assert result_scores(page) == {"Ann": "+20", "Bob": "+20", "Cy": "+20"}

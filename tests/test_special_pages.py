@@ -1,0 +1,146 @@
+"""The special cards and the round plan on the pages: the new-game form's deck and plan, the
+trump step's Bomb and Werewolf, the tricks step's Bomb toggle and Cloud change, the sheet's
+marks, the correction of a Werewolf round."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.rules.cards import Turned
+from scorekeeper.rules.specials import Cloud
+from scorekeeper.rules.variants import RoundPlan, Special
+from scorekeeper.services import games
+
+from .confidant import Confidant, text
+
+
+@pytest.fixture
+def phone(client: FlaskClient) -> Confidant:
+    return Confidant(client)
+
+
+def _start(phone: Confidant, deck: list[str], **choices: Any) -> str:
+    form = phone.new_game_form(["Ann", "Bob", "Cy"], **choices)
+    form["special_cards"] = deck
+    response = phone.client.post("/games/new", data=form)
+    assert response.status_code == 303, text(response)
+    phone.game_id = response.headers["Location"].rsplit("/", 1)[-1]
+    return phone.game_id
+
+
+def test_the_new_game_form_offers_the_deck_and_the_plan(phone: Confidant) -> None:
+    body = phone.get("/games/new").get_data(as_text=True)
+    for card in ("bomb", "cloud", "werewolf", "juggler", "dragon", "shapeshifter"):
+        assert f'name="special_cards" value="{card}"' in body
+    assert 'name="special_cards" value="bomb" checked' not in body  # default: none
+    assert 'name="round_plan" value="every_hand" checked' in body
+    assert "Odd hands only: 1, 3, 5, … cards" in text(phone.get("/games/new"))
+
+
+def test_a_game_started_with_a_deck_and_odd_hands_keeps_them(app: Flask, phone: Confidant) -> None:
+    game_id = _start(phone, ["bomb", "dragon"], round_plan="odd_hands")
+    with app.app_context():
+        game = games.get_game(game_id)
+    rules = game.table.rules
+    # The one box for the Dragon puts the Fairy in too.
+    assert rules.special_cards == {Special.BOMB, Special.DRAGON, Special.FAIRY}
+    assert rules.round_plan is RoundPlan.ODD_HANDS
+    assert rules.rounds == 10
+    assert [view.cards for view in game.view.rounds][:3] == [1, 3, 5]
+    assert "Round 1 of 10" in text(phone.round_page(1))
+
+
+def test_the_trump_step_offers_the_bomb_and_the_werewolf_only_from_the_deck(
+    phone: Confidant,
+) -> None:
+    _start(phone, [])
+    plain = text(phone.round_page(1))
+    assert "Bomb: no trump" not in plain
+    assert "Werewolf: its holder names the trump" not in plain
+    _start(phone, ["bomb", "werewolf"])
+    page = text(phone.round_page(1))
+    assert "Bomb: no trump" in page
+    assert "Werewolf: its holder names the trump" in page
+
+
+def test_the_werewolfs_holder_names_no_trump_and_the_sheet_marks_it(phone: Confidant) -> None:
+    _start(phone, ["werewolf"])
+    choice = text(phone.round_page(1, "?turned=werewolf"))
+    assert "The Werewolf: its holder takes the turned card and names the trump" in choice
+    assert "No trump" in choice
+    assert phone.trump(1, "werewolf", "none").status_code == 303
+    assert "no trump, named by the Werewolf's holder" in text(phone.round_page(1))
+    assert "☾" in phone.get(f"/games/{phone.game_id}/sheet").get_data(as_text=True)
+
+
+def test_the_bomb_toggle_takes_a_trick_from_the_sum(app: Flask, phone: Confidant) -> None:
+    _start(phone, ["bomb"])
+    phone.play(1, [1, 0, 0], [1, 0, 0])
+    assert phone.trump(2, "red").status_code == 303
+    for seat, value in ((2, 1), (0, 1), (1, 0)):
+        assert phone.bid(2, seat, value).status_code == 303
+    assert "Tricks so far: 0 of 2." in text(phone.round_page(2))
+    assert phone.tap(2, action="bomb", value="1").status_code == 303
+    page = text(phone.round_page(2))
+    assert "Tricks so far: 0 of 1." in page
+    assert phone.tricks(2, 0, 1).status_code == 303
+    assert phone.score(2).status_code == 303  # Bob and Cy filled in from the sum: 0
+    with app.app_context():
+        view = games.get_game(phone.game_id).view.round(2)
+    assert (view.bomb, view.tricks, view.scores) == (True, (1, 0, 0), [30, 20, -10])
+
+
+def test_the_clouds_change_is_tapped_in_and_shown_on_the_sheet(
+    app: Flask, phone: Confidant
+) -> None:
+    _start(phone, ["cloud"])
+    phone.play(1, [1, 0, 0], [1, 0, 0])
+    assert phone.trump(2, "red").status_code == 303
+    for seat, value in ((2, 1), (0, 1), (1, 0)):
+        assert phone.bid(2, seat, value).status_code == 303
+    assert phone.tap(2, action="cloud", value="2:up").status_code == 303
+    assert "The Cloud: Cy bids 2 instead" in text(phone.round_page(2))
+    assert phone.tap(2, action="cloud", value="2:sideways").status_code == 422
+    for seat, count in ((0, 0), (1, 0)):
+        assert phone.tricks(2, seat, count).status_code == 303
+    assert phone.score(2).status_code == 303
+    with app.app_context():
+        view = games.get_game(phone.game_id).view.round(2)
+    assert view.cloud == Cloud(2, 2)
+    assert view.scores == [-10, 20, 40]
+    sheet = text(phone.get(f"/games/{phone.game_id}/sheet"))
+    assert "1→2 ☁ (bid changed by the Cloud) /2" in sheet
+
+
+def test_a_werewolf_round_is_corrected_with_its_choice_kept(app: Flask, phone: Confidant) -> None:
+    _start(phone, ["werewolf"])
+    assert phone.trump(1, "werewolf", "red").status_code == 303
+    for seat, value in ((1, 0), (2, 0), (0, 1)):
+        assert phone.bid(1, seat, value).status_code == 303
+    assert phone.tricks(1, 0, 1).status_code == 303
+    assert phone.score(1).status_code == 303
+    path = f"/games/{phone.game_id}/rounds/1/correct"
+    body = phone.get(path).get_data(as_text=True)
+    assert 'name="turned" value="werewolf" checked' in body
+    assert 'name="chosen" value="red" checked' in body
+    form = {
+        "csrf_token": phone.csrf(),
+        "version": str(phone.version(2)),
+        "turned": "werewolf",
+        "chosen": "none",
+        "bid-0": "1",
+        "bid-1": "0",
+        "bid-2": "0",
+        "tricks-0": "1",
+        "tricks-1": "0",
+        "tricks-2": "0",
+    }
+    assert phone.client.post(path, data=form).status_code == 303
+    with app.app_context():
+        trump = games.get_game(phone.game_id).view.round(1).trump
+    assert trump is not None
+    assert (trump.turned, trump.suit) == (Turned.WEREWOLF, None)
