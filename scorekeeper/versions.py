@@ -56,7 +56,7 @@ class VersionStore:
     def get(self, game_id: str) -> int | None:
         """The game's stored version; ``None`` when unknown or Redis is unreachable."""
         try:
-            value = self.client.get(self.prefix + game_id)
+            value: bytes | None = self.client.get(self.prefix + game_id)  # type: ignore[assignment]
         except redis.RedisError as error:
             log.warning("the versions in Redis cannot be read: %s", error)
             return None
