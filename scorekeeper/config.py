@@ -77,7 +77,7 @@ def build(instance_path: str, overrides: Mapping[str, Any] | None = None) -> dic
         # Pages, styles and scripts go out compressed; the API's JSON is left as it is, so
         # its ETags stay the bare version numbers API.md promises.
         "COMPRESS_MIMETYPES": ["text/html", "text/css", "text/javascript", "image/svg+xml"],
-        "COMPRESS_MIN_SIZE": int(_env("COMPRESS_MIN_SIZE", "512")),
+        "COMPRESS_MIN_SIZE": 512,
         # Only whole bodies are compressed; static files are read whole (see assets.py).
         "COMPRESS_STREAMS": False,
         # The cookie is sent over HTTPS only when the page came over HTTPS ("auto"; see
