@@ -126,22 +126,31 @@ def healthz_step(port: int, rate: float, options: Options) -> Step:
 
 
 async def _cpu_per_kind(port: int, cpu: Callable[[], float], seed: int) -> dict[str, float]:
-    """Milliseconds of server CPU per request of each kind, closed loop, four at a time."""
+    """Milliseconds of server CPU per request of each kind, closed loop, four at a time. A
+    poll 200 is measured as followers see it: four tables write (not counted), then each
+    table's six spectators poll with the tag they held before (counted)."""
     rng = random.Random(seed)
     step = Step(0, 0.0)
     pool = Pool(port)
     players = traffic.Players(pool, step, rng, 0.0)
     tables = await players.setup(24, 3)
 
-    def fresh_page(n: int) -> traffic.Table:
-        """A page that holds no tag for the game yet: its poll is answered 200."""
-        table = tables[n % len(tables)]
-        return traffic.Table(table.game, [None], table.cookie)
+    async def changed(chunk: int) -> float:
+        """CPU seconds of the polls of four tables' spectators after a write to each."""
+        group = [tables[(chunk + n) % len(tables)] for n in range(4)]
+        held = [list(table.tags) for table in group]
+        await asyncio.gather(*(players.write(table) for table in group))
+        used = cpu()
+        for table, tags in zip(group, held, strict=True):
+            table.tags = tags
+        polls = [(t, s) for s in range(traffic.SPECTATORS) for t in group]
+        for first in range(0, len(polls), 4):
+            await asyncio.gather(*(players.poll(t, s) for t, s in polls[first : first + 4]))
+        return cpu() - used
 
     kinds: dict[str, tuple[int, Callable[[int], Awaitable[None]]]] = {
         HEALTHZ: (2000, lambda _n: players.healthz(0.0)),
         POLL_304: (2000, lambda n: players.poll(tables[n % len(tables)], 0)),
-        POLL_200: (800, lambda n: players.poll(fresh_page(n), 0)),
         WRITE: (800, lambda n: players.write(tables[n % len(tables)])),
     }
     figures = {}
@@ -150,8 +159,22 @@ async def _cpu_per_kind(port: int, cpu: Callable[[], float], seed: int) -> dict[
         for chunk in range(0, count, 4):  # four at a time, never two writes to one game
             await asyncio.gather(*(make(n) for n in range(chunk, min(chunk + 4, count))))
         figures[kind] = (cpu() - used) * 1000 / count
+    rounds = 200 // traffic.SPECTATORS * 4  # about 800 polls
+    seconds = [await changed(chunk) for chunk in range(0, rounds, 4)]
+    figures[POLL_200] = sum(seconds) * 1000 / (rounds * traffic.SPECTATORS)
     await pool.close()
     return figures
+
+
+def cpu_only(checkout: Path, backend: str, options: Options) -> str:
+    """One line: the server CPU per request kind and its ratio to ``/healthz``'s."""
+    before = load_average()
+    with fresh_database(checkout, backend) as url, serving(checkout, url) as server:
+        cpu = asyncio.run(_cpu_per_kind(server.port, server.cpu_seconds, options.seed))
+    floor = cpu[HEALTHZ]
+    kinds = (POLL_304, POLL_200, WRITE, HEALTHZ)
+    figures = ", ".join(f"{k} {cpu[k]:.2f} ms ({cpu[k] / floor:.1f}x)" for k in kinds)
+    return f"{backend} {commit_of(checkout)}: {figures}; load {before} / {load_average()}"
 
 
 def floor_and_cpu(checkout: Path, backend: str, rate: float, options: Options) -> dict[str, object]:
@@ -270,6 +293,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--floor", choices=["search", "same", "off"], default="search")
     parser.add_argument("--floor-seconds", type=float, default=Options.floor_seconds)
     parser.add_argument("--no-cpu", action="store_true", help="skip the CPU per request kind")
+    parser.add_argument(
+        "--cpu-only", action="store_true",
+        help="only the server CPU per request kind, as a ratio to /healthz's (no load, no search)",
+    )  # fmt: skip
     parser.add_argument("--access-log", action="store_true", help="gunicorn's access log on")
     parser.add_argument("--seed", type=int, default=Options.seed)
     arguments = parser.parse_args(argv)
@@ -291,6 +318,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     checkouts = [path.resolve() for path in arguments.checkout or [ROOT]]
     backends = BACKENDS if arguments.backend == "both" else (arguments.backend,)
+    if arguments.cpu_only:
+        for checkout, backend in itertools.product(checkouts, backends):
+            try:
+                print(cpu_only(checkout, backend, options), flush=True)
+            except Unavailable as reason:
+                print(f"{backend}: skipped: {reason}")
+        return 0
     if arguments.tables:
         failed = False
         for checkout, backend in itertools.product(checkouts, backends):

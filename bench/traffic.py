@@ -140,11 +140,24 @@ def _game(answer: Answer, rng: random.Random) -> Game:
     return Game(body["id"], body["edit_token"], steps, version, version, _facts(body))
 
 
+def _version_of(tag: str) -> int:
+    """The game's version a live fragment's tag names (``W/"live-12-en"``)."""
+    return int(tag.split("live-", 1)[1].split("-", 1)[0])
+
+
 class Players:
     """The scorekeepers and spectators of one load, sharing one connection pool."""
 
-    def __init__(self, pool: Pool, step: Step, rng: random.Random, start: float) -> None:
+    def __init__(
+        self,
+        pool: Pool,
+        step: Step,
+        rng: random.Random,
+        start: float,
+        poll_pool: Pool | None = None,
+    ) -> None:
         self.pool = pool
+        self.poll_pool = poll_pool or pool  # the spectators' server, when it is another
         self.step = step
         self.rng = rng
         self.start = start
@@ -195,20 +208,26 @@ class Players:
             game.facts = _facts(stored)
 
     async def poll(self, table: Table, spectator: int, planned: float | None = None) -> None:
-        """A spectator's page asking whether the game changed."""
-        game_id = table.game.id
+        """A spectator's page asking whether the game changed: never older than the last
+        write its scorekeeper was told of before asking (a stale answer is an error)."""
+        game = table.game
         held = table.tags[spectator]
+        pool = self.poll_pool
         headers = dict(BROWSER)
-        headers["HX-Current-URL"] = f"http://127.0.0.1:{self.pool.port}/games/{game_id}/view"
+        headers["HX-Current-URL"] = f"http://127.0.0.1:{pool.port}/games/{game.id}/view"
         if table.cookie:
             headers["Cookie"] = table.cookie
-        if held is not None and held[0] == game_id:
+        if held is not None and held[0] == game.id:
             headers["If-None-Match"] = held[1]
-        answer = await self.pool.request("GET", f"/games/{game_id}/view/live", headers)
+        told = game.acknowledged_version
+        answer = await pool.request("GET", f"/games/{game.id}/view/live", headers)
         if answer.status not in (200, 304):
             raise RuntimeError(f"GET live: {answer.status} {answer.body[:200]!r}")
         if answer.status == 200:
-            table.tags[spectator] = (game_id, answer.headers.get("etag", ""))
+            table.tags[spectator] = (game.id, answer.headers.get("etag", ""))
+        shown = table.tags[spectator]
+        if shown is not None and shown[0] == game.id and _version_of(shown[1]) < told:
+            raise RuntimeError(f"stale poll: version {_version_of(shown[1])} after {told}")
         if planned is not None:
             self._took(POLL_200 if answer.status == 200 else POLL_304, planned)
 
@@ -229,7 +248,7 @@ class Players:
                 table = Table(game, [None] * SPECTATORS)
                 for _ in range(self.rng.randint(0, 3 * prefill_rounds)):
                     await self.write(table)
-                page = await self.pool.request("GET", f"/games/{game.id}/view", BROWSER)
+                page = await self.poll_pool.request("GET", f"/games/{game.id}/view", BROWSER)
                 if page.status != 200:
                     raise RuntimeError(f"GET the spectators' page: {page.status}")
                 table.cookie = page.headers.get("set-cookie", "").split(";")[0]
@@ -292,20 +311,23 @@ async def run_tables(
     prefill_rounds: int,
     cpu: Callable[[], float],
     on_start: Callable[[], object] | None = None,
+    poll_port: int | None = None,
 ) -> Step:
     """T tables for ``seconds``: the measured step (``cpu`` reads the server's CPU seconds;
-    ``on_start`` is called as the measured load begins)."""
+    ``on_start`` is called as the measured load begins; the spectators poll the server at
+    ``poll_port`` when given, another than their scorekeeper's)."""
     rng = random.Random(seed)
     step = Step(tables, seconds)
     pool = Pool(port)
-    setup = Players(pool, step, rng, 0.0)
+    poll_pool = Pool(poll_port) if poll_port is not None else pool
+    setup = Players(pool, step, rng, 0.0, poll_pool)
     table_list = await setup.setup(tables, prefill_rounds)
     events = schedule(tables, seconds, rng)
     if on_start is not None:
         on_start()
     used, own = cpu(), time.process_time()
     start = time.perf_counter() + 0.2
-    players = Players(pool, step, rng, start)
+    players = Players(pool, step, rng, start, poll_pool)
 
     async def send(index: int, planned: float) -> None:
         _, table, spectator = events[index]
@@ -318,6 +340,8 @@ async def run_tables(
     step.cpu_seconds = cpu() - used
     step.own_cpu_seconds = time.process_time() - own
     await pool.close()
+    if poll_pool is not pool:
+        await poll_pool.close()
     return step
 
 

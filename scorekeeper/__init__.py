@@ -9,10 +9,10 @@ from typing import Any
 import click
 from flask import Flask, current_app, request, session
 
-from . import address, api, assets, health, i18n, pwa, security
+from . import address, api, assets, health, i18n, pwa, security, versions
 from . import config as settings
 from .database import init_engine
-from .extensions import babel, compress, csrf, db, migrate
+from .extensions import babel, cache, compress, csrf, db, migrate
 from .services import history as history_service
 from .web import common, games, referee, rounds, sharing
 from .web import history as history_pages
@@ -51,6 +51,8 @@ def register_extensions(app: Flask) -> None:
     babel.init_app(app, locale_selector=select_locale)
     csrf.init_app(app)
     compress.init_app(app)
+    cache.init_app(app)
+    versions.init_app(app)
     security.init_app(app)
     assets.init_app(app)
     i18n.init_app(app)

@@ -105,8 +105,18 @@ def build(instance_path: str, overrides: Mapping[str, Any] | None = None) -> dic
         # Games one client address may import, counted in games (an import is also one
         # start above): two exports of everything a phone keeps a day.
         "RATELIMIT_IMPORT_GAMES": _env("RATELIMIT_IMPORT_GAMES", "2000 per day"),
+        # The spectators' live fragment, rendered once per game, version and language, and
+        # kept in each worker's memory; with CACHE_REDIS_URL in Redis, which every worker and
+        # server then shares, with the games' versions (web/live.py, versions.py).
+        "CACHE_REDIS_URL": _env("CACHE_REDIS_URL"),
+        "CACHE_KEY_PREFIX": "tablet:",
+        "CACHE_DEFAULT_TIMEOUT": 300,
+        "CACHE_THRESHOLD": 1000,
+        "LIVE_VERSION_SECONDS": int(_env("LIVE_VERSION_SECONDS", "5")),
     }
     settings.update(overrides or {})
+    shared = "RedisCache" if settings["CACHE_REDIS_URL"] else "SimpleCache"
+    settings.setdefault("CACHE_TYPE", _env("CACHE_TYPE", shared))
     if not settings.get("SECRET_KEY"):
         settings["SECRET_KEY"] = load_secret_key(instance_path)
     url = settings.get("SQLALCHEMY_DATABASE_URI") or _env("DATABASE_URL")

@@ -3,6 +3,7 @@
 from datetime import datetime
 
 from flask_babel import Babel
+from flask_caching import Cache
 from flask_compress import Compress
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
@@ -35,6 +36,9 @@ class Base(DeclarativeBase):
 db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 migrate = Migrate(render_as_batch=True, compare_type=True)
 babel = Babel()
+# The spectators' live fragment, rendered once per game, version and language (web/live.py):
+# in each worker's memory, or shared by every worker and server in Redis (CACHE_REDIS_URL).
+cache = Cache()
 csrf = CSRFProtect()
 compress = Compress()
 # Rate limits per client address (behind a proxy: as ProxyFix reports it); no default limit,

@@ -42,8 +42,8 @@ RAISED_LIMITS = {
 }
 
 
-def make_app(database_url: str) -> Flask:
-    """An app for tests on ``database_url``."""
+def make_app(database_url: str, **config: Any) -> Flask:
+    """An app for tests on ``database_url``, with ``config`` besides the tests' settings."""
     app = create_app(
         {
             "TESTING": True,
@@ -52,6 +52,7 @@ def make_app(database_url: str) -> Flask:
             # The suite starts many games from one address; tests/test_security.py checks
             # the limits at their real values.
             **RAISED_LIMITS,
+            **config,
         }
     )
     app.test_client_class = CheckedClient
@@ -114,6 +115,24 @@ def postgres_url() -> str:
         engine.dispose()
     migrate(url)
     return url
+
+
+REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/15")
+
+
+@pytest.fixture
+def redis_url() -> str:
+    """The Redis server of the tests marked ``redis``; skipped without one, failed under CI.
+    Each test keeps its keys apart (a key prefix or an address of its own)."""
+    redis = pytest.importorskip("redis")
+    try:
+        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
+    except redis.exceptions.RedisError as error:
+        message = f"the tests marked redis need Redis at {REDIS_URL}: {error}"
+        if os.environ.get("CI"):
+            pytest.fail(message)
+        pytest.skip(message)
+    return REDIS_URL
 
 
 @pytest.fixture(params=BACKENDS)

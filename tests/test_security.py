@@ -4,7 +4,6 @@ on GET."""
 
 from __future__ import annotations
 
-import os
 import re
 import uuid
 from collections.abc import Iterator
@@ -349,23 +348,6 @@ def test_an_unreachable_limit_storage_lets_games_start(tmp_path: Path) -> None:
     assert client.post("/api/v1/games", json=PLAYERS).status_code == 201
     assert _start(client).status_code == 303
     _app(tmp_path / "memory")  # back to memory for the tests after this one
-
-
-REDIS_URL = os.environ.get("REDIS_URL", "redis://127.0.0.1:6379/15")
-
-
-@pytest.fixture
-def redis_url() -> str:
-    """The Redis server for the shared-limit test; skipped without one, failed under CI."""
-    redis = pytest.importorskip("redis")
-    try:
-        redis.Redis.from_url(REDIS_URL, socket_connect_timeout=2).ping()
-    except redis.exceptions.RedisError as error:
-        message = f"the Redis rate-limit test needs Redis at {REDIS_URL}: {error}"
-        if os.environ.get("CI"):
-            pytest.fail(message)
-        pytest.skip(message)
-    return REDIS_URL
 
 
 @pytest.mark.redis

@@ -30,7 +30,7 @@ from ..rules.messages import SetupError
 from ..rules.table import MAX_PLAYERS, MIN_PLAYERS, NAME_MAX_LENGTH, full_game_rounds
 from ..rules.variants import BID_RULES, REVEALS, BidReveal, BidRule
 from ..services import games, loading
-from . import screens
+from . import live, screens
 from .common import LANGUAGE_KEY, Page, back_to, current_device, editable, page_blueprint
 from .following import remember_followed
 from .forms import DECK_CHOICES, FULL_GAME, PLAN_CHOICES, RANDOM_DEALER, NewGameForm
@@ -353,25 +353,32 @@ def spectate(game_id: str) -> Page:
 @bp.get("/games/<game_id>/view/live")
 def spectate_live(game_id: str) -> Response:
     """The changing part of the spectator page, which the page polls: 304 while the game's
-    version (and the language) is the one the page shows, for the cost of one query."""
+    version (and the language) is the one the page shows, without rendering anything; the
+    fragment of a new version is rendered once and served to every follower (web/live.py)."""
     try:
-        etag = _live_etag(games.game_version(game_id))
+        version = live.current_version(game_id)
+        etag = _live_etag(version)
+        if request.if_none_match.contains_weak(etag):
+            response = Response(status=304)
+        else:
+            version, body = live.fragment(game_id, version, lambda: _render_live(game_id))
+            response = make_response(body)
+            etag = _live_etag(version)
     except errors.GameNotFound as error:
         body = render_template("_live_gone.html", message=service_message(error))
         return make_response(body, 404)
-    if request.if_none_match.contains_weak(etag):
-        response = Response(status=304)
-    else:
-        snapshot = games.get_game(game_id)
-        context = _live_context(snapshot)
-        response = make_response(render_template("_live.html", game=snapshot, **context))
-        etag = context["etag"]
     # Weak: the compressed and the plain body are the same page (Flask-Compress leaves weak
     # tags as they are). The fragment is the same for every viewer but its language.
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "no-cache"
     response.vary.add("Accept-Language")
     return response
+
+
+def _render_live(game_id: str) -> live.Fragment:
+    snapshot = games.get_game(game_id)
+    body = render_template("_live.html", game=snapshot, **_live_context(snapshot))
+    return snapshot.version, body
 
 
 def _live_etag(version: int) -> str:
