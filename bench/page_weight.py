@@ -78,8 +78,11 @@ def _csrf(client: FlaskClient, path: str) -> str:
 
 
 def _start(client: FlaskClient, names: list[str]) -> str:
-    data = {f"names-{seat}": name for seat, name in enumerate(names)}
+    """A game of ``names`` with every special card in the deck: each round step shows its
+    controls for them (Werewolf, the Bomb's toggle, the Cloud's buttons) at their heaviest."""
+    data: dict[str, str | list[str]] = {f"names-{seat}": name for seat, name in enumerate(names)}
     data.update(
+        special_cards=["bomb", "cloud", "werewolf", "juggler", "dragon", "shapeshifter"],
         csrf_token=_csrf(client, "/games/new"),
         first_dealer="0",
         bid_rule="plus_minus_one",

@@ -95,3 +95,17 @@ def test_the_worker_says_a_kept_copy_is_one_in_every_language(plain: FlaskClient
     assert sentences["de"].startswith("Keine Verbindung: Das ist die gespeicherte Kopie")
     # One worker for every phone, whatever its language.
     assert plain.get("/sw.js", headers={"Accept-Language": "de"}).get_data(as_text=True) == body
+
+
+def test_the_offline_page_fetched_by_the_worker_leaves_a_pending_message(
+    plain: FlaskClient,
+) -> None:
+    # The worker refreshes its copy of /offline in the background, with the phone's cookies,
+    # at any moment: between a write and the page that says what it did, say.
+    with plain.session_transaction() as session:
+        session["_flashes"] = [("success", "Only this phone keeps score now.")]
+    offline = plain.get("/offline")
+    assert offline.status_code == 200
+    assert "Only this phone keeps score now." not in offline.get_data(as_text=True)
+    home = plain.get("/")
+    assert "Only this phone keeps score now." in home.get_data(as_text=True)
