@@ -75,7 +75,8 @@ class Step:
         old, new = self.old.get("drafts"), self.new.get("drafts")
         if old is None or new is None:
             return None
-        return next((seat for seat, pair in enumerate(zip(old, new)) if pair[0] != pair[1]), None)
+        counts = enumerate(zip(old, new, strict=True))  # both one per seat (``_facts``)
+        return next((seat for seat, (was, now) in counts if was != now), None)
 
     @property
     def scores(self) -> bool:
