@@ -299,7 +299,8 @@ def _unchanged(edit: RoundEdit, step: Step, facts: Facts) -> bool:
 
 def _restored(edit: RoundEdit, facts: Facts, step: Step, *, redo: bool) -> RoundFacts:
     """The round with ``facts``. Undoing a scoring leaves its tricks tapped in, to change
-    the one that was wrong; a round not being played keeps no tricks tapped in."""
+    the one that was wrong; undoing a count tapped in gives back that player's count only;
+    a round not being played keeps no tricks tapped in."""
     seats = edit.seats
     trump = facts["trump"]
     cloud = facts.get("cloud")
