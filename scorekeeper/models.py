@@ -204,8 +204,9 @@ class RoundChange(db.Model):  # type: ignore[name-defined,misc]
     id: Mapped[int] = mapped_column(primary_key=True, autoincrement=True)
     game_id: Mapped[str] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
     round_number: Mapped[int]
-    #: What wrote: ``trump``, ``bids``, ``tricks``, ``score``, ``correction`` (any write to a
-    #: round already scored), ``import``, or ``undo`` and ``redo`` (services/undo.py).
+    #: What wrote: ``trump``, ``bids``, ``tally``, ``draft`` (a trick count tapped in),
+    #: ``tricks``, ``score``, ``specials``, ``correction`` (any write to a round already
+    #: scored), ``import``, or ``undo`` and ``redo`` (services/undo.py).
     kind: Mapped[str] = mapped_column(String(16))
     changed_at: Mapped[datetime] = mapped_column(default=utcnow)
     #: The facts before and after: ``{"trump": {"turned", "suit"} | None, "bids": [...] | None,

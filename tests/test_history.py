@@ -85,7 +85,8 @@ def test_every_write_to_a_round_is_kept_with_its_time_and_old_and_new_values(
     with app.test_request_context():
         changes = audit_service.audit_trail(games.get_game(phone.game_id), 1)
     kinds = [change.kind for change in changes]
-    assert kinds == ["trump", "bids", "bids", "bids", "score", "correction"]
+    # Each trick count tapped in is a write too (two: the third is filled in from the sum).
+    assert kinds == ["trump", "bids", "bids", "bids", "draft", "draft", "score", "correction"]
     first, last = changes[0], changes[-1]
     assert first.old is not None
     assert first.new is not None
@@ -179,6 +180,8 @@ def test_each_change_shows_only_what_it_changed_newest_first(app: Flask, phone: 
     assert shown_changes(phone.get(f"/games/{phone.game_id}/rounds/1/history")) == [
         ("Corrected", ["Trump: green Elves → blue Humans", "Ute: bid 1 → 0"]),
         ("Round scored", ["Thomas: tricks 0", "Ute: tricks 0", "Kevin: tricks 1"]),
+        ("Tricks tapped in", ["Ute: tricks tapped in 0"]),
+        ("Tricks tapped in", ["Thomas: tricks tapped in 0"]),
         ("Bids recorded", ["Kevin: bid 1"]),
         ("Bids recorded", ["Ute: bid 1"]),
         ("Bids recorded", ["Thomas: bid 0"]),
@@ -341,6 +344,8 @@ def test_json_export_is_the_api_game_object_plus_the_audit_trail(phone: Confidan
         "bids",
         "bids",
         "bids",
+        "draft",
+        "draft",
         "score",
     ]
     assert document["audit"][-1]["new"]["tricks"] == [0, 0, 1]

@@ -190,3 +190,86 @@ def test_the_round_history_tells_the_undo_and_the_redo(app: Flask, game: Game) -
         assert trail[1].old.trump is not None
         assert trail[1].new is not None
         assert trail[1].new.trump is None
+
+
+def test_a_trick_count_tapped_in_is_undone_and_redone_alone(app: Flask, game: Game) -> None:
+    with app.app_context():
+        rounds.record_trump(game.id, game.token, 1, "red")
+        rounds.record_bids(game.id, game.token, 1, [0, 1, 0])
+        rounds.save_trick_draft(game.id, game.token, 1, 1, 1)
+        rounds.save_trick_draft(game.id, game.token, 1, 0, 1)
+        rounds.save_trick_draft(game.id, game.token, 1, 0, 0)  # Ann's count, tapped again
+        found = undo.reversible(games.get_game(game.id)).undo
+        assert found is not None
+        assert (found.kind, found.seat) == ("draft", 0)
+        undone = undo.undo(game.id, game.token)
+        assert undone.game.draft(1) == (1, 1, None)
+        state, _, bids, tricks, _ = facts(game, 1)
+        assert (state, bids, tricks) == (RoundState.PLAYING, (0, 1, 0), None)
+        undo.undo(game.id, game.token)
+        assert facts(game, 1)[4] == (None, 1, None)
+        redone = undo.redo(game.id, game.token)
+        assert (redone.step.kind, redone.step.seat) == ("draft", 0)
+        assert facts(game, 1)[4] == (1, 1, None)
+        # Undone again down to Bob's count, then the bids: the drafts are not in the way.
+        for _ in range(3):
+            undo.undo(game.id, game.token)
+        assert facts(game, 1)[2:] == (None, None, (None, None, None))
+
+
+def test_undo_of_a_scoring_then_of_a_count_tapped_in(app: Flask, game: Game) -> None:
+    with app.app_context():
+        rounds.record_trump(game.id, game.token, 1, "red")
+        rounds.record_bids(game.id, game.token, 1, [0, 1, 1])
+        rounds.save_trick_draft(game.id, game.token, 1, 0, 0)
+        rounds.save_trick_draft(game.id, game.token, 1, 1, 1)
+        rounds.score_round(game.id, game.token, 1)
+        assert undo.undo(game.id, game.token).step.kind == "score"
+        assert facts(game, 1)[4] == (0, 1, 0)  # as today: the tricks it scored, tapped in
+        step = undo.undo(game.id, game.token).step
+        assert (step.kind, step.seat) == ("draft", 1)
+        assert facts(game, 1)[4] == (0, None, 0)
+
+
+def test_the_same_count_tapped_again_is_no_change_to_undo(app: Flask, game: Game) -> None:
+    with app.app_context():
+        rounds.record_trump(game.id, game.token, 1, "red")
+        rounds.record_bids(game.id, game.token, 1, [0, 1, 0])
+        rounds.save_trick_draft(game.id, game.token, 1, 1, 1)
+        rounds.save_trick_draft(game.id, game.token, 1, 1, 1)
+        trail = audit.audit_trail(games.get_game(game.id), 1)
+        assert [change.kind for change in trail] == ["trump", "bids", "draft"]
+        undo.undo(game.id, game.token)
+        assert undo.undo(game.id, game.token).step.kind == "bids"
+
+
+def test_a_count_tapped_over_the_tally_is_undone_to_the_tallied_count(
+    app: Flask, game: Game
+) -> None:
+    with app.app_context():
+        rounds.record_trump(game.id, game.token, 1, "red")
+        rounds.record_bids(game.id, game.token, 1, [0, 1, 0])
+        rounds.record_trick_winner(game.id, game.token, 1, 2)
+        rounds.save_trick_draft(game.id, game.token, 1, 2, 0)
+        rounds.save_trick_draft(game.id, game.token, 1, 0, 1)
+        assert games.get_game(game.id).draft(1) == (1, 0, 0)
+        assert undo.undo(game.id, game.token).step.seat == 0
+        assert undo.undo(game.id, game.token).step.seat == 2
+        assert games.get_game(game.id).draft(1) == (0, 0, 1)  # the tally's counts again
+        assert undo.undo(game.id, game.token).step.kind == "tally"
+        assert games.get_game(game.id).round(1).tally == ()
+
+
+def test_the_round_history_tells_a_count_tapped_in_and_its_undo(app: Flask, game: Game) -> None:
+    with app.app_context():
+        rounds.record_trump(game.id, game.token, 1, "red")
+        rounds.record_bids(game.id, game.token, 1, [0, 1, 0])
+        version = rounds.save_trick_draft(game.id, game.token, 1, 1, 1).version
+        assert undo.undo(game.id, game.token, if_match={version}).game.version == version + 1
+        trail = audit.audit_trail(games.get_game(game.id), 1)
+        assert [change.kind for change in trail][-2:] == ["draft", "undo"]
+        assert [line.differences for line in trail[-2].lines] == [
+            (audit.Difference("draft", None, 1),)
+        ]
+        assert [line.seat for line in trail[-1].lines] == [1]
+        assert trail[-1].lines[0].differences == (audit.Difference("draft", 1, None),)

@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+from flask import Flask
+
+from scorekeeper.services import audit, games, rounds
+
 from .api_client import ApiClient
 
 NAMES = ["Thomas", "Ute", "Kevin"]
@@ -66,3 +71,39 @@ def test_the_openapi_document_has_undo_and_redo(api: ApiClient) -> None:
     paths = api.client.get("/api/v1/openapi.json").get_json()["paths"]
     assert paths["/api/v1/games/{game_id}/undo"]["post"]["operationId"] == "undo"
     assert paths["/api/v1/games/{game_id}/redo"]["post"]["operationId"] == "redo"
+
+
+def test_a_trick_count_tapped_in_is_undone_and_its_trail_exports_and_imports(
+    app: Flask, api: ApiClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id = api.create(NAMES, first_dealer=0)["id"]
+    api.ok(game_id, 1, "trump", {"turned": "red"})
+    api.ok(game_id, 1, "bids", {"bids": [0, 1, 0]})
+    token = api.tokens[game_id]
+    with app.test_request_context():
+        rounds.save_trick_draft(game_id, token, 1, 1, 1)
+        rounds.save_trick_draft(game_id, token, 1, 0, 1)  # Thomas's count, a wrong tap
+    before = api.get(game_id)
+    response = _post(api, game_id, "undo")
+    assert response.status_code == 200, response.get_json()
+    assert response.get_json()["version"] == before["version"] + 1
+    with app.test_request_context():
+        assert games.get_game(game_id).draft(1) == (None, 1, None)
+        rounds.save_trick_draft(game_id, token, 1, 0, 0)
+        rounds.score_round(game_id, token, 1)
+    original = api.get(game_id)
+    assert original["rounds"][0]["tricks"] == [0, 1, 0]
+    document = api.client.get(f"/api/v1/games/{game_id}/export").get_json()
+    kinds = [entry["kind"] for entry in document["audit"]]
+    assert kinds == ["trump", "bids", "draft", "draft", "undo", "draft", "score"]
+    # The export keeps within the bound of entries an import takes, and imports back.
+    monkeypatch.setattr(audit, "AUDIT_EXPORTED", 4)
+    latest = api.client.get(f"/api/v1/games/{game_id}/export").get_json()
+    assert [entry["kind"] for entry in latest["audit"]] == kinds[-4:]
+    for exported in (document, latest):
+        response = api.client.post("/api/v1/import", json=exported)
+        assert response.status_code == 201, response.get_json()
+        (created,) = response.get_json()["games"]
+        copy = api.get(created["id"])
+        for key in ("rules", "rounds", "totals", "standings", "current_round"):
+            assert copy[key] == original[key], key

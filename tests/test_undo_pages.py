@@ -72,3 +72,33 @@ def test_nothing_left_to_undo_is_said_in_one_sentence(phone: Confidant) -> None:
     response = phone.tap(1, action="undo")
     assert response.status_code == 409
     assert "There is nothing to undo." in text(response)
+
+
+def test_a_trick_count_tapped_in_is_undone_and_the_history_tells_it(
+    phone: Confidant, app: Flask
+) -> None:
+    phone.trump(1, "green")
+    for seat, value in ((1, 1), (2, 0), (0, 0)):
+        phone.bid(1, seat, value)
+    phone.tricks(1, 1, 1)
+    assert "Undo: Ute's tricks in round 1" in text(phone.round_page(1))
+    response = phone.tap(1, action="undo")
+    assert response.headers["Location"].startswith(phone.round_path(1))
+    page = text(phone.get(response.headers["Location"]))
+    assert "Undone: Ute's tricks in round 1." in page
+    assert "Undo: Thomas's bid in round 1" in page
+    assert "Redo: Ute's tricks in round 1" in page
+    with app.app_context():
+        assert games.get_game(phone.game_id).draft(1) == (None, None, None)
+    history = f"/games/{phone.game_id}/rounds/1/history"
+    page = text(phone.get(history))
+    assert "Tricks tapped in" in page
+    assert "Undone" in page
+    undone, tapped = page.split("Undone", 1)[1].split("Tricks tapped in", 1)  # latest first
+    assert "Ute: tricks tapped in 1 → –" in undone
+    assert "Ute: tricks tapped in 1 " in tapped
+    german = text(phone.get(history, headers={"Accept-Language": "de"}))
+    assert "Stiche eingetippt" in german
+    assert "Ute: eingetippte Stiche 1 → –" in german
+    german = text(phone.get(phone.round_path(1), headers={"Accept-Language": "de"}))
+    assert "die Stiche von Ute in Runde 1" in german  # the redo button

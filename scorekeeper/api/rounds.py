@@ -140,8 +140,9 @@ def _reverse(name: str, summary: str, description: str) -> Operation:
 @_reverse(
     "undo",
     "Undo the last write",
-    "Takes back the game's last write not taken back yet (a trump, bids, tricks, a "
-    "scoring, a correction), from the audit trail; repeated, it goes further back within "
+    "Takes back the game's last write not taken back yet (a trump, bids, a trick tallied, "
+    "a trick count tapped in on the round screen, tricks, a scoring, a correction, the "
+    "Bomb or the Cloud), from the audit trail; repeated, it goes further back within "
     "the current round and the last one scored (the very last write is always reachable). "
     "The undo is itself a write: it bumps the version and is kept in the audit trail as "
     "`undo`. Send `If-Match` with the version you saw: another write since is a 412. "

@@ -14,6 +14,7 @@ Kind = Literal[
     "trump",
     "bids",
     "tally",
+    "draft",
     "tricks",
     "score",
     "correction",

@@ -38,7 +38,7 @@ HIDDEN = Hidden.BID
 #: but hidden, or ``None``: not recorded (a bid not made, tricks not counted, no trump yet).
 Value = Trump | int | Hidden | None
 #: What of a round a change can write otherwise.
-Fact = Literal["trump", "bid", "tricks"]
+Fact = Literal["trump", "bid", "tricks", "draft"]
 
 
 @dataclass(frozen=True)
@@ -56,6 +56,8 @@ class Facts:
     #: Whether the Bomb was played, and the Cloud's change of a bid (seat, bid).
     bomb: bool = False
     cloud: tuple[int, int] | None = None
+    #: The trick counts tapped in, by seat, which a count tapped in (and its undo) keeps.
+    drafts: tuple[int | None, ...] | None = None
 
     def bid(self, seat: int) -> int | Hidden | None:
         """The seat's bid as the table may see it (:data:`HIDDEN`: made but hidden)."""
@@ -66,6 +68,10 @@ class Facts:
     def tricks_of(self, seat: int) -> int | None:
         """The tricks the seat won, ``None`` before they are recorded."""
         return _at(self.tricks, seat)
+
+    def draft_of(self, seat: int) -> int | None:
+        """The tricks tapped in for the seat, ``None`` when none are (or not kept)."""
+        return _at(self.drafts, seat)
 
 
 def _at(values: tuple[int | None, ...] | None, seat: int) -> int | None:
@@ -112,6 +118,7 @@ class Change:
             pairs: tuple[tuple[Fact, Value, Value], ...] = (
                 ("bid", old.bid(seat), new.bid(seat)),
                 ("tricks", old.tricks_of(seat), new.tricks_of(seat)),
+                ("draft", old.draft_of(seat), new.draft_of(seat)),
             )
             differences = tuple(Difference(*pair) for pair in pairs if pair[1] != pair[2])
             if differences:
@@ -137,7 +144,7 @@ _NOTHING = Facts(trump=None, bids=None, tricks=None)
 
 
 def _seats(facts: Facts) -> int:
-    return max(len(facts.bids or ()), len(facts.tricks or ()))
+    return max(len(facts.bids or ()), len(facts.tricks or ()), len(facts.drafts or ()))
 
 
 def _facts(data: Any, *, hide_bids: bool) -> Facts | None:
@@ -161,6 +168,7 @@ def _facts(data: Any, *, hide_bids: bool) -> Facts | None:
         tally=loading.read_tally(data.get("tally")),
         bomb=data.get("bomb") is True,
         cloud=changed,
+        drafts=_tuple(data.get("drafts")),
     )
     if hide_bids and isinstance(bids, list):
         hidden = frozenset(seat for seat, bid in enumerate(bids) if bid is not None)

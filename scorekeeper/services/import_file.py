@@ -48,8 +48,9 @@ MAX_IMPORT_GAMES = 1000
 #: An export of many games is larger than a round's body.
 IMPORT_MAX_BYTES = 16 * 1024 * 1024
 #: Audit entries one game of a file may hold. A game has at most 20 rounds (60 cards, three
-#: players); a round is written at most 8 times on its way (the trump, six bids one at a
-#: time, the tricks), which leaves room for 17 corrections of every round.
+#: players); a round of three is written 8 times on its way (the trump, three bids and three
+#: trick counts tapped in one at a time, the scoring), which leaves room for 17 corrections
+#: of every round (more players play fewer rounds). An export carries the latest as many.
 MAX_AUDIT_ENTRIES = DECK_SIZE // MIN_PLAYERS * 25
 
 

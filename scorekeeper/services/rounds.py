@@ -54,6 +54,9 @@ class RoundEdit:
         self.round = self.before or RoundFacts(number)
         self.now = utcnow()
         self.kind: str | None = None
+        #: The trick counts tapped in before and after (as :meth:`GameSnapshot.draft` gives
+        #: them), for the audit row to keep too: set by a count tapped in, its undo and redo.
+        self.drafts: tuple[Sequence[int | None], Sequence[int | None]] | None = None
         #: Whether the round was scored before this write.
         self.scored = self.view.round(number).state is RoundState.SCORED
 
@@ -101,13 +104,18 @@ class RoundEdit:
         if entries:
             session.execute(_UPDATE_ENTRIES if old else _INSERT_ENTRIES, entries)
         if self.kind is not None:
+            facts = [facts_json((before or RoundFacts(self.number)).record())]
+            facts.append(facts_json(after.record()))
+            if self.drafts is not None:
+                for side, drafts in zip(facts, self.drafts, strict=True):
+                    side["drafts"] = list(drafts)
             audit = {
                 "game_id": game.id,
                 "round_number": self.number,
                 "kind": self.kind,
                 "changed_at": self.now,
-                "old": facts_json((before or RoundFacts(self.number)).record()),
-                "new": facts_json(after.record()),
+                "old": facts[0],
+                "new": facts[1],
             }
             session.execute(_INSERT_AUDIT, [audit])
         bump_version(game, self.now)
@@ -285,16 +293,21 @@ def save_trick_draft(
     if_match: Collection[int] | None = None,
 ) -> GameSnapshot:
     """Keep the tricks one player won, tapped in while round ``number`` is played (``None``
-    clears them). Drafts are never scored: :func:`record_tricks` saves the round."""
+    clears them), audited as ``draft`` (so undone like any write) when the count changed.
+    Drafts are never scored: :func:`score_round` scores the round."""
     with round_edit(game_id, token, number, if_match) as edit:
         view = edit.view
         verify_trick_draft_turn(view, number)
         _verify_seat(view.table, seat)
         if count is not None:
             verify_trick_count(view.table, number, seat, count)
-        drafts = list(edit.game.draft(number))
+        before = edit.game.draft(number)
+        drafts = list(before)
         drafts[seat] = count
         edit.round = edit.round.with_entries(edit.seats, draft=drafts)
+        if before[seat] != count:
+            edit.drafts = (before, drafts)
+            edit.audit("draft")
     return edit.result()
 
 

@@ -25,9 +25,12 @@ from .loading import GameSnapshot, RoundFacts, facts_json
 from .rounds import RoundEdit
 from .sharing import Credential, editing
 
-#: The writes that can be undone: a trump, bids (a bid), a trick tallied, tricks, a scoring,
-#: a correction, the Bomb's and the Cloud's facts.
-UNDOABLE = frozenset({"trump", "bids", "tally", "tricks", "score", "correction", "specials"})
+#: The writes that can be undone: a trump, bids (a bid), a trick tallied, a trick count
+#: tapped in, tricks, a scoring, a correction, the Bomb's and the Cloud's facts.
+UNDOABLE = frozenset(
+    {"trump", "bids", "tally", "draft", "tricks", "score", "correction", "specials"}
+)
+DRAFT = "draft"
 UNDO = "undo"
 REDO = "redo"
 
@@ -55,6 +58,25 @@ class Step:
             for seat in range(seats)
             if (old[seat] if seat < len(old) else None) != (new[seat] if seat < len(new) else None)
         ]
+
+    @property
+    def seat(self) -> int | None:
+        """The one player whose bid or trick count tapped in the change wrote otherwise
+        (``None``: no player's, or several players')."""
+        if self.kind == DRAFT:
+            return self.draft_seat
+        seats = self.changed_seats
+        return seats[0] if len(seats) == 1 else None
+
+    @property
+    def draft_seat(self) -> int | None:
+        """The seat whose trick count tapped in the change wrote otherwise (``None``: it
+        wrote no count tapped in)."""
+        old, new = self.old.get("drafts"), self.new.get("drafts")
+        if old is None or new is None:
+            return None
+        counts = enumerate(zip(old, new, strict=True))  # both one per seat (``_facts``)
+        return next((seat for seat, (was, now) in counts if was != now), None)
 
     @property
     def scores(self) -> bool:
@@ -116,6 +138,13 @@ def _facts(data: Any, seats: int) -> Facts | None:
         if not (_count(cloud.get("seat")) and cloud["seat"] < seats):
             return None
         facts["cloud"] = {"seat": cloud["seat"], "bid": cloud["bid"]}
+    drafts = data.get("drafts")
+    if drafts is not None:
+        if not isinstance(drafts, list) or len(drafts) != seats:
+            return None
+        if not all(value is None or _count(value) for value in drafts):
+            return None
+        facts["drafts"] = drafts
     return facts
 
 
@@ -164,6 +193,8 @@ def _stacks(rows: Iterable[Any], seats: int) -> Stacks:
             step = None
             if row.kind in UNDOABLE and old is not None and new is not None:
                 step = Step(row.round_number, row.kind, old, new)
+                if step.kind == DRAFT and step.draft_seat is None:
+                    step = None  # a count tapped in that the trail does not tell
             done.append(step)
             undone.clear()
     return Stacks(done, undone, last)
@@ -228,7 +259,7 @@ def _reverse(
             )
         edit = RoundEdit(game, step.round)
         now, then = (step.old, step.new) if redo else (step.new, step.old)
-        if _current(edit) != now:
+        if not _unchanged(edit, step, now):
             raise OutOfTurnError(
                 _("Round %(round)d has changed since, so that change cannot be taken back."),
                 round=step.round,
@@ -241,6 +272,9 @@ def _reverse(
         edit.round = replace(
             edit.round, corrected_at=(edit.round.corrected_at or edit.now) if corrected else None
         )
+        if step.draft_seat is not None:  # the history tells the count as it was and is
+            drafts = [entry.draft for entry in edit.round.entries]
+            edit.drafts = (edit.game.draft(step.round), drafts)
         edit.kind = REDO if redo else UNDO
         edit.write()
         if edit.before is not None and edit.before.entries and not edit.round.entries:
@@ -250,16 +284,23 @@ def _reverse(
     return Reversed(edit.result(), step)
 
 
-def _current(edit: RoundEdit) -> Facts:
-    facts = facts_json(edit.round.record())
-    facts["bids"] = _no_blanks(facts["bids"])
-    facts["tally"] = facts.get("tally")
-    return facts
+def _unchanged(edit: RoundEdit, step: Step, facts: Facts) -> bool:
+    """Whether the round still has the ``facts`` the change left (or found, for a redo):
+    for a count tapped in, the player's count (another's may have changed since)."""
+    current = facts_json(edit.round.record())
+    current["bids"] = _no_blanks(current["bids"])
+    current["tally"] = current.get("tally")
+    seat = step.draft_seat
+    if seat is None:
+        return current == facts
+    current["drafts"] = facts["drafts"]
+    return current == facts and edit.game.draft(step.round)[seat] == facts["drafts"][seat]
 
 
 def _restored(edit: RoundEdit, facts: Facts, step: Step, *, redo: bool) -> RoundFacts:
     """The round with ``facts``. Undoing a scoring leaves its tricks tapped in, to change
-    the one that was wrong; a round not being played keeps no tricks tapped in."""
+    the one that was wrong; undoing a count tapped in gives back that player's count only;
+    a round not being played keeps no tricks tapped in."""
     seats = edit.seats
     trump = facts["trump"]
     cloud = facts.get("cloud")
@@ -273,6 +314,10 @@ def _restored(edit: RoundEdit, facts: Facts, step: Step, *, redo: bool) -> Round
     )
     blank: Sequence[int | None] = (None,) * seats
     drafts: Sequence[int | None] = [entry.draft for entry in kept.entries] or blank
+    seat = step.draft_seat
+    if seat is not None:  # a count tapped in: that player's count as it was, the others kept
+        before = edit.game.draft(step.round)
+        drafts = [*before[:seat], facts["drafts"][seat], *before[seat + 1 :]]
     if step.scores:
         drafts = blank if redo else step.new["tricks"]
     bids, tricks = facts["bids"] or blank, facts["tricks"] or blank

@@ -270,6 +270,7 @@ def _kind_labels() -> dict[str, str]:
         "trump": gettext("Trump recorded"),
         "bids": gettext("Bids recorded"),
         "tally": gettext("Trick tallied"),
+        "draft": gettext("Tricks tapped in"),
         "tricks": gettext("Tricks recorded"),
         "score": gettext("Round scored"),
         "correction": gettext("Corrected"),

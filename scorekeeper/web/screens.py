@@ -158,9 +158,8 @@ def trick_hint(game: loading.GameSnapshot, number: int) -> str | None:
 def can_all_make(game: loading.GameSnapshot, number: int) -> bool:
     """Whether "everyone (else) made their bid" is possible (and may be offered without
     giving hidden bids away)."""
-    if not game.view.round(number).bids_visible:
-        return False
-    return rounds.tapped_or_made(game, number) is not None
+    visible = game.view.round(number).bids_visible
+    return visible and rounds.tapped_or_made(game, number) is not None
 
 
 def leaders(game: loading.GameSnapshot) -> list[str]:
@@ -343,15 +342,16 @@ def reversible(game: loading.GameSnapshot) -> Reversible:
 
 
 def change_words(game: loading.GameSnapshot, step: undo.Step) -> str:
-    """The change as a phrase: "Ute's bid in round 3", "the scoring of round 2"."""
+    """The change as a phrase: "Ute's bid in round 3", "Ute's tricks in round 3"."""
     number = step.round
+    name = None if step.seat is None else game.table.players[step.seat]
     if step.kind == "trump":
         return gettext("the trump of round %(round)d", round=number)
+    if step.kind == "draft" and name is not None:
+        return gettext("%(name)s's tricks in round %(round)d", name=name, round=number)
+    if step.kind == "bids" and name is not None:
+        return gettext("%(name)s's bid in round %(round)d", name=name, round=number)
     if step.kind == "bids":
-        seats = step.changed_seats
-        if len(seats) == 1:
-            name = game.table.players[seats[0]]
-            return gettext("%(name)s's bid in round %(round)d", name=name, round=number)
         return gettext("the bids of round %(round)d", round=number)
     if step.kind == "tally":
         trick = len(step.new["tally"] or ())
