@@ -231,10 +231,10 @@ def test_the_import_page_says_the_limits_before_the_upload(tmp_path: Path) -> No
     app = migrated_sqlite_app(tmp_path, "limits")
     client = app.test_client()
     page = text(client.get("/import"))
-    assert "A file may hold up to 1,000 games and 16 MB." in page
+    assert "A file may hold up to 1,000 games and 24 MB." in page
     assert "This address may import 2,000 games in 24 hours." in page
     german = text(client.get("/import", headers={"Accept-Language": "de"}))
-    assert "Eine Datei darf bis zu 1.000 Spiele und 16 MB enthalten." in german
+    assert "Eine Datei darf bis zu 1.000 Spiele und 24 MB enthalten." in german
     assert "Von dieser Adresse lassen sich 2.000 Spiele in 24 Stunden importieren." in german
     with app.app_context():
         db.engine.dispose()

@@ -27,13 +27,14 @@ KINDS: tuple[str, ...] = get_args(Kind)
 
 
 class Facts(Model):
-    """A round's recorded facts."""
+    """A round's recorded facts; ``bomb`` and ``cloud`` only where the Bomb was played or
+    the Cloud changed a bid, so a game without special cards exports as it did before."""
 
     trump: Trump | None
     bids: list[int | None] | None
     tricks: list[int] | None
-    bomb: bool = False
-    cloud: Cloud | None = None
+    bomb: bool = Field(default=False, exclude_if=lambda bomb: not bomb)
+    cloud: Cloud | None = Field(default=None, exclude_if=lambda cloud: cloud is None)
 
 
 class AuditEntry(Model):

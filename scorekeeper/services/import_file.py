@@ -46,7 +46,7 @@ from .import_document import Document
 #: phone keeps), and as many full games, with their audit trails, as the body limit holds.
 MAX_IMPORT_GAMES = 1000
 #: An export of many games is larger than a round's body.
-IMPORT_MAX_BYTES = 16 * 1024 * 1024
+IMPORT_MAX_BYTES = 24 * 1024 * 1024
 #: Audit entries one game of a file may hold. A game has at most 20 rounds (60 cards, three
 #: players); a round of three is written 8 times on its way (the trump, three bids and three
 #: trick counts tapped in one at a time, the scoring), which leaves room for 17 corrections
