@@ -201,3 +201,33 @@ def test_the_spectator_page_links_to_the_referee_of_the_current_round(
 
 def test_the_referee_of_an_unknown_game_is_not_found(client: FlaskClient) -> None:
     assert client.get("/games/nothing-here-at-all/referee").status_code == 404
+
+
+def test_from_a_game_the_referee_offers_that_games_special_cards_at_once(
+    phone: Confidant,
+) -> None:
+    form = phone.new_game_form(["Thomas", "Ute", "Kevin"])
+    form["special_cards"] = ["bomb", "werewolf"]
+    started = phone.client.post("/games/new", data=form)
+    assert started.status_code == 303
+    phone.game_id = started.headers["Location"].rsplit("/", 1)[-1]
+    assert phone.trump(1, "green").status_code == 303
+    page = phone.get(link(phone.round_page(1), "Who wins the trick? Ask the referee"))
+    assert link(page, "Bomb")  # the deck's Bomb, without a tap on the toggle
+    for absent in ("Dragon", "Fairy", "Cloud 9¾ (green Elves)", "Shapeshifter as a Wizard"):
+        with pytest.raises(AssertionError):
+            link(page, absent)
+    hidden = phone.get(link(page, "Special cards of the anniversary editions"))
+    with pytest.raises(AssertionError):
+        link(hidden, "Bomb")
+    bomb = phone.get(link(page, "Bomb"))
+    assert verdict(bomb).startswith("So far: Nobody wins: the Bomb was played")
+
+
+def test_from_a_game_without_special_cards_the_referee_offers_none(phone: Confidant) -> None:
+    phone.start(["Thomas", "Ute", "Kevin"])
+    assert phone.trump(1, "green").status_code == 303
+    page = phone.get(link(phone.round_page(1), "Who wins the trick? Ask the referee"))
+    assert "Special cards of the anniversary editions" not in text(page)
+    with pytest.raises(AssertionError):
+        link(page, "Bomb")

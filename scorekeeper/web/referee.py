@@ -131,6 +131,8 @@ class Trick:
     judgement: Judgement | None = None
     #: Whether this browser keeps the game's score (and so may take the answer).
     keeper: bool = False
+    #: The special cards the page offers: a game's deck, or ``None`` for every one.
+    deck: frozenset[str] | None = None
 
     # -- Addresses -----------------------------------------------------------------------
 
@@ -142,7 +144,7 @@ class Trick:
             "trump": trump.value if trump is not None else NO_TRUMP,
             "reading": changes.pop("reading", self.reading).value,
             "suit": changes.pop("tab", self.tab).value,
-            "specials": "1" if changes.pop("specials", self.specials) else None,
+            "specials": self._specials_arg(changes.pop("specials", self.specials)),
             "card": [token(card) for card in cards] or None,
         }
         if self.game is None:
@@ -168,6 +170,12 @@ class Trick:
         # Each special card once, whatever its player chose for it.
         return all(c.kind is not card.kind for c in self.cards)
 
+    def _specials_arg(self, shown: bool) -> str | None:
+        """The address's ``specials``: shown is the default of a game with special cards."""
+        if self.deck:
+            return None if shown else "0"
+        return "1" if shown else None
+
     # -- What the page offers ------------------------------------------------------------
 
     @property
@@ -186,7 +194,9 @@ class Trick:
         cards = [Card(kind) for kind in PLAIN_SPECIALS]
         cards += [Card(kind, self.tab) for kind in sorted(NAMED_SUIT, reverse=True)]
         cards += [Card(Kind.SHAPESHIFTER, played_as=shape) for shape in (Kind.WIZARD, Kind.JESTER)]
-        return [self.with_card(card) for card in cards]
+        return [
+            self.with_card(card) for card in cards if self.deck is None or card.kind in self.deck
+        ]
 
     @property
     def played(self) -> list[tuple[str, Card, str]]:
@@ -304,6 +314,9 @@ def game_referee(game_id: str) -> Response:
     trump = view.trump.suit if view.trump is not None else None
     trick = read_trick(request.args, trump=trump, names=in_play_order)
     trick.game, trick.number, trick.lead = snapshot, number, lead
+    # The game's own special cards, offered at once; a game without any offers none.
+    trick.deck = frozenset(card.value for card in snapshot.table.rules.special_cards)
+    trick.specials = bool(trick.deck) and request.args.get("specials") != "0"
     # Only a round being played takes an answer: ask for the grant only then.
     trick.keeper = view.state is RoundState.PLAYING and editable(game_id)
     return _render(trick)
