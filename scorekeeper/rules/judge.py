@@ -16,12 +16,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Final
+from typing import Final, TypeAlias
 
 from .cards import Suit
 from .messages import RuleError
 from .messages import gettext_noop as _
 from .table import MAX_PLAYERS
+from .variants import Special
 
 #: The numbers of a suit, 1 lowest.
 LOWEST: Final = 1
@@ -32,44 +33,32 @@ JESTERS_IN_DECK: Final = 4
 
 
 class Kind(StrEnum):
-    """What a card is: a suited card, a Wizard, a Jester or one of the special cards."""
+    """What a card of the classic deck is: a suited card, a Wizard or a Jester. The
+    anniversary editions' cards are the :class:`Special` cards a game's rules name."""
 
     SUITED = "suited"
     WIZARD = "wizard"
     JESTER = "jester"
-    BOMB = "bomb"
-    CLOUD = "cloud"
-    WEREWOLF = "werewolf"
-    JUGGLER = "juggler"
-    DRAGON = "dragon"
-    FAIRY = "fairy"
-    SHAPESHIFTER = "shapeshifter"
 
 
-#: The anniversary editions' cards, each in the deck once when the table chooses it.
-SPECIALS: Final = frozenset(
-    {
-        Kind.BOMB,
-        Kind.CLOUD,
-        Kind.WEREWOLF,
-        Kind.JUGGLER,
-        Kind.DRAGON,
-        Kind.FAIRY,
-        Kind.SHAPESHIFTER,
-    }
-)
+#: What a card is: one of the classic deck's kinds, or a special card (each in the deck
+#: once when the table chooses it).
+CardKind: TypeAlias = Kind | Special
+CARD_KINDS: Final[tuple[CardKind, ...]] = (*Kind, *Special)
+
 #: The cards played in a suit their player names when playing them.
-NAMED_SUIT: Final = frozenset({Kind.CLOUD, Kind.JUGGLER})
+NAMED_SUIT: Final = frozenset({Special.CLOUD, Special.JUGGLER})
 #: What the Shapeshifter may be played as.
 SHAPES: Final = frozenset({Kind.WIZARD, Kind.JESTER})
 
 # A card's value within its suit, in quarters, so that the Juggler's 7½ and the Cloud's 9¾
 # sit between the numbers.
 _QUARTERS: Final = 4
-_SPECIAL_VALUES: Final[Mapping[Kind, int]] = {Kind.JUGGLER: 30, Kind.CLOUD: 39}
+_SPECIAL_VALUES: Final[Mapping[CardKind, int]] = {Special.JUGGLER: 30, Special.CLOUD: 39}
 
 _SUITS: Final = ", ".join(suit.value for suit in Suit)
-_KINDS: Final = ", ".join(kind.value for kind in Kind)
+_KIND_NAMED: Final[Mapping[str, CardKind]] = {kind.value: kind for kind in CARD_KINDS}
+_KINDS: Final = ", ".join(_KIND_NAMED)
 
 
 class Reading(StrEnum):
@@ -90,7 +79,7 @@ class Card:
     Juggler, ``number`` (1 … 13) for a suited card, ``played_as`` (Wizard or Jester) for
     the Shapeshifter."""
 
-    kind: Kind
+    kind: CardKind
     suit: Suit | None = None
     number: int | None = None
     played_as: Kind | None = None
@@ -128,13 +117,13 @@ def verify_card(card: Card, field: str | None = None) -> None:
             )
     elif card.number is not None:
         raise PlayError(_("Only a suited card has a number, so leave it out."), field=field)
-    if card.kind is Kind.CLOUD and card.suit is None:
+    if card.kind is Special.CLOUD and card.suit is None:
         raise PlayError(
             _("The Cloud is played in a suit its player names: give one of %(suits)s."),
             field=field,
             suits=_SUITS,
         )
-    if card.kind is Kind.JUGGLER and card.suit is None:
+    if card.kind is Special.JUGGLER and card.suit is None:
         raise PlayError(
             _("The Juggler is played in a suit its player names: give one of %(suits)s."),
             field=field,
@@ -145,11 +134,11 @@ def verify_card(card: Card, field: str | None = None) -> None:
             _("Only a suited card, the Cloud and the Juggler have a suit, so leave it out."),
             field=field,
         )
-    if card.kind is Kind.SHAPESHIFTER and card.played_as not in SHAPES:
+    if card.kind is Special.SHAPESHIFTER and card.played_as not in SHAPES:
         raise PlayError(
             _("The Shapeshifter is played as a Wizard or as a Jester: say which."), field=field
         )
-    if card.kind is not Kind.SHAPESHIFTER and card.played_as is not None:
+    if card.kind is not Special.SHAPESHIFTER and card.played_as is not None:
         raise PlayError(
             _("Only the Shapeshifter is played as another card, so leave that out."),
             field=field,
@@ -188,17 +177,17 @@ def card_from(
     field: str | None = None,
 ) -> Card:
     """The card these words describe (as a form or the API gives them), or the refusal."""
-    try:
-        card_kind = Kind(kind)
-    except ValueError:
+    card_kind = _KIND_NAMED.get(kind)
+    if card_kind is None:
         raise PlayError(
             _("A card is one of %(kinds)s, not “%(kind)s”."), field=field, kinds=_KINDS, kind=kind
-        ) from None
+        )
     card_suit = None if suit is None else suit_from(suit, field=field)
     shape = None
     if played_as is not None:
-        # Anything but a Wizard or a Jester is refused as the Shapeshifter's choice.
-        shape = Kind(played_as) if played_as in SHAPES else Kind.SHAPESHIFTER
+        # Anything but a Wizard or a Jester stands as a suited card, which verify_card
+        # refuses as the Shapeshifter's choice.
+        shape = Kind(played_as) if played_as in SHAPES else Kind.SUITED
     try:
         return Card(card_kind, card_suit, number, shape)
     except PlayError as error:
@@ -278,10 +267,10 @@ def verify_trick(cards: Sequence[Card]) -> None:
             field="cards",
             max=MAX_PLAYERS,
         )
-    seen: set[tuple[Kind, Suit | None, int | None]] = set()
+    seen: set[tuple[CardKind, Suit | None, int | None]] = set()
     for index, card in enumerate(cards):
         field = f"cards[{index}]"
-        if card.kind is Kind.WEREWOLF:
+        if card.kind is Special.WEREWOLF:
             raise PlayError(
                 _(
                     "The Werewolf is never played in a trick: its holder swaps it for the "
@@ -318,7 +307,7 @@ def verify_trick(cards: Sequence[Card]) -> None:
 def judge(trump: Suit | None, reading: Reading, cards: Sequence[Card]) -> Judgement:
     """Who wins the trick of ``cards`` (in play order) with ``trump`` (``None``: no trump)."""
     verify_trick(cards)
-    bomb = next((i for i, card in enumerate(cards) if card.kind is Kind.BOMB), None)
+    bomb = next((i for i, card in enumerate(cards) if card.kind is Special.BOMB), None)
     if bomb is None:
         position, reason = _best(trump, reading, cards)
         return Judgement(position, position, reason)
@@ -331,10 +320,10 @@ def judge(trump: Suit | None, reading: Reading, cards: Sequence[Card]) -> Judgem
     return Judgement(None, leads, Reason.BOMB)
 
 
-def _role(card: Card) -> Kind:
+def _role(card: Card) -> CardKind:
     """What the card counts as in a trick: the Shapeshifter as what it was played as, the
     Cloud and the Juggler as suited cards."""
-    if card.kind is Kind.SHAPESHIFTER and card.played_as is not None:
+    if card.kind is Special.SHAPESHIFTER and card.played_as is not None:
         return card.played_as
     if card.kind in NAMED_SUIT:
         return Kind.SUITED
@@ -351,10 +340,10 @@ def _value(card: Card) -> int:
 def _best(trump: Suit | None, reading: Reading, cards: Sequence[Card]) -> tuple[int, Reason]:
     """The winner of a trick without a Bomb, and why."""
     roles = [_role(card) for card in cards]
-    if Kind.DRAGON in roles:
-        if Kind.FAIRY in roles:
-            return roles.index(Kind.FAIRY), Reason.FAIRY
-        return roles.index(Kind.DRAGON), Reason.DRAGON
+    if Special.DRAGON in roles:
+        if Special.FAIRY in roles:
+            return roles.index(Special.FAIRY), Reason.FAIRY
+        return roles.index(Special.DRAGON), Reason.DRAGON
     suited = [i for i, role in enumerate(roles) if role is Kind.SUITED]
     wizards = [i for i, role in enumerate(roles) if role is Kind.WIZARD]
     worthless = (
@@ -366,7 +355,7 @@ def _best(trump: Suit | None, reading: Reading, cards: Sequence[Card]) -> tuple[
     )
     if wizards and not worthless:
         first = wizards[0]
-        if cards[first].kind is Kind.SHAPESHIFTER:
+        if cards[first].kind is Special.SHAPESHIFTER:
             return first, Reason.SHAPESHIFTER_WIZARD
         return first, Reason.FIRST_WIZARD
     trumps = [i for i in suited if cards[i].suit is trump]
@@ -379,6 +368,6 @@ def _best(trump: Suit | None, reading: Reading, cards: Sequence[Card]) -> tuple[
         return best, Reason.HIGHEST_LED
     if Kind.JESTER in roles:
         first = roles.index(Kind.JESTER)
-        return first, Reason.JESTER_OVER_FAIRY if Kind.FAIRY in roles else Reason.FIRST_JESTER
+        return first, Reason.JESTER_OVER_FAIRY if Special.FAIRY in roles else Reason.FIRST_JESTER
     # No Bomb, Dragon, Wizard, suited card or Jester: the Fairy alone.
     return 0, Reason.FAIRY_ALONE

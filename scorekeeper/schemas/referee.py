@@ -8,13 +8,13 @@ from typing import Annotated, Any
 from pydantic import Field, WithJsonSchema
 
 from ..rules.cards import Suit
-from ..rules.judge import SHAPES, Kind, Reading, Reason
+from ..rules.judge import CARD_KINDS, SHAPES, Reading, Reason
 from ..rules.table import MAX_PLAYERS
 from .games import Model
 
 _SUITS: list[Any] = [suit.value for suit in Suit]
 # The Werewolf is a card of the deck, but never of a trick: the rules refuse it by name.
-_KINDS = [kind.value for kind in Kind]
+_KINDS = [kind.value for kind in CARD_KINDS]
 
 
 class CardBody(Model):

@@ -24,6 +24,7 @@ from ..rules.judge import (
     NAMED_SUIT,
     WIZARDS_IN_DECK,
     Card,
+    CardKind,
     Judgement,
     Kind,
     Reading,
@@ -34,6 +35,7 @@ from ..rules.judge import (
 )
 from ..rules.messages import RuleError, gettext_noop
 from ..rules.table import MAX_PLAYERS
+from ..rules.variants import Special
 from ..services import games, loading
 from . import tally
 from .common import editable, page_blueprint
@@ -44,7 +46,7 @@ NO_TRUMP = "none"
 SUITS = frozenset(suit.value for suit in Suit)
 #: The special cards a player taps as they are (the Cloud and the Juggler take a suit, the
 #: Shapeshifter a shape; the Werewolf never reaches a trick).
-PLAIN_SPECIALS = (Kind.BOMB, Kind.DRAGON, Kind.FAIRY)
+PLAIN_SPECIALS = (Special.BOMB, Special.DRAGON, Special.FAIRY)
 
 
 def token(card: Card) -> str:
@@ -65,7 +67,7 @@ def card_of(text: str, field: str) -> Card:
     if head in SUITS:
         number = int(tail) if tail.isascii() and tail.isdigit() and len(tail) <= 2 else None
         return card_from(Kind.SUITED, head, number, field=field)
-    if head == Kind.SHAPESHIFTER:
+    if head == Special.SHAPESHIFTER:
         return card_from(head, played_as=tail or None, field=field)
     return card_from(head, tail or None, field=field)
 
@@ -75,29 +77,29 @@ def card_label(card: Card) -> str:
     if card.kind is Kind.SUITED and card.suit is not None:
         # Translators: a suited card, as in "red Dwarves 7"
         return gettext("%(suit)s %(number)d", suit=suit_label(card.suit), number=card.number)
-    if card.kind is Kind.SHAPESHIFTER:
+    if card.kind is Special.SHAPESHIFTER:
         if card.played_as is Kind.WIZARD:
             return gettext("Shapeshifter as a Wizard")
         return gettext("Shapeshifter as a Jester")
-    if card.kind is Kind.CLOUD and card.suit is not None:
+    if card.kind is Special.CLOUD and card.suit is not None:
         return gettext("Cloud 9¾ (%(suit)s)", suit=suit_label(card.suit))
-    if card.kind is Kind.JUGGLER and card.suit is not None:
+    if card.kind is Special.JUGGLER and card.suit is not None:
         return gettext("Juggler 7½ (%(suit)s)", suit=suit_label(card.suit))
     return kind_label(card.kind)
 
 
-def kind_label(kind: Kind) -> str:
+def kind_label(kind: CardKind) -> str:
     """A card that has no suit, by name."""
     names = {
         Kind.WIZARD: gettext("Wizard"),
         Kind.JESTER: gettext("Jester"),
-        Kind.BOMB: gettext("Bomb"),
-        Kind.DRAGON: gettext("Dragon"),
-        Kind.FAIRY: gettext("Fairy"),
-        Kind.CLOUD: gettext("Cloud"),
-        Kind.JUGGLER: gettext("Juggler"),
-        Kind.SHAPESHIFTER: gettext("Shapeshifter"),
-        Kind.WEREWOLF: gettext("Werewolf"),
+        Special.BOMB: gettext("Bomb"),
+        Special.DRAGON: gettext("Dragon"),
+        Special.FAIRY: gettext("Fairy"),
+        Special.CLOUD: gettext("Cloud"),
+        Special.JUGGLER: gettext("Juggler"),
+        Special.SHAPESHIFTER: gettext("Shapeshifter"),
+        Special.WEREWOLF: gettext("Werewolf"),
     }
     return names.get(kind, str(kind))
 
@@ -193,7 +195,9 @@ class Trick:
         """The anniversary editions' cards that can be in a trick."""
         cards = [Card(kind) for kind in PLAIN_SPECIALS]
         cards += [Card(kind, self.tab) for kind in sorted(NAMED_SUIT, reverse=True)]
-        cards += [Card(Kind.SHAPESHIFTER, played_as=shape) for shape in (Kind.WIZARD, Kind.JESTER)]
+        cards += [
+            Card(Special.SHAPESHIFTER, played_as=shape) for shape in (Kind.WIZARD, Kind.JESTER)
+        ]
         return [
             self.with_card(card) for card in cards if self.deck is None or card.kind in self.deck
         ]

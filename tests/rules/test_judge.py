@@ -21,6 +21,7 @@ from scorekeeper.rules.judge import (
     card_from,
     judge,
 )
+from scorekeeper.rules.variants import Special
 
 from .helpers import assert_refused
 
@@ -28,11 +29,11 @@ STANDARD, HOUSE = Reading.STANDARD, Reading.HOUSE
 BLUE, GREEN, RED, YELLOW = Suit.BLUE, Suit.GREEN, Suit.RED, Suit.YELLOW
 Z = Card(Kind.WIZARD)
 N = Card(Kind.JESTER)
-BOMB = Card(Kind.BOMB)
-DRAGON = Card(Kind.DRAGON)
-FAIRY = Card(Kind.FAIRY)
-SHIFTER_Z = Card(Kind.SHAPESHIFTER, played_as=Kind.WIZARD)
-SHIFTER_N = Card(Kind.SHAPESHIFTER, played_as=Kind.JESTER)
+BOMB = Card(Special.BOMB)
+DRAGON = Card(Special.DRAGON)
+FAIRY = Card(Special.FAIRY)
+SHIFTER_Z = Card(Special.SHAPESHIFTER, played_as=Kind.WIZARD)
+SHIFTER_N = Card(Special.SHAPESHIFTER, played_as=Kind.JESTER)
 NAMES = ("Thomas", "Ute", "Kevin", "Anna", "Ben", "Cleo")
 
 
@@ -53,11 +54,11 @@ def yellow(n: int) -> Card:
 
 
 def cloud(suit: Suit) -> Card:
-    return Card(Kind.CLOUD, suit)
+    return Card(Special.CLOUD, suit)
 
 
 def juggler(suit: Suit) -> Card:
-    return Card(Kind.JUGGLER, suit)
+    return Card(Special.JUGGLER, suit)
 
 
 # -- Seed 002's ten example tricks (four players, red is trump) ---------------------------
@@ -328,7 +329,7 @@ def test_at_most_four_jesters() -> None:
 
 
 def test_the_werewolf_is_never_played_in_a_trick() -> None:
-    error = refusal([red(2), Card(Kind.WEREWOLF)])
+    error = refusal([red(2), Card(Special.WEREWOLF)])
     assert_refused(
         error,
         PlayError,
@@ -412,7 +413,7 @@ PLAIN = st.one_of(SUITED, st.just(Z), st.just(N))
 ANY_CARD = st.one_of(
     PLAIN,
     st.sampled_from([BOMB, DRAGON, FAIRY, SHIFTER_Z, SHIFTER_N]),
-    st.builds(Card, st.sampled_from([Kind.CLOUD, Kind.JUGGLER]), st.sampled_from(list(Suit))),
+    st.builds(Card, st.sampled_from([Special.CLOUD, Special.JUGGLER]), st.sampled_from(list(Suit))),
 )
 
 
