@@ -161,12 +161,11 @@ class ImportLimitReached(WaitRequired):
     """An import of more games than the client address may still import in the window."""
 
     message = _(
-        "This address may import %(count)d games in %(hours)d hours, and this file would go "
-        "past that."
+        "This address may import %(count)d games in %(window)s, and this file would go past that."
     )
 
-    def __init__(self, *, count: int, hours: int, seconds: int) -> None:
-        super().__init__(seconds, count=count, hours=hours)
+    def __init__(self, *, count: int, window: str, seconds: int) -> None:
+        super().__init__(seconds, count=count, window=window)
 
 
 class ImportRefused(ServiceError):

@@ -20,7 +20,7 @@ from werkzeug.wrappers import Response
 from .config import PROXY_FIX_KEYS
 from .errors import ImportLimitReached
 from .extensions import limiter
-from .i18n import wait_sentence
+from .i18n import duration, wait_sentence
 from .services.import_file import IMPORT_MAX_BYTES
 
 if TYPE_CHECKING:
@@ -192,6 +192,6 @@ def spend_import(games: int) -> None:
         raise
     raise ImportLimitReached(
         count=over[0].amount,
-        hours=max(1, over[0].get_expiry() // 3600),
+        window=duration(over[0].get_expiry()),
         seconds=max(1, math.ceil(reset - time.time())),
     )

@@ -145,6 +145,23 @@ def test_the_page_counts_every_imported_game_against_the_daily_limit(limited_app
     assert 0 <= _wait(page) - int(response.headers["Retry-After"]) < 3600
 
 
+def test_an_hourly_import_limit_says_its_window_in_the_singular(tmp_path: Path) -> None:
+    app = migrated_sqlite_app(tmp_path, "hourly", RATELIMIT_IMPORT_GAMES="2 per hour")
+    client = app.test_client()
+    one = exported(ApiClient(client))
+    assert client.post("/api/v1/import", json=many(one, 2)).status_code == 201
+    response = client.post("/api/v1/import", json=one)
+    assert response.status_code == 429
+    assert response.get_json()["detail"] == (
+        "This address may import 2 games in 1 hour, and this file would go past that. "
+        "Try again in 1 hour."
+    )
+    german = client.post("/api/v1/import", json=one, headers={"Accept-Language": "de"})
+    assert "lassen sich 2 Spiele in 1 Stunde importieren" in german.get_json()["detail"]
+    with app.app_context():
+        db.engine.dispose()
+
+
 def test_the_daily_import_limit_is_off_with_the_other_limits(tmp_path: Path) -> None:
     app = migrated_sqlite_app(
         tmp_path, "off", RATELIMIT_IMPORT_GAMES="1 per day", RATELIMIT_ENABLED=False
