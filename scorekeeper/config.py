@@ -70,6 +70,10 @@ def build(instance_path: str, overrides: Mapping[str, Any] | None = None) -> dic
         "SESSION_COOKIE_HTTPONLY": True,
         "SESSION_COOKIE_SAMESITE": "Lax",
         "PERMANENT_SESSION_LIFETIME": timedelta(days=400),
+        # Sent only when it changes (a new game, a followed game, a message for the next
+        # page), so that a response which changes nothing (a style, a poll, the service
+        # worker's fetches) never puts an older copy back over a newer one in the browser.
+        "SESSION_REFRESH_EACH_REQUEST": False,
         # A round can take an hour: a page's CSRF token lasts as long as its session.
         "WTF_CSRF_TIME_LIMIT": None,
         # Static files are linked with a hash of their content, so they can be kept long.

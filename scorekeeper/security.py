@@ -10,7 +10,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from flask import Flask, current_app, request
-from flask.sessions import SecureCookieSessionInterface, SessionMixin
+from flask.sessions import SecureCookieSessionInterface
 from flask_babel import gettext
 from flask_limiter.util import get_remote_address
 from limits import parse_many
@@ -117,19 +117,11 @@ def wait_message() -> str:
 
 
 class SessionInterface(SecureCookieSessionInterface):
-    """The signed cookie session, Secure on HTTPS when ``SESSION_COOKIE_SECURE`` is "auto",
-    and left alone by the spectator page's poll: a poll neither reads nor changes the
-    session, so renewing the cookie on each poll (every 3 s, on every phone) would only cost
-    a signature and a Set-Cookie header."""
+    """The signed cookie session, Secure on HTTPS when ``SESSION_COOKIE_SECURE`` is "auto"."""
 
     def get_cookie_secure(self, app: Flask) -> bool:
         setting = app.config["SESSION_COOKIE_SECURE"]
         return (bool(request) and request.is_secure) if setting == "auto" else bool(setting)
-
-    def should_set_cookie(self, app: Flask, session: SessionMixin) -> bool:
-        if request.endpoint == "games.spectate_live":
-            return session.modified
-        return super().should_set_cookie(app, session)
 
 
 F = TypeVar("F", bound=Callable[..., Any])

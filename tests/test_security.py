@@ -129,6 +129,16 @@ def test_the_session_cookie_is_httponly_lax_and_not_secure_over_http(client: Fla
     assert "Secure" not in cookie
 
 
+def test_a_response_that_changes_nothing_leaves_the_cookie_alone(client: FlaskClient) -> None:
+    """A slow answer that sent the cookie back would put an older copy over a newer one (a
+    message for the next page, a right just granted): only a change sends it."""
+    assert _start(client).status_code == 303
+    for path in ("/", "/static/js/table.js", "/offline", "/manifest.webmanifest", "/sw.js"):
+        response = client.get(path)
+        assert response.status_code == 200, path
+        assert not response.headers.getlist("Set-Cookie"), path
+
+
 def test_the_session_cookie_is_secure_over_https(tmp_path: Path) -> None:
     app = _app(tmp_path)
     assert app.config["SESSION_COOKIE_SECURE"] == "auto"

@@ -51,14 +51,17 @@ def page_blueprint(name: str, import_name: str) -> Blueprint:
 
 
 def current_device(*, create: bool = False) -> sharing.Device | None:
-    """This browser's device key from its session cookie (made on first need)."""
+    """This browser's device key from its session cookie. With ``create`` (a right is about
+    to be granted, or may be), it is made if missing, and the cookie is sent again, to be
+    kept for another ``PERMANENT_SESSION_LIFETIME``."""
     key = session.get(DEVICE_KEY)
-    if not isinstance(key, str) or not key:
-        if not create:
-            return None
-        key = secrets.token_urlsafe(DEVICE_KEY_BYTES)
-        session[DEVICE_KEY] = key
-        session.permanent = True
+    if create:
+        if not isinstance(key, str) or not key:
+            key = secrets.token_urlsafe(DEVICE_KEY_BYTES)
+            session[DEVICE_KEY] = key
+        session.permanent = True  # marks the session changed: the cookie goes out again
+    elif not isinstance(key, str) or not key:
+        return None
     return sharing.Device(key)
 
 
