@@ -16,20 +16,24 @@ from typing import Any as _Any
 _DEFAULT_KEEPALIVE_REQUESTS = 100
 
 
-def _keepalive_requests(environ: _Mapping[str, str]) -> int:
-    """``KEEPALIVE_REQUESTS``: a whole number of requests, 0 for no limit; a value that is
-    not one stops the server from starting."""
-    value = environ.get("KEEPALIVE_REQUESTS", "").strip()
+#: Reads (GET and HEAD) that run the app at once in a gevent worker; the others wait their
+#: turn at the gate (``post_worker_init``).
+_DEFAULT_READS_AT_ONCE = 4
+
+
+def _whole_number(environ: _Mapping[str, str], name: str, default: int) -> int:
+    """The setting ``name``: a whole number of requests, 0 for no limit; a value that is not
+    one stops the server from starting."""
+    value = environ.get(name, "").strip()
     if not value:
-        return _DEFAULT_KEEPALIVE_REQUESTS
+        return default
     if not value.isascii() or not value.isdigit():
-        raise ValueError(
-            f"KEEPALIVE_REQUESTS must be a whole number of requests (0: no limit), not {value!r}"
-        )
+        raise ValueError(f"{name} must be a whole number of requests (0: no limit), not {value!r}")
     return int(value)
 
 
-_KEEPALIVE_REQUESTS = _keepalive_requests(_os.environ)
+_KEEPALIVE_REQUESTS = _whole_number(_os.environ, "KEEPALIVE_REQUESTS", _DEFAULT_KEEPALIVE_REQUESTS)
+_READS_AT_ONCE = _whole_number(_os.environ, "READS_AT_ONCE", _DEFAULT_READS_AT_ONCE)
 
 #: A greenlet per connection (gevent) rather than a few threads: a client that sends its
 #: request slowly, by accident or on purpose, holds one idle connection, not a thread that
@@ -75,3 +79,33 @@ def pre_request(worker: _Any, req: _Any) -> None:
     worker.log.debug("%s %s", req.method, req.path)  # gunicorn's own pre_request
     if _KEEPALIVE_REQUESTS and getattr(req, "req_number", 0) >= _KEEPALIVE_REQUESTS:
         req.force_close()
+
+
+def post_worker_init(worker: _Any) -> None:
+    """Let at most ``READS_AT_ONCE`` reads (GET, HEAD) run the app at a time in a gevent
+    worker; the others wait at the gate, in turn. Writes pass it.
+
+    A greenlet runs until it waits for the network, and a request on PostgreSQL waits for
+    the database once a statement: a write, some ten times. Each time it went to the back of
+    the worker's queue, behind every poll in flight, so with many followers polling, the
+    writes' p95 was the first limit the capacity benchmark met (docs/performance.md). Behind
+    the gate few reads are in flight, and a write's turns are short. Writes are not held, so
+    a client that sends its body slowly (an import) holds no place; a read has no body, and
+    its headers were read before the app runs. The gate is left when the app returns its
+    answer: sending it, or streaming an export, holds no place either.
+    """
+    if not _READS_AT_ONCE or worker.cfg.worker_class_str != "gevent":
+        return
+    # In the worker, once gevent has patched it; the main process never needs it.
+    from gevent.lock import BoundedSemaphore  # noqa: PLC0415
+
+    gate = BoundedSemaphore(_READS_AT_ONCE)
+    app = worker.wsgi
+
+    def gated(environ: dict[str, _Any], start_response: _Any) -> _Any:
+        if environ.get("REQUEST_METHOD") not in ("GET", "HEAD"):
+            return app(environ, start_response)
+        with gate:
+            return app(environ, start_response)
+
+    worker.wsgi = gated

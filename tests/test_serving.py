@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[1]
 GUNICORN = Path(sys.executable).with_name("gunicorn")
 KEEPALIVE_REQUESTS = 100
 # Settings of the test runner's own environment that would change the server under test.
-INHERITED = ("KEEPALIVE_REQUESTS", "GUNICORN_CMD_ARGS")
+INHERITED = ("KEEPALIVE_REQUESTS", "READS_AT_ONCE", "GUNICORN_CMD_ARGS")
 
 
 def _config(monkeypatch: pytest.MonkeyPatch, **environ: str) -> dict[str, Any]:
@@ -167,12 +167,64 @@ def test_keepalive_requests_from_the_environment(
     assert config["_KEEPALIVE_REQUESTS"] == limit
 
 
+@pytest.mark.parametrize("name", ["KEEPALIVE_REQUESTS", "READS_AT_ONCE"])
 @pytest.mark.parametrize("value", ["-1", "1.5", "ten", "١٠"])
-def test_keepalive_requests_refuses_what_is_not_a_count(
-    monkeypatch: pytest.MonkeyPatch, value: str
+def test_a_count_setting_refuses_what_is_not_a_count(
+    monkeypatch: pytest.MonkeyPatch, name: str, value: str
 ) -> None:
-    with pytest.raises(ValueError, match="KEEPALIVE_REQUESTS must be a whole number"):
-        _config(monkeypatch, KEEPALIVE_REQUESTS=value)
+    with pytest.raises(ValueError, match=f"{name} must be a whole number of requests"):
+        _config(monkeypatch, **{name: value})
+
+
+def _gated_app(
+    monkeypatch: pytest.MonkeyPatch, worker_class: str = "gevent", **environ: str
+) -> tuple[Any, dict[str, int]]:
+    """An app that waits a moment (as for the database) in each request, passed through the
+    worker hook as gunicorn does; and how many of its requests ran at once, at most."""
+    gevent = pytest.importorskip("gevent")
+    hook = _config(monkeypatch, **environ)["post_worker_init"]
+    running = {"now": 0, "most": 0}
+
+    def app(environ: dict[str, Any], start_response: Any) -> list[bytes]:
+        running["now"] += 1
+        running["most"] = max(running["most"], running["now"])
+        gevent.sleep(0.01)
+        running["now"] -= 1
+        return [environ["REQUEST_METHOD"].encode()]
+
+    worker = SimpleNamespace(cfg=SimpleNamespace(worker_class_str=worker_class), wsgi=app)
+    hook(worker)
+    return worker.wsgi, running
+
+
+def _at_once(app: Any, running: dict[str, int], method: str, count: int = 12) -> int:
+    gevent = pytest.importorskip("gevent")
+    running["most"] = 0
+    requests = [gevent.spawn(app, {"REQUEST_METHOD": method}, None) for _ in range(count)]
+    gevent.joinall(requests, raise_error=True)
+    assert [request.value for request in requests] == [[method.encode()]] * count
+    return running["most"]
+
+
+@pytest.mark.parametrize(("setting", "reads"), [({}, 4), ({"READS_AT_ONCE": "2"}, 2)])
+def test_reads_wait_their_turn_and_writes_pass(
+    monkeypatch: pytest.MonkeyPatch, setting: dict[str, str], reads: int
+) -> None:
+    app, running = _gated_app(monkeypatch, **setting)
+    assert _at_once(app, running, "GET") == reads
+    assert _at_once(app, running, "HEAD") == reads
+    for method in ("PUT", "POST", "DELETE"):
+        assert _at_once(app, running, method) == 12
+
+
+@pytest.mark.parametrize(
+    ("worker_class", "setting"), [("gevent", {"READS_AT_ONCE": "0"}), ("gthread", {})]
+)
+def test_no_gate_when_turned_off_or_not_on_gevent(
+    monkeypatch: pytest.MonkeyPatch, worker_class: str, setting: dict[str, str]
+) -> None:
+    app, running = _gated_app(monkeypatch, worker_class, **setting)
+    assert _at_once(app, running, "GET") == 12
 
 
 class _Request:
