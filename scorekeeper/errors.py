@@ -168,6 +168,17 @@ class ImportLimitReached(WaitRequired):
         super().__init__(seconds, count=count, window=window)
 
 
+class ImportOverLimit(ServiceError):
+    """A file of more games than the client address may import in a whole window: no wait
+    would let it in."""
+
+    status = 422
+    message = _(
+        "This file holds %(games)d games, more than the %(count)d this address may import in "
+        "%(window)s: import it in parts."
+    )
+
+
 class ImportRefused(ServiceError):
     status = 422
     message = _("Nothing was imported, as the file is refused: %(reason)s")

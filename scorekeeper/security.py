@@ -18,7 +18,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 from werkzeug.wrappers import Response
 
 from .config import PROXY_FIX_KEYS
-from .errors import ImportLimitReached
+from .errors import ImportLimitReached, ImportOverLimit
 from .extensions import limiter
 from .i18n import duration, wait_sentence
 from .services.import_file import IMPORT_MAX_BYTES
@@ -165,12 +165,17 @@ def import_windows() -> list[tuple[int, int]]:
 def spend_import(games: int) -> None:
     """Count an import of ``games`` games against ``RATELIMIT_IMPORT_GAMES`` for the client
     address: each game costs one. Raise :class:`ImportLimitReached` (nothing counted) when
-    it would go past a limit, with the seconds until that limit's window lets it in."""
+    it would go past a limit, with the seconds until that limit's window lets it in, or
+    :class:`ImportOverLimit` when no window could hold the file."""
     if not current_app.config["RATELIMIT_ENABLED"]:
         return
     strategy = limiter.limiter
     key = get_remote_address()
     limits = parse_many(current_app.config["RATELIMIT_IMPORT_GAMES"])
+    for item in limits:
+        if games > item.amount:
+            window = duration(item.get_expiry())
+            raise ImportOverLimit(games=games, count=item.amount, window=window)
     try:
         over = [item for item in limits if not strategy.test(item, key, IMPORT_GAMES, cost=games)]
         if not over:

@@ -162,6 +162,24 @@ def test_an_hourly_import_limit_says_its_window_in_the_singular(tmp_path: Path) 
         db.engine.dispose()
 
 
+def test_a_file_larger_than_the_whole_allowance_is_told_so_not_to_wait(
+    limited_app: Flask,
+) -> None:
+    client = limited_app.test_client()
+    one = exported(ApiClient(client))
+    response = client.post("/api/v1/import", json=many(one, 6))  # 6 games, 5 a day
+    assert response.status_code == 422
+    assert "Retry-After" not in response.headers
+    assert response.get_json()["detail"] == (
+        "This file holds 6 games, more than the 5 this address may import in 24 hours: "
+        "import it in parts."
+    )
+    german = client.post("/api/v1/import", json=many(one, 6), headers={"Accept-Language": "de"})
+    assert "importiere sie in Teilen" in german.get_json()["detail"]
+    # Nothing was counted: the whole allowance is still there.
+    assert client.post("/api/v1/import", json=many(one, 5)).status_code == 201
+
+
 def test_the_daily_import_limit_is_off_with_the_other_limits(tmp_path: Path) -> None:
     app = migrated_sqlite_app(
         tmp_path, "off", RATELIMIT_IMPORT_GAMES="1 per day", RATELIMIT_ENABLED=False
