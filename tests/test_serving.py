@@ -20,6 +20,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
+import gevent
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -181,7 +182,6 @@ def _gated_app(
 ) -> tuple[Any, dict[str, int]]:
     """An app that waits a moment (as for the database) in each request, passed through the
     worker hook as gunicorn does; and how many of its requests ran at once, at most."""
-    gevent = pytest.importorskip("gevent")
     hook = _config(monkeypatch, **environ)["post_worker_init"]
     running = {"now": 0, "most": 0}
 
@@ -198,7 +198,6 @@ def _gated_app(
 
 
 def _at_once(app: Any, running: dict[str, int], method: str, count: int = 12) -> int:
-    gevent = pytest.importorskip("gevent")
     running["most"] = 0
     requests = [gevent.spawn(app, {"REQUEST_METHOD": method}, None) for _ in range(count)]
     gevent.joinall(requests, raise_error=True)

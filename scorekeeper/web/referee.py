@@ -134,7 +134,7 @@ class Trick:
     #: Whether this browser keeps the game's score (and so may take the answer).
     keeper: bool = False
     #: The special cards the page offers: a game's deck, or ``None`` for every one.
-    deck: frozenset[str] | None = None
+    deck: frozenset[Special] | None = None
 
     # -- Addresses -----------------------------------------------------------------------
 
@@ -319,7 +319,7 @@ def game_referee(game_id: str) -> Response:
     trick = read_trick(request.args, trump=trump, names=in_play_order)
     trick.game, trick.number, trick.lead = snapshot, number, lead
     # The game's own special cards, offered at once; a game without any offers none.
-    trick.deck = frozenset(card.value for card in snapshot.table.rules.special_cards)
+    trick.deck = snapshot.table.rules.special_cards
     trick.specials = bool(trick.deck) and request.args.get("specials") != "0"
     # Only a round being played takes an answer: ask for the grant only then.
     trick.keeper = view.state is RoundState.PLAYING and editable(game_id)
