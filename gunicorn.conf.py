@@ -8,6 +8,7 @@ also reads this file again.
 """
 
 import os as _os
+import resource as _resource
 from collections.abc import Mapping as _Mapping
 from typing import Any as _Any
 
@@ -40,6 +41,11 @@ _READS_AT_ONCE = _whole_number(_os.environ, "READS_AT_ONCE", _DEFAULT_READS_AT_O
 #: the other phones wait for.
 worker_class = "gevent"
 
+#: Connections one worker holds at once: each phone following a game holds one open (its
+#: stream), beside the requests in flight. Each is a file descriptor, so the workers may
+#: open as many as the system lets this user (``on_starting``).
+worker_connections = 10_000
+
 #: gunicorn believes ``X-Forwarded-Proto`` and friends from no address: the app's
 #: ``PROXY_FIX_*`` settings alone say how many proxies in front to believe (README.md).
 forwarded_allow_ips = ""
@@ -59,8 +65,11 @@ def _verify_limits_hold(workers: int, environ: _Mapping[str, str]) -> None:
 
 
 def on_starting(server: _Any) -> None:
-    """Check, before any worker starts, that the rate limits hold as configured."""
+    """Check, before any worker starts, that the rate limits hold as configured; let the
+    workers open as many connections as the system allows (often 1,024 by default)."""
     _verify_limits_hold(server.cfg.workers, _os.environ)
+    _soft, hard = _resource.getrlimit(_resource.RLIMIT_NOFILE)
+    _resource.setrlimit(_resource.RLIMIT_NOFILE, (hard, hard))
 
 
 def pre_request(worker: _Any, req: _Any) -> None:

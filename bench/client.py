@@ -139,3 +139,35 @@ class Pool:
     async def close(self) -> None:
         while self.idle:
             self.idle.pop().close()
+
+
+async def stream(port: int, path: str, headers: dict[str, str]) -> tuple[Answer, Any]:
+    """Open a response that streams (Server-Sent Events): its head, and an async iterator
+    over the pieces of its body as they arrive (the connection closes when it ends)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    lines = [f"GET {path} HTTP/1.1", f"Host: 127.0.0.1:{port}"]
+    lines += [f"{name}: {value}" for name, value in headers.items()]
+    writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
+    async with asyncio.timeout(TIMEOUT):
+        head = await reader.readuntil(b"\r\n\r\n")
+    status_line, *header_lines = head.decode("latin-1").split("\r\n")
+    found = {}
+    for line in header_lines:
+        if line:
+            name, _, value = line.partition(":")
+            found[name.strip().lower()] = value.strip()
+    answer = Answer(int(status_line.split(" ", 2)[1]), found, b"")
+
+    async def pieces() -> Any:
+        try:
+            if found.get("transfer-encoding", "").lower() != "chunked":
+                while piece := await reader.read(65536):
+                    yield piece
+                return
+            while size := int((await reader.readuntil(b"\r\n")).split(b";")[0], 16):
+                yield await reader.readexactly(size)
+                await reader.readexactly(2)
+        finally:
+            writer.close()
+
+    return answer, pieces()

@@ -230,13 +230,16 @@ def report(capacities: list[Capacity], options: Options) -> list[str]:
     today = dt.date.today().isoformat()
     lines = [
         f"Open loop, {options.seconds:g} s steps; a table: a write every {traffic.WRITE_EVERY:g} s "
-        f"and {traffic.SPECTATORS} polls every {traffic.POLL_EVERY:g} s ({per_table:.2f} req/s); "
-        f"limit p95 {options.limit_ms:g} ms, 0 errors, 0 writes lost.",
+        f"and {traffic.SPECTATORS} followers, polling every {traffic.POLL_EVERY:g} s "
+        f"({per_table:.2f} req/s) or on a stream; limit p95 {options.limit_ms:g} ms for writes "
+        f"and polls, {traffic.SEEN_LIMIT_MS:g} ms for a stream's follower to see a write, "
+        "0 errors, 0 writes lost.",
         "",
-        "| backend | commit | date | T (runs) | req/s | p95 write / poll (304, 200) ms "
-        "| first failing T | /healthz at that rate: p95 | floor: req/s (tables' worth) "
-        "| CPU ms: poll 304 / poll 200 / write / healthz / mix | load average (before / after) |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| backend | commit | date | T (runs) | req/s | p95 write / followers ms "
+        "| first failing T | /healthz at that rate: p95 | floor: req/s (tables' worth) | T / floor "
+        "| CPU ms: poll 304 / poll 200 / write / healthz / mix | server CPU ms a table-second "
+        "| load average (before / after) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for capacity in capacities:
         passed, failed, load = capacity.median()
@@ -244,7 +247,7 @@ def report(capacities: list[Capacity], options: Options) -> list[str]:
         if passed is None:
             lines.append(
                 f"| {capacity.backend} | {commit_of(capacity.checkout)} | {today} | 0 ({runs}) "
-                f"| | | | | | | {load} |"
+                f"| | | | | | | | | {load} |"
             )
             continue
         extra = capacity.extra
@@ -254,26 +257,37 @@ def report(capacities: list[Capacity], options: Options) -> list[str]:
         cpu_figures = [f"{cpu[kind]:.2f}" for kind in kinds] if isinstance(cpu, dict) else ["–"] * 4
         failing = "–"
         if failed is not None:
-            failing = (
-                f"{failed.tables}: {failed.p95(WRITE):.0f} / {failed.p95(POLL_304, POLL_200):.0f}"
-            )
+            failing = f"{failed.tables}: {_latencies(failed)}"
             failing += f", {len(failed.errors)} errors" if failed.errors else ""
+        share = f"{passed.tables * per_table / floor:.0%}" if isinstance(floor, int) else "–"
+        per_table_second = passed.cpu_seconds * 1000 / (passed.tables * passed.seconds)
         cells = [
             capacity.backend,
             commit_of(capacity.checkout),
             today,
             f"**{passed.tables}** ({runs})",
             f"{passed.requests / passed.seconds:,.0f}",
-            f"{passed.p95(WRITE):.0f} / {passed.p95(POLL_304, POLL_200):.0f} "
-            f"({passed.p95(POLL_304):.0f}, {passed.p95(POLL_200):.0f})",
+            _latencies(passed),
             failing,
             f"{same.p95(HEALTHZ):.0f} ms" if isinstance(same, Step) else "–",
             f"{floor:,} ({floor / per_table:,.0f})" if isinstance(floor, int) else "–",
+            share,
             " / ".join([*cpu_figures, f"{mix:.2f}"]),
+            f"{per_table_second:.2f}",
             load,
         ]
         lines.append("| " + " | ".join(cells) + " |")
     return lines
+
+
+def _latencies(step: Step) -> str:
+    """The p95 of the writes and of the followers: seeing a write on a stream, or polling."""
+    if step.count(traffic.SEEN):
+        return f"{step.p95(WRITE):.0f} / {step.p95(traffic.SEEN):.0f} (seen on a stream)"
+    return (
+        f"{step.p95(WRITE):.0f} / {step.p95(POLL_304, POLL_200):.0f} "
+        f"({step.p95(POLL_304):.0f}, {step.p95(POLL_200):.0f})"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,14 +1,18 @@
 """Real use, open loop: T tables, each with a scorekeeper playing a whole game through the API
 (a round step every 5 s on average, ``If-Match`` on each write) and six spectators whose pages
-poll the game's live fragment every 3 s as htmx does (``If-None-Match`` with the fragment's
-tag: 304 while unchanged, 200 after a change). Every request is sent at its planned time
+follow the game as the page does: where it has a stream (``data-follow``), each holds it
+open and is timed from a write's planned time to the event that shows it ("seen"); else each
+polls the live fragment every 3 s as htmx does (``If-None-Match`` with the fragment's tag:
+304 while unchanged, 200 after a change). Every request is sent at its planned time
 whatever the earlier answers; its latency runs from that planned time, so a backlog counts.
 Afterwards every game is read back and compared with what its scorekeeper was told."""
 
 from __future__ import annotations
 
 import asyncio
+import html
 import random
+import re
 import statistics
 import time
 from collections import defaultdict
@@ -16,6 +20,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import client
 from .client import Answer, Pool
 
 PLAYERS = ["Ann", "Bob", "Cy"]
@@ -24,6 +29,10 @@ WRITE_EVERY = 5.0  # seconds between a table's writes, on average
 POLL_EVERY = 3.0  # seconds between a spectator's polls (templates/_live.html, hx-trigger)
 SPECTATORS = 6
 WRITE, POLL_304, POLL_200, HEALTHZ = "write", "poll 304", "poll 200", "healthz"
+SEEN = "seen"  # a streaming follower: from a write's planned time to the event showing it
+SEEN_LIMIT_MS = 1000.0  # followers see a change within 1 s (p95)
+GRACE = 3.0  # seconds the streams are read on after the last write was sent
+STREAM = re.compile(r'data-follow="([^"]+)"')
 # What a phone's browser sends with htmx's poll of the live fragment (htmx 4's own headers,
 # the page's hx-headers, the session cookie the page set) besides the page's address.
 BROWSER = {
@@ -56,6 +65,8 @@ class Game:
     pending: int = 0  # writes sent and not answered
     unknown: int = 0  # writes whose answer never came (saved or not, nobody was told)
     acknowledged: int = 0
+    written: list[tuple[int, float]] = field(default_factory=list)  # (version, planned) of
+    # each measured write acknowledged
 
 
 @dataclass
@@ -63,6 +74,16 @@ class Table:
     game: Game
     tags: list[tuple[str, str] | None]  # each spectator's (game id, tag it holds)
     cookie: str = ""  # the session cookie the spectators' page set
+    followers: list[Follower] = field(default_factory=list)  # where the page streams
+
+
+@dataclass
+class Follower:
+    """A spectator's page holding the game's stream: the versions it was sent, with when."""
+
+    game: Game
+    seen: list[tuple[float, int]] = field(default_factory=list)
+    task: asyncio.Task[None] | None = None
 
 
 @dataclass
@@ -91,12 +112,14 @@ class Step:
         return sum(len(self.timings.get(kind, [])) for kind in kinds)
 
     def passed(self, limit_ms: float) -> bool:
-        """Writes and polls at p95 within the limit, no error, every acknowledged write kept."""
+        """Writes and polls at p95 within the limit, streaming followers within theirs, no
+        error, every acknowledged write kept."""
         polls = self.p95(POLL_304, POLL_200) if self.count(POLL_304, POLL_200) else 0.0
         writes = self.p95(WRITE) if self.count(WRITE) else 0.0
         noop = self.p95(HEALTHZ) if self.count(HEALTHZ) else 0.0
+        seen = self.p95(SEEN) if self.count(SEEN) else 0.0
         latency_ok = writes <= limit_ms and polls <= limit_ms and noop <= limit_ms
-        return latency_ok and not self.errors and not self.lost
+        return latency_ok and seen <= SEEN_LIMIT_MS and not self.errors and not self.lost
 
     def own_cpu(self) -> float:
         return self.own_cpu_seconds * 1000 / max(1, self.requests)
@@ -108,10 +131,15 @@ class Step:
                 f"{rate:,.0f} req/s to /healthz: p95 {self.p95(HEALTHZ):.0f} ms, "
                 f"{len(self.errors)} errors, generator {self.own_cpu():.2f} ms CPU a request"
             )
+        follow = (
+            f"seen {self.p95(SEEN):.0f} ms (streams)"
+            if self.count(SEEN)
+            else f"poll {self.p95(POLL_304, POLL_200):.0f} ms "
+            f"(304 {self.p95(POLL_304):.0f}, 200 {self.p95(POLL_200):.0f})"
+        )
         return (
             f"T={self.tables}: {self.requests / self.seconds:,.0f} req/s, "
-            f"p95 write {self.p95(WRITE):.0f} ms, poll {self.p95(POLL_304, POLL_200):.0f} ms "
-            f"(304 {self.p95(POLL_304):.0f}, 200 {self.p95(POLL_200):.0f}), "
+            f"p95 write {self.p95(WRITE):.0f} ms, {follow}, "
             f"{len(self.errors)} errors, {self.lost} of {self.acknowledged} writes lost, "
             f"CPU a request: server {self.cpu_seconds * 1000 / max(1, self.requests):.2f} ms, "
             f"generator {self.own_cpu():.2f} ms"
@@ -199,9 +227,10 @@ class Players:
             game.pending -= 1
         if answer.status != 200:
             raise RuntimeError(f"PUT {what}: {answer.status} {answer.body[:200]!r}")
+        stored = answer.json()
         if planned is not None:
             self._took(WRITE, planned)
-        stored = answer.json()
+            game.written.append((stored["version"], self.start + planned))
         game.acknowledged += 1
         if stored["version"] > game.acknowledged_version:
             game.acknowledged_version = stored["version"]
@@ -231,6 +260,32 @@ class Players:
         if planned is not None:
             self._took(POLL_200 if answer.status == 200 else POLL_304, planned)
 
+    async def follow(self, game: Game, path: str, cookie: str) -> Follower:
+        """A spectator's page opening the game's stream; it is read in a task of its own."""
+        # What a browser's EventSource sends (static/js/follow.js), and the page's cookie.
+        names = ("Accept-Encoding", "Accept-Language", "User-Agent")
+        headers = {name: BROWSER[name] for name in names}
+        headers |= {"Accept": "text/event-stream", "Cache-Control": "no-cache"}
+        if cookie:
+            headers["Cookie"] = cookie
+        answer, pieces = await client.stream(self.poll_pool.port, path, headers)
+        if answer.status != 200:
+            raise RuntimeError(f"GET the stream: {answer.status}")
+        follower = Follower(game)
+
+        async def read() -> None:
+            buffer = b""
+            async for piece in pieces:
+                buffer += piece
+                *events, buffer = buffer.split(b"\n\n")
+                for event in events:
+                    if event.startswith(b"id: live-"):
+                        version = int(event[9 : event.index(b"-", 9)])
+                        follower.seen.append((time.perf_counter(), version))
+
+        follower.task = asyncio.create_task(read())
+        return follower
+
     async def healthz(self, planned: float) -> None:
         answer = await self.pool.request("GET", "/healthz")
         if answer.status != 200:
@@ -248,10 +303,17 @@ class Players:
                 table = Table(game, [None] * SPECTATORS)
                 for _ in range(self.rng.randint(0, 3 * prefill_rounds)):
                     await self.write(table)
-                page = await self.poll_pool.request("GET", f"/games/{game.id}/view", BROWSER)
+                plain = {k: v for k, v in BROWSER.items() if k != "Accept-Encoding"}
+                page = await self.poll_pool.request("GET", f"/games/{game.id}/view", plain)
                 if page.status != 200:
                     raise RuntimeError(f"GET the spectators' page: {page.status}")
                 table.cookie = page.headers.get("set-cookie", "").split(";")[0]
+                if found := STREAM.search(page.body.decode()):
+                    path = html.unescape(found.group(1))
+                    table.followers = [
+                        await self.follow(game, path, table.cookie) for _ in range(SPECTATORS)
+                    ]
+                    return table
                 await self.poll(table, 0)
                 table.tags = [table.tags[0]] * SPECTATORS
                 return table
@@ -322,7 +384,11 @@ async def run_tables(
     poll_pool = Pool(poll_port) if poll_port is not None else pool
     setup = Players(pool, step, rng, 0.0, poll_pool)
     table_list = await setup.setup(tables, prefill_rounds)
-    events = schedule(tables, seconds, rng)
+    events = [
+        event
+        for event in schedule(tables, seconds, rng)
+        if event[2] < 0 or not table_list[event[1]].followers
+    ]
     if on_start is not None:
         on_start()
     used, own = cpu(), time.process_time()
@@ -337,12 +403,33 @@ async def run_tables(
             await players.poll(table_list[table], spectator, planned)
 
     await _send_all(step, [planned for planned, _, _ in events], send, start)
+    followers = [follower for table in table_list for follower in table.followers]
+    if followers:
+        await asyncio.sleep(GRACE)
     step.cpu_seconds = cpu() - used
     step.own_cpu_seconds = time.process_time() - own
+    for follower in followers:
+        assert follower.task is not None
+        follower.task.cancel()
+        _seen(step, follower)
     await pool.close()
     if poll_pool is not pool:
         await poll_pool.close()
     return step
+
+
+def _seen(step: Step, follower: Follower) -> None:
+    """Time each acknowledged write of the followed game to the first event showing it (or
+    a newer version); a write never shown, or versions out of order, are errors."""
+    versions = [version for _, version in follower.seen]
+    if versions != sorted(set(versions)):
+        step.errors.append(f"a stream sent versions out of order: {versions}")
+    for version, planned in follower.game.written:
+        shown = next((at for at, seen in follower.seen if seen >= version), None)
+        if shown is None:
+            step.errors.append(f"a follower never saw version {version} of {follower.game.id}")
+        else:
+            step.timings[SEEN].append(shown - planned)
 
 
 async def run_healthz(port: int, rate: float, seconds: float, seed: int) -> Step:

@@ -30,6 +30,7 @@ SHELL = (
     "css/referee.css",
     "vendor/htmx-4.0.1.min.js",
     "js/table.js",
+    "js/follow.js",
     "icons/icon.svg",
     "icons/icon-192.png",
     "icons/icon-512.png",

@@ -117,6 +117,11 @@ def build(instance_path: str, overrides: Mapping[str, Any] | None = None) -> dic
         "CACHE_DEFAULT_TIMEOUT": 300,
         "CACHE_THRESHOLD": 1000,
         "LIVE_VERSION_SECONDS": int(_env("LIVE_VERSION_SECONDS", "5")),
+        # The spectator page follows a stream: each worker reads the followed games'
+        # versions every LIVE_CHECK_SECONDS (push.py), and a stream ends after
+        # LIVE_STREAM_SECONDS, when the page connects again (web/live.py).
+        "LIVE_CHECK_SECONDS": 0.5,
+        "LIVE_STREAM_SECONDS": 600,
     }
     settings.update(overrides or {})
     shared = "RedisCache" if settings["CACHE_REDIS_URL"] else "SimpleCache"

@@ -16,7 +16,11 @@ _VERSION = re.compile(r'name="version" value="(\d+)"')
 
 def text(response: TestResponse) -> str:
     """The page's text without tags, whitespace collapsed, entities decoded."""
-    body = response.get_data(as_text=True)
+    return words(response.get_data(as_text=True))
+
+
+def words(body: str) -> str:
+    """The text of this HTML without tags, whitespace collapsed, entities decoded."""
     body = re.sub(r"<(script|style)\b.*?</\1>", " ", body, flags=re.S)
     return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", body))).strip()
 

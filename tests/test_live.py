@@ -1,8 +1,7 @@
-"""The spectator page: what it shows, how its poll answers, what it costs."""
+"""The spectator page: what it shows, how its stream and its fragment answer, what they cost."""
 
 from __future__ import annotations
 
-import json
 import re
 from html import unescape
 
@@ -13,7 +12,6 @@ from werkzeug.test import TestResponse
 
 from scorekeeper.services.history import FOLLOWED_MAX
 from scorekeeper.web import following
-from scorekeeper.web.games import POLL_SECONDS, POLL_SECONDS_OVER
 
 from .confidant import Confidant, text, without_language_switch
 from .test_history import correct
@@ -118,9 +116,9 @@ def test_a_change_gives_the_poll_a_new_body_and_tag(
     assert changed.status_code == 200
     assert changed.headers["ETag"] != etag
     assert "Trump: green Elves" in text(changed)
-    # The fragment carries its own tag, which the page sends on its next poll.
-    assert changed.headers["ETag"].removeprefix("W/").strip('"') in changed.get_data(as_text=True)
-    assert f'hx-trigger="every {POLL_SECONDS}s"' in changed.get_data(as_text=True)
+    # The fragment carries the version it shows.
+    version = changed.headers["ETag"].split("-")[1]
+    assert f'data-version="{version}"' in changed.get_data(as_text=True)
 
 
 def test_the_tag_differs_by_language(app: Flask, phone: Confidant) -> None:
@@ -137,25 +135,23 @@ def test_the_tag_differs_by_language(app: Flask, phone: Confidant) -> None:
     assert stale.status_code == 200
 
 
-def poll_of(page: TestResponse) -> tuple[str, dict[str, str]]:
-    """The live block's poll as the page would send it: its address and its headers."""
-    body = page.get_data(as_text=True)
-    address = re.search(r'<div id="live"[^>]* hx-get="([^"]+)"', body)
-    headers = re.search(r"hx-headers='([^']+)'", body)
-    assert address, "the live block does not poll"
-    assert headers, "the live block's poll sends no validator"
-    return unescape(address.group(1)), json.loads(unescape(headers.group(1)))
+def stream_of(page: TestResponse) -> str:
+    """The address of the stream the page follows."""
+    found = re.search(r'data-follow="([^"]+)"', page.get_data(as_text=True))
+    assert found, "the page follows no stream"
+    return unescape(found.group(1))
 
 
-def test_a_finished_game_still_polls_at_the_slower_pace(
-    phone: Confidant, spectator: FlaskClient
-) -> None:
+def test_a_finished_game_is_still_followed(phone: Confidant, spectator: FlaskClient) -> None:
     game_id = started(phone, rounds="1")
     phone.play(1, [0, 0, 1], [0, 0, 1])
     page = spectator.get(f"/games/{game_id}/view")
     body = page.get_data(as_text=True)
-    assert f'hx-trigger="every {POLL_SECONDS_OVER}s"' in body
-    assert poll_of(page)[0] == live_path(game_id)
+    # The stream names the version the page shows, so that it sends only what is newer.
+    version = re.search(r'<div id="live" data-version="(\d+)"', body)
+    assert version
+    shown = f"live-{version.group(1)}-en"
+    assert stream_of(page) == f"/games/{game_id}/view/events?shown={shown}"
     assert "Kevin wins with 30 points!" in text(page)
     assert body.count('class="player-line') == 3
 
@@ -165,8 +161,8 @@ def test_a_correction_after_the_game_reaches_the_spectator(
 ) -> None:
     game_id = started(phone, rounds="1")
     phone.play(1, [0, 0, 1], [0, 0, 1])
-    page = spectator.get(f"/games/{game_id}/view")
-    address, headers = poll_of(page)
+    address = live_path(game_id)
+    headers = {"If-None-Match": spectator.get(address).headers["ETag"]}
     unchanged = spectator.get(address, headers=headers)
     assert unchanged.status_code == 304
     assert unchanged.data == b""
@@ -179,10 +175,7 @@ def test_a_correction_after_the_game_reaches_the_spectator(
     assert "Kevin wins" not in text(fresh)
     assert "Total 20 30 −10" in text(fresh)
     assert "✎ corrected" in text(fresh)
-    # The new block polls on, at the same pace, with the new version's tag.
-    address, headers = poll_of(fresh)
-    assert f'hx-trigger="every {POLL_SECONDS_OVER}s"' in fresh.get_data(as_text=True)
-    assert headers["If-None-Match"] == fresh.headers["ETag"]
+    headers = {"If-None-Match": fresh.headers["ETag"]}
     assert spectator.get(address, headers=headers).status_code == 304
 
 

@@ -1,13 +1,17 @@
 """gunicorn as ``make run`` starts it: the checkout's ``gunicorn.conf.py`` closes a kept-alive
 connection after ``KEEPALIVE_REQUESTS`` requests, so that busy phones spread over the workers;
-slow clients hold up nobody; no ``X-Forwarded-*`` header is believed by gunicorn itself.
+slow clients hold up nobody; more phones follow a game than gunicorn's default connections,
+each told of a write; no ``X-Forwarded-*`` header is believed by gunicorn itself.
 (It imports nothing of the app, so it is read here as gunicorn reads it: as a file.)"""
 
 from __future__ import annotations
 
 import http.client
+import json
 import logging
 import os
+import re
+import resource
 import runpy
 import socket
 import subprocess
@@ -22,6 +26,8 @@ from typing import Any
 
 import gevent
 import pytest
+
+from .conftest import migrate
 
 ROOT = Path(__file__).resolve().parents[1]
 GUNICORN = Path(sys.executable).with_name("gunicorn")
@@ -374,3 +380,65 @@ def test_limits_must_hold_across_the_workers(
             config["on_starting"](server)
     else:
         config["on_starting"](server)
+
+
+#: More phones following one worker than gunicorn's default ``worker_connections`` (1,000).
+FOLLOWERS = 1_100
+
+
+def _follow(port: int, path: str) -> socket.socket:
+    """A phone's stream, opened: its answer's head read."""
+    connection = socket.create_connection(("127.0.0.1", port), timeout=30)
+    connection.sendall(f"GET {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += connection.recv(1)
+    assert head.startswith(b"HTTP/1.1 200"), head
+    assert b"text/event-stream" in head
+    return connection
+
+
+def _next_version(connection: socket.socket) -> int:
+    """The version the next event on the stream shows."""
+    received = b""
+    while (found := re.search(rb"id: live-(\d+)-", received)) is None:
+        piece = connection.recv(65536)
+        assert piece, "the stream ended"
+        received += piece
+    return int(found.group(1))
+
+
+def test_more_phones_than_connections_by_default_follow_and_see_a_write(tmp_path: Path) -> None:
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard < FOLLOWERS + 200:
+        pytest.skip(f"this system lets a process open {hard} files, fewer than the test needs")
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    migrate(f"sqlite:///{tmp_path}/serving.sqlite3")
+    streams: list[socket.socket] = []
+    try:
+        # Open streams end when the server stops; it waits 2 s for them, not the 30 s default.
+        with serving(
+            tmp_path, RATELIMIT_ENABLED="false", GUNICORN_CMD_ARGS="--graceful-timeout 2"
+        ) as port:
+            api = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            api.request("POST", "/api/v1/games", json.dumps({"players": ["Ann", "Bob", "Cy"]}),
+                        {"Content-Type": "application/json"})  # fmt: skip
+            game = json.loads(api.getresponse().read())
+            shown = f"live-{game['version']}-en"
+            path = f"/games/{game['id']}/view/events?shown={shown}"
+            streams = [_follow(port, path) for _ in range(FOLLOWERS)]
+            headers = {
+                "Authorization": f"Bearer {game['edit_token']}",
+                "Content-Type": "application/json",
+            }
+            api.close()  # idle while the phones connect: gunicorn would close it
+            api = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            api.request("PUT", f"/api/v1/games/{game['id']}/rounds/1/trump",
+                        json.dumps({"turned": "red"}), headers)  # fmt: skip
+            written = json.loads(api.getresponse().read())["version"]
+            api.close()
+            assert {_next_version(stream) for stream in streams} == {written}
+    finally:
+        for stream in streams:
+            stream.close()
+        resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))

@@ -19,7 +19,7 @@ from flask import (
     session,
     url_for,
 )
-from flask_babel import get_locale, ngettext
+from flask_babel import ngettext
 from werkzeug.exceptions import BadRequest
 from werkzeug.wrappers import Response
 from wtforms.fields.choices import SelectChoice
@@ -333,12 +333,6 @@ def sheet(game_id: str) -> Page:
 
 # -- Following a game ----------------------------------------------------------------------
 
-# How often the spectator page asks whether the game changed: while it is played, and once
-# it is over (a scored round may still be corrected, and the table should see the new totals;
-# nothing else changes then, so a slower pace does).
-POLL_SECONDS = 3
-POLL_SECONDS_OVER = 10
-
 
 @bp.get("/games/<game_id>/view")
 def spectate(game_id: str) -> Page:
@@ -347,26 +341,40 @@ def spectate(game_id: str) -> Page:
     on it changes the game. Without JavaScript, a reload shows the current state."""
     snapshot = games.get_game(game_id)
     remember_followed(game_id)
-    return render_template("spectate.html", game=snapshot, **_live_context(snapshot))
+    tag = live.tag(snapshot.version)
+    return render_template("spectate.html", game=snapshot, live_tag=tag, **_live_context(snapshot))
+
+
+@bp.get("/games/<game_id>/view/events")
+def spectate_events(game_id: str) -> Response:
+    """The spectator page's stream (Server-Sent Events): the changing part of the page
+    again each time the game changes, found by this worker's sweep (push.py, web/live.py).
+    The page names the version it shows (``shown``, then ``Last-Event-ID``)."""
+    try:
+        version = live.current_version(game_id)
+    except errors.GameNotFound:
+        return make_response(_gone(), 404)
+    shown = request.headers.get("Last-Event-ID") or request.args.get("shown", "")
+    return live.stream(game_id, version, shown, lambda: _render_live(game_id), _gone)
 
 
 @bp.get("/games/<game_id>/view/live")
 def spectate_live(game_id: str) -> Response:
-    """The changing part of the spectator page, which the page polls: 304 while the game's
-    version (and the language) is the one the page shows, without rendering anything; the
-    fragment of a new version is rendered once and served to every follower (web/live.py)."""
+    """The changing part of the spectator page, for a client that asks rather than follows
+    the stream: 304 while the game's version (and the language) is the one it holds,
+    without rendering anything; the fragment of a new version is rendered once and served
+    to every follower (web/live.py)."""
     try:
         version = live.current_version(game_id)
-        etag = _live_etag(version)
+        etag = live.tag(version)
         if request.if_none_match.contains_weak(etag):
             response = Response(status=304)
         else:
             version, body = live.fragment(game_id, version, lambda: _render_live(game_id))
             response = make_response(body)
-            etag = _live_etag(version)
-    except errors.GameNotFound as error:
-        body = render_template("_live_gone.html", message=service_message(error))
-        return make_response(body, 404)
+            etag = live.tag(version)
+    except errors.GameNotFound:
+        return make_response(_gone(), 404)
     # Weak: the compressed and the plain body are the same page (Flask-Compress leaves weak
     # tags as they are). The fragment is the same for every viewer but its language.
     response.set_etag(etag, weak=True)
@@ -375,24 +383,17 @@ def spectate_live(game_id: str) -> Response:
     return response
 
 
+def _gone() -> str:
+    """What the page shows in place of a game that is gone."""
+    return render_template("_live_gone.html", message=service_message(errors.GameNotFound()))
+
+
 def _render_live(game_id: str) -> live.Fragment:
     snapshot = games.get_game(game_id)
     body = render_template("_live.html", game=snapshot, **_live_context(snapshot))
     return snapshot.version, body
 
 
-def _live_etag(version: int) -> str:
-    """The fragment's validator: the game's version and the language it is written in."""
-    return f"live-{version}-{get_locale() or 'en'}"
-
-
 def _live_context(snapshot: loading.GameSnapshot) -> dict[str, Any]:
-    etag = _live_etag(snapshot.version)
     number = snapshot.view.current_round
-    return {
-        "etag": etag,
-        # The page sends the validator itself: a 304 then reaches htmx, which swaps nothing.
-        "poll_headers": {"If-None-Match": f'W/"{etag}"'},
-        "poll_seconds": POLL_SECONDS if number else POLL_SECONDS_OVER,
-        "current": snapshot.view.round(number) if number else None,
-    }
+    return {"current": snapshot.view.round(number) if number else None}

@@ -1,7 +1,9 @@
-"""What the spectator page's poll costs: the game's version from the version store when
-there is one (``versions.py``), else one statement; and the live fragment rendered once per
-game, version and language, then served to every follower from the cache (Flask-Caching:
-each worker's memory, or Redis shared by every worker and server with ``CACHE_REDIS_URL``).
+"""The spectator page's live part: the stream that sends it again after each change (woken by
+this worker's sweep, ``push.py``), the fragment rendered once per game, version and language
+and served to every follower from the cache (Flask-Caching: each worker's memory, or Redis
+shared by every worker and server with ``CACHE_REDIS_URL``), and the game's version as a
+stream or a poll first reads it (from the version store when there is one, ``versions.py``,
+else one statement).
 
 A fragment is a function of the game's version and the language alone (the version grows
 with every write, and the fragment shows nothing of the viewer), so a cached one is never
@@ -11,14 +13,16 @@ out of date: a new version is a new key. A cache that cannot be reached is a cac
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable
+import threading
+import time
+from collections.abc import Callable, Iterator
 
 import redis
-from flask import request
+from flask import Response, current_app, request, stream_with_context
 from flask_babel import get_locale
 
-from .. import versions
-from ..extensions import cache
+from .. import push, versions
+from ..extensions import cache, db
 from ..services import games
 
 #: A rendered fragment: the version it shows and its HTML.
@@ -35,20 +39,97 @@ def current_version(game_id: str) -> int:
     return version
 
 
+def tag(version: int) -> str:
+    """The fragment's validator: the game's version and the language it is written in."""
+    return f"live-{version}-{get_locale() or 'en'}"
+
+
 def _key(game_id: str, version: int) -> str:
     return f"live/{request.script_root}/{game_id}/{version}/{get_locale() or 'en'}"
+
+
+#: One rendering at a time in this process: the followers of a game that has just changed
+#: all ask for its new fragment at once, and the others wait for the first one's (on gevent
+#: workers, a rendering that waits for the database would otherwise let each follower find
+#: the cache empty and render it again).
+_rendering = threading.Lock()
 
 
 def fragment(game_id: str, version: int, render: Callable[[], Fragment]) -> Fragment:
     """The game's fragment at ``version`` from the cache, else ``render()``-ed and kept (under
     the version it shows, which is newer when the stored version lagged behind)."""
+    found = _cached(game_id, version)
+    if found is not None:
+        return found
+    with _rendering:
+        found = _cached(game_id, version)
+        if found is not None:
+            return found
+        made = render()
+        with contextlib.suppress(redis.RedisError):
+            cache.set(_key(game_id, made[0]), made)
+        return made
+
+
+def _cached(game_id: str, version: int) -> Fragment | None:
     try:
         found: Fragment | None = cache.get(_key(game_id, version))
     except redis.RedisError:
-        found = None
-    if found is not None:
-        return found
-    made = render()
-    with contextlib.suppress(redis.RedisError):
-        cache.set(_key(game_id, made[0]), made)
-    return made
+        return None
+    return found
+
+
+#: Seconds between comments on a quiet stream, so that proxies keep it open.
+KEEP_ALIVE_SECONDS = 20
+
+
+def stream(
+    game_id: str,
+    version: int,
+    shown: str,
+    render: Callable[[], Fragment],
+    gone: Callable[[], str],
+) -> Response:
+    """The spectator page's stream of Server-Sent Events: the fragment of each new version
+    of the game (``id``: its tag), from ``version`` (just read) on; first the current one
+    unless the page shows it already (``shown``: its tag). Once the game is gone, ``gone``
+    and an event that tells the page to stop. The stream ends after
+    ``LIVE_STREAM_SECONDS``; the page connects again with the tag it shows."""
+    seconds = current_app.config["LIVE_STREAM_SECONDS"]
+    db.session.close()  # no database connection is held while the stream waits
+
+    def events() -> Iterator[str]:
+        # The answer's head goes out with the first piece, at once; after a dropped
+        # connection the browser waits this long (ms) before it connects again.
+        yield "retry: 1000\n\n"
+        with push.hub().follow(game_id, version) as watch:
+            ends = time.monotonic() + seconds
+            current = version
+            sent = shown
+            while True:
+                if current == push.GONE:
+                    yield _event(gone()) + "event: gone\n\n"
+                    return
+                if tag(current) != sent:
+                    current, body = fragment(game_id, current, render)
+                    db.session.close()
+                    sent = tag(current)
+                    yield _event(body, sent)
+                left = ends - time.monotonic()
+                if left <= 0:
+                    return
+                newer = watch.wait(current, min(KEEP_ALIVE_SECONDS, left))
+                if newer == current:
+                    yield ":\n\n"
+                current = newer
+
+    response = Response(stream_with_context(events()), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    return response
+
+
+def _event(data: str, event_id: str | None = None) -> str:
+    lines = [f"id: {event_id}"] if event_id is not None else []
+    lines += [f"data: {line}" for line in data.strip().splitlines()]
+    return "\n".join(lines) + "\n\n"

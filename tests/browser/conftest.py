@@ -72,7 +72,9 @@ class _QuietHandler(WSGIRequestHandler):
 def base_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """The app served on 127.0.0.1 on a free port, on its own migrated SQLite file."""
     tmp = tmp_path_factory.mktemp("browser")
-    app = migrated_sqlite_app(tmp, "browser", **RAISED_LIMITS)
+    # The spectator page's stream ends every 4 s (not 10 minutes), so that every test that
+    # follows a game also goes through its reconnections.
+    app = migrated_sqlite_app(tmp, "browser", LIVE_STREAM_SECONDS=4, **RAISED_LIMITS)
     server = make_server("127.0.0.1", 0, app, threaded=True, request_handler=_QuietHandler)
     thread = threading.Thread(target=server.serve_forever, name="live-server", daemon=True)
     thread.start()
@@ -160,8 +162,10 @@ def _watch(page: Page, problems: Problems) -> None:
         problems.seen.append(f"uncaught error: {error}")
 
     def on_request_failed(request: Request) -> None:
-        # The browser drops a tab icon's download when the page moves on before it is in.
-        if "/static/icons/" in request.url and request.failure == "net::ERR_ABORTED":
+        # The browser drops a tab icon's download when the page moves on before it is in,
+        # and the spectator page's stream when it is left.
+        aborted = request.failure == "net::ERR_ABORTED"
+        if aborted and ("/static/icons/" in request.url or "/view/events" in request.url):
             return
         problems.seen.append(
             f"request failed: {request.method} {request.url}: {request.failure or ''}"

@@ -1,0 +1,130 @@
+"""The spectator page's stream (push.py, web/live.py): each follower is sent the fragment of
+every new version, whichever worker or server made the write, within the sweep's period;
+nothing while the page shows the current version; the end of a game that is gone; and one
+statement per sweep, however many phones follow."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+
+from flask import Flask
+from flask.testing import FlaskClient
+
+from .api_client import ApiClient
+from .confidant import words
+from .statements import count_statements
+from .test_web_live import PLAYERS, two_apps
+
+#: Fast enough for a test: a sweep every 50 ms, a stream of at most 2 s.
+FAST = {"LIVE_CHECK_SECONDS": 0.05, "LIVE_STREAM_SECONDS": 2}
+
+
+def events_path(game_id: str, shown: str = "") -> str:
+    return f"/games/{game_id}/view/events" + (f"?shown={shown}" if shown else "")
+
+
+def events(client: FlaskClient, path: str, **headers: str) -> Iterator[dict[str, str]]:
+    """The stream's events as they arrive: each a dict of its fields (``data`` joined)."""
+    answer = client.get(path, headers=headers, buffered=False)
+    assert answer.status_code == 200
+    assert answer.mimetype == "text/event-stream"
+    assert answer.headers["Cache-Control"] == "no-cache"
+    try:
+        for piece in answer.response:
+            text = piece.decode() if isinstance(piece, bytes) else piece
+            for block in text.split("\n\n"):
+                fields: dict[str, str] = {}
+                for line in block.splitlines():
+                    name, _, value = line.partition(": ")
+                    fields[name] = f"{fields[name]}\n{value}" if name in fields else value
+                if fields.keys() & {"data", "event"}:  # not a comment, nor the retry time
+                    yield fields
+    finally:
+        answer.close()
+
+
+def later(seconds: float, action: object) -> None:
+    """Run ``action()`` in ``seconds``, on another thread (while the stream is read here)."""
+    threading.Timer(seconds, action).start()  # type: ignore[arg-type]
+
+
+def test_a_follower_is_sent_each_write_made_on_another_worker(database_url: str) -> None:
+    with two_apps(database_url, **FAST) as (writer, reader):
+        api = ApiClient(writer.test_client())
+        game = api.create(PLAYERS)
+        game_id = game["id"]
+        shown = f"live-{game['version']}-en"
+        stream = events(reader.test_client(), events_path(game_id, shown))
+        later(0.2, lambda: api.trump(game_id, 1, "red"))
+        first = next(stream)
+        assert first["id"] == f"live-{game['version'] + 1}-en"
+        assert "Trump: red Dwarves" in words(first["data"])
+        later(0.2, lambda: api.bids(game_id, 1, [0, 1, 0]))
+        second = next(stream)
+        assert second["id"] == f"live-{game['version'] + 2}-en"
+        assert "The tricks are being played." in words(second["data"])
+
+
+def test_a_page_that_shows_the_current_version_is_sent_nothing_until_a_change(
+    app: Flask, api: ApiClient
+) -> None:
+    app.config.update(FAST | {"LIVE_STREAM_SECONDS": 0.5})
+    game = api.create(PLAYERS)
+    current = f"live-{game['version']}-en"
+    assert list(events(app.test_client(), events_path(game["id"], current))) == []
+    # Connecting again names the last event's id, which wins over the page's.
+    older = f"live-{game['version'] - 1}-en" if game["version"] else "none"
+    again = events(app.test_client(), events_path(game["id"], older), **{"Last-Event-ID": current})
+    assert list(again) == []
+
+
+def test_a_page_behind_is_sent_the_current_version_at_once(app: Flask, api: ApiClient) -> None:
+    app.config.update(FAST)
+    game_id = api.create(PLAYERS)["id"]
+    shown = f"live-{api.get(game_id)['version']}-en"
+    api.trump(game_id, 1, "blue")
+    stream = events(app.test_client(), events_path(game_id, shown), **{"Accept-Language": "de"})
+    first = next(stream)
+    assert first["id"] == f"live-{api.get(game_id)['version']}-de"
+    assert "Trumpf: ● blaue Menschen" in words(first["data"])
+
+
+def test_a_deleted_game_ends_the_stream_with_a_sentence(app: Flask, api: ApiClient) -> None:
+    app.config.update(FAST)
+    game = api.create(PLAYERS)
+    shown = f"live-{game['version']}-en"
+    stream = events(app.test_client(), events_path(game["id"], shown))
+    later(
+        0.2,
+        lambda: api.client.delete(f"/api/v1/games/{game['id']}", headers=api.headers(game["id"])),
+    )
+    gone = list(stream)
+    assert "There is no game with this id." in words(gone[0]["data"])
+    assert gone[1] == {"event": "gone"}
+    answer = app.test_client().get(events_path(game["id"]))
+    assert answer.status_code == 404
+    assert "There is no game with this id." in answer.get_data(as_text=True)
+
+
+def test_one_statement_a_sweep_however_many_phones_follow(app: Flask, api: ApiClient) -> None:
+    app.config.update(FAST | {"LIVE_STREAM_SECONDS": 1})
+    game = api.create(PLAYERS)
+    shown = f"live-{game['version']}-en"
+    with count_statements(app) as statements:
+        readers = [
+            threading.Thread(
+                target=lambda: list(events(app.test_client(), events_path(game["id"], shown)))
+            )
+            for _ in range(6)
+        ]
+        started = time.monotonic()
+        for reader in readers:
+            reader.start()
+        for reader in readers:
+            reader.join()
+        sweeps = (time.monotonic() - started) / FAST["LIVE_CHECK_SECONDS"]
+    # Each stream reads the version once as it connects; then one statement a sweep.
+    assert len(statements) <= 6 + sweeps + 1
+    assert len(statements) < 6 * sweeps / 2
