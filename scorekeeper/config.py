@@ -111,12 +111,14 @@ def build(instance_path: str, overrides: Mapping[str, Any] | None = None) -> dic
         "RATELIMIT_IMPORT_GAMES": _env("RATELIMIT_IMPORT_GAMES", "2000 per day"),
         # The spectators' live fragment, rendered once per game, version and language, and
         # kept in each worker's memory; with CACHE_REDIS_URL in Redis, which every worker and
-        # server then shares, with the games' versions (web/live.py, versions.py).
+        # server then shares (web/live.py).
         "CACHE_REDIS_URL": _env("CACHE_REDIS_URL"),
         "CACHE_KEY_PREFIX": "tablet:",
-        "CACHE_DEFAULT_TIMEOUT": 300,
-        "CACHE_THRESHOLD": 1000,
-        "LIVE_VERSION_SECONDS": int(_env("LIVE_VERSION_SECONDS", "5")),
+        # A fragment is asked for within a second or two of its change (then a newer one),
+        # so it is kept 30 s. In memory at most 5,000 (about 60 MB a worker): over that,
+        # each keeping first looks through them all for the expired ones.
+        "CACHE_DEFAULT_TIMEOUT": 30,
+        "CACHE_THRESHOLD": 5000,
         # The spectator page follows a stream: each worker reads the followed games'
         # versions every LIVE_CHECK_SECONDS (push.py), and a stream ends after
         # LIVE_STREAM_SECONDS, when the page connects again (web/live.py).
