@@ -1,9 +1,10 @@
 """Two app servers on one PostgreSQL and one Redis (issue 22's "Also"): two gunicorn
 instances on two loopback ports, each with the checkout's settings and ``CACHE_REDIS_URL``.
 Half the tables write to the first and are followed through the second, the other half the
-other way round, so every poll asks a server that did not make the write. A poll older than
-a write its scorekeeper was told of before asking is an error (bench/traffic.py), and every
-acknowledged write is read back afterwards. ``python -m bench.servers --tables 100``."""
+other way round, so every follower hears from a server that did not make the write. A write
+that a follower's stream never shows, or a poll older than a write its scorekeeper was told
+of before asking, is an error (bench/traffic.py), and every acknowledged write is read back
+afterwards. ``python -m bench.servers --tables 100``."""
 
 from __future__ import annotations
 

@@ -9,7 +9,7 @@ from typing import Any
 import click
 from flask import Flask, current_app, request, session
 
-from . import address, api, assets, health, i18n, push, pwa, security, versions
+from . import address, api, assets, health, i18n, push, pwa, security
 from . import config as settings
 from .database import init_engine
 from .extensions import babel, cache, compress, csrf, db, migrate
@@ -52,7 +52,6 @@ def register_extensions(app: Flask) -> None:
     csrf.init_app(app)
     compress.init_app(app)
     cache.init_app(app)
-    versions.init_app(app)
     push.init_app(app)
     security.init_app(app)
     assets.init_app(app)

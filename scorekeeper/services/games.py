@@ -10,7 +10,6 @@ from datetime import datetime
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
-from .. import versions
 from ..errors import GameExists, GameNotFound
 from ..extensions import db
 from ..models import Game, Grant, Player, utcnow
@@ -150,7 +149,6 @@ def delete_game(
             .values(version=game.version + 1, updated_at=now, deleted_at=now)
             .execution_options(synchronize_session=False)
         )
-        versions.written(game.id, game.version + 1)
 
 
 def known_names(device: Device | None, limit: int = 60) -> list[str]:

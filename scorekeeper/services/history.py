@@ -21,7 +21,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import selectinload
 
-from .. import errors, versions
+from .. import errors
 from ..extensions import db
 from ..models import Entry, Game, Grant, Player, utcnow
 from ..rules.game import GameStatus
@@ -193,7 +193,6 @@ def restore_game(game_id: str, device: Device | None) -> GameSnapshot:
         game.deleted_at = None
         game.version += 1
         game.updated_at = utcnow()
-        versions.written(game.id, game.version)
         return loading.snapshot(game)
 
 

@@ -18,7 +18,6 @@ from typing import Any, NamedTuple
 from sqlalchemy import and_, bindparam, select, update
 from sqlalchemy.orm import selectinload
 
-from .. import versions
 from ..database import WRITE_OPTION
 from ..errors import GameNotFound, RoundNotFound
 from ..extensions import db
@@ -332,15 +331,13 @@ _BUMP = (
 def bump_version(game: GameSnapshot, now: datetime) -> None:
     """The game's version grows by one and its update time is ``now`` (in the caller's write)."""
     db.session.execute(_BUMP, {"game_id": game.id, "version": game.version + 1, "now": now})
-    versions.written(game.id, game.version + 1)
 
 
 @contextmanager
 def write_transaction() -> Iterator[None]:
     """One write transaction: commit on success, roll back on any error. SQLite's begins
     afresh (``BEGIN IMMEDIATE`` takes the write lock); PostgreSQL's goes on in the request's
-    reads' transaction (READ COMMITTED: every read after the lock sees the latest commit).
-    Once committed, the versions it wrote are published to the followers' polls (versions.py)."""
+    reads' transaction (READ COMMITTED: every read after the lock sees the latest commit)."""
     session = db.session()
     current = session.get_transaction()
     if current is not None and (
@@ -354,6 +351,4 @@ def write_transaction() -> Iterator[None]:
         session.commit()
     except BaseException:
         session.rollback()
-        versions.discard()
         raise
-    versions.publish()

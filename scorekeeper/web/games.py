@@ -351,7 +351,7 @@ def spectate_events(game_id: str) -> Response:
     again each time the game changes, found by this worker's sweep (push.py, web/live.py).
     The page names the version it shows (``shown``, then ``Last-Event-ID``)."""
     try:
-        version = live.current_version(game_id)
+        version = games.game_version(game_id)
     except errors.GameNotFound:
         return make_response(_gone(), 404)
     shown = request.headers.get("Last-Event-ID") or request.args.get("shown", "")
@@ -361,11 +361,11 @@ def spectate_events(game_id: str) -> Response:
 @bp.get("/games/<game_id>/view/live")
 def spectate_live(game_id: str) -> Response:
     """The changing part of the spectator page, for a client that asks rather than follows
-    the stream: 304 while the game's version (and the language) is the one it holds,
-    without rendering anything; the fragment of a new version is rendered once and served
+    the stream: 304 while the game's version (and the language) is the one it holds, after
+    one statement; the fragment of a new version is rendered once and served
     to every follower (web/live.py)."""
     try:
-        version = live.current_version(game_id)
+        version = games.game_version(game_id)
         etag = live.tag(version)
         if request.if_none_match.contains_weak(etag):
             response = Response(status=304)

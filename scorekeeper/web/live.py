@@ -1,9 +1,7 @@
 """The spectator page's live part: the stream that sends it again after each change (woken by
 this worker's sweep, ``push.py``), the fragment rendered once per game, version and language
 and served to every follower from the cache (Flask-Caching: each worker's memory, or Redis
-shared by every worker and server with ``CACHE_REDIS_URL``), and the game's version as a
-stream or a poll first reads it (from the version store when there is one, ``versions.py``,
-else one statement).
+shared by every worker and server with ``CACHE_REDIS_URL``).
 
 A fragment is a function of the game's version and the language alone (the version grows
 with every write, and the fragment shows nothing of the viewer), so a cached one is never
@@ -21,22 +19,11 @@ import redis
 from flask import Response, current_app, request, stream_with_context
 from flask_babel import get_locale
 
-from .. import push, versions
+from .. import push
 from ..extensions import cache, db
-from ..services import games
 
 #: A rendered fragment: the version it shows and its HTML.
 Fragment = tuple[int, str]
-
-
-def current_version(game_id: str) -> int:
-    """The game's version: stored, else read from the database (and stored for the next
-    poll); :class:`errors.GameNotFound` for a game that is not there."""
-    version = versions.known(game_id)
-    if version is None:
-        version = games.game_version(game_id)
-        versions.remember(game_id, version)
-    return version
 
 
 def tag(version: int) -> str:
