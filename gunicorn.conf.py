@@ -43,8 +43,11 @@ worker_class = "gevent"
 
 #: Connections one worker holds at once: each phone following a game holds one open (its
 #: stream), beside the requests in flight. Each is a file descriptor, so the workers may
-#: open as many as the system lets this user (``on_starting``).
+#: open that many and some more (``on_starting``), as far as the system lets them.
 worker_connections = 10_000
+
+#: Files a worker keeps open beside its connections: the database's, the logs, the app's.
+_OTHER_FILES = 1_000
 
 #: gunicorn believes ``X-Forwarded-Proto`` and friends from no address: the app's
 #: ``PROXY_FIX_*`` settings alone say how many proxies in front to believe (README.md).
@@ -64,12 +67,24 @@ def _verify_limits_hold(workers: int, environ: _Mapping[str, str]) -> None:
         )
 
 
+def _open_files_limit(soft: int, hard: int, wanted: int) -> int | None:
+    """The soft limit on open files to set so that ``wanted`` fit, within the hard limit
+    (which may be unlimited, as on macOS); ``None`` when the present one does."""
+    target = wanted if hard == _resource.RLIM_INFINITY else min(wanted, hard)
+    return target if soft != _resource.RLIM_INFINITY and soft < target else None
+
+
 def on_starting(server: _Any) -> None:
     """Check, before any worker starts, that the rate limits hold as configured; let the
-    workers open as many connections as the system allows (often 1,024 by default)."""
+    workers open a file for each connection (the soft limit is often 1,024 or 256)."""
     _verify_limits_hold(server.cfg.workers, _os.environ)
-    _soft, hard = _resource.getrlimit(_resource.RLIMIT_NOFILE)
-    _resource.setrlimit(_resource.RLIMIT_NOFILE, (hard, hard))
+    soft, hard = _resource.getrlimit(_resource.RLIMIT_NOFILE)
+    wanted = _open_files_limit(soft, hard, server.cfg.worker_connections + _OTHER_FILES)
+    if wanted is not None:
+        try:
+            _resource.setrlimit(_resource.RLIMIT_NOFILE, (wanted, hard))
+        except (ValueError, OSError) as error:  # the system refuses: serve with fewer
+            server.log.warning("open files stay limited to %d: %s", soft, error)
 
 
 def pre_request(worker: _Any, req: _Any) -> None:

@@ -26,12 +26,13 @@ self.addEventListener("activate", (event) => {
 self.addEventListener("fetch", (event) => {
   const request = event.request;
   const url = new URL(request.url);
-  // Writes, the API, other sites, the spectator page's poll and stream (offline, it must fail and let
-  // the page keep what it shows) and hand-over links go straight to the network, never into
-  // a cache.
+  // Writes, the API, other sites, the spectator page's stream and poll (offline, they must
+  // fail and let the page keep what it shows) and hand-over links go straight to the
+  // network, never into a cache.
   if (request.method !== "GET" || url.origin !== self.location.origin
       || url.pathname.startsWith("/api/") || url.pathname === "/sw.js"
-      || url.pathname.endsWith("/view/live") || url.pathname.endsWith("/view/events") || url.pathname.startsWith("/handover")) {
+      || url.pathname.endsWith("/view/live") || url.pathname.endsWith("/view/events")
+      || url.pathname.startsWith("/handover")) {
     return;
   }
   if (url.pathname.startsWith("/static/")) {

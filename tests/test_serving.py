@@ -374,12 +374,32 @@ def test_limits_must_hold_across_the_workers(
     for name in ("RATELIMIT_STORAGE_URI", "RATELIMIT_ENABLED"):
         monkeypatch.delenv(name, raising=False)
     config = _config(monkeypatch, **environ)
-    server = SimpleNamespace(cfg=SimpleNamespace(workers=workers))
+    # Few connections, so that starting leaves this test run's own limit on open files alone.
+    cfg = SimpleNamespace(workers=workers, worker_connections=1)
+    server = SimpleNamespace(cfg=cfg, log=logging.getLogger("tests.gunicorn"))
     if refused:
         with pytest.raises(RuntimeError, match="RATELIMIT_STORAGE_URI=redis://"):
             config["on_starting"](server)
     else:
         config["on_starting"](server)
+
+
+@pytest.mark.parametrize(
+    ("soft", "hard", "expected"),
+    [
+        (1_024, 1_048_576, 11_000),  # Linux's usual: raised to what a worker needs
+        (256, resource.RLIM_INFINITY, 11_000),  # macOS: no hard limit, yet a number
+        (1_024, 4_096, 4_096),  # as far as the hard limit lets it
+        (20_000, 20_000, None),  # enough already
+    ],
+)
+def test_the_open_files_limit_is_raised_as_far_as_a_worker_needs(
+    monkeypatch: pytest.MonkeyPatch, soft: int, hard: int, expected: int | None
+) -> None:
+    config = _config(monkeypatch)
+    wanted = config["worker_connections"] + config["_OTHER_FILES"]
+    assert wanted == 11_000
+    assert config["_open_files_limit"](soft, hard, wanted) == expected
 
 
 #: More phones following one worker than gunicorn's default ``worker_connections`` (1,000).

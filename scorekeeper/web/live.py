@@ -32,7 +32,7 @@ def tag(version: int) -> str:
 
 
 def _key(game_id: str, version: int) -> str:
-    return f"live/{request.script_root}/{game_id}/{version}/{get_locale() or 'en'}"
+    return f"live/{request.script_root}/{game_id}/{tag(version)}"
 
 
 #: One rendering at a time in this process: the followers of a game that has just changed
