@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -49,6 +48,7 @@ class Hub:
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _games: dict[str, _Followed] = field(default_factory=dict)
     _sweep: threading.Thread | None = None
+    _closed: threading.Event = field(default_factory=threading.Event)
 
     @contextmanager
     def follow(self, game_id: str, version: int) -> Iterator[Watch]:
@@ -72,9 +72,17 @@ class Hub:
                 if not followed.streams:
                     del self._games[game_id]
 
+    def close(self) -> None:
+        """End the sweep and wait for it (the app is going away, and its database
+        connections with it)."""
+        self._closed.set()
+        with self._lock:
+            sweep = self._sweep
+        if sweep is not None:
+            sweep.join()
+
     def _run(self) -> None:
-        while True:
-            time.sleep(self.app.config["LIVE_CHECK_SECONDS"])
+        while not self._closed.wait(self.app.config["LIVE_CHECK_SECONDS"]):
             with self._lock:
                 ids = list(self._games)
                 if not ids:  # nothing followed: the next stream starts a new sweep

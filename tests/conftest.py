@@ -155,6 +155,13 @@ def app_on(database_url: str) -> Iterator[Flask]:
     """An app for tests on ``database_url``, its connections closed afterwards."""
     app = make_app(database_url)
     yield app
+    close(app)
+
+
+def close(app: Flask) -> None:
+    """Stop what the app runs beside its requests (the followed games' sweep), then close
+    its database connections."""
+    app.extensions["push"].close()
     with app.app_context():
         db.engine.dispose()
 

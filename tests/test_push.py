@@ -128,3 +128,18 @@ def test_one_statement_a_sweep_however_many_phones_follow(app: Flask, api: ApiCl
     # Each stream reads the version once as it connects; then one statement a sweep.
     assert len(statements) <= 6 + sweeps + 1
     assert len(statements) < 6 * sweeps / 2
+
+
+def test_a_closed_app_sweeps_no_more(app: Flask, api: ApiClient) -> None:
+    app.config.update(FAST)
+    game = api.create(PLAYERS)
+    stream = events(app.test_client(), events_path(game["id"], f"live-{game['version']}-en"))
+    reader = threading.Thread(target=lambda: list(stream))
+    reader.start()  # a phone follows the game: the sweep runs
+    time.sleep(0.2)
+    app.extensions["push"].close()
+    with count_statements(app) as statements:
+        time.sleep(5 * FAST["LIVE_CHECK_SECONDS"])
+        assert reader.is_alive()  # the phone still follows, and nothing sweeps for it
+    reader.join()
+    assert statements == []

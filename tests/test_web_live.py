@@ -12,11 +12,9 @@ from typing import Any
 import pytest
 from flask import Flask, template_rendered
 
-from scorekeeper.extensions import db
-
 from .api_client import ApiClient
 from .confidant import text
-from .conftest import make_app
+from .conftest import close, make_app
 from .statements import count_statements
 
 PLAYERS = ["Ann", "Bob", "Cy"]
@@ -44,8 +42,7 @@ def two_apps(database_url: str, **config: Any) -> Iterator[tuple[Flask, Flask]]:
     apps = (make_app(database_url, **config), make_app(database_url, **config))
     yield apps
     for app in apps:
-        with app.app_context():
-            db.engine.dispose()
+        close(app)
 
 
 def redis_config(redis_url: str, **extra: Any) -> dict[str, Any]:
