@@ -99,7 +99,9 @@ def duration(seconds: int) -> str:
 
 def number(value: int) -> str:
     """A whole number as the language writes it ("1,234" / "1.234"), with a real minus: "−10"."""
-    digits = str(flask_babel.format_decimal(abs(value)))
+    size = abs(value)
+    # Below 1,000 no language groups digits: the common case skips babel's formatting.
+    digits = str(size) if size < 1000 else str(flask_babel.format_decimal(size))
     return f"{MINUS}{digits}" if value < 0 else digits
 
 

@@ -341,6 +341,8 @@ def test_numbers_and_dates_are_written_as_the_language_writes_them(
         assert i18n.number(1234) == thousands
         assert i18n.number(-1234) == "−" + thousands  # a real minus sign, U+2212
         assert i18n.number(-10) == "−10"
+        assert i18n.number(999) == "999"  # the largest number without a group
+        assert i18n.number(-1000) == "−" + thousands.replace("234", "000")
         assert i18n.signed(30) == "+30"
         assert i18n.signed(0) == "0"
         assert i18n.date(datetime(2026, 11, 21, 20, 0, tzinfo=UTC)) == date
