@@ -117,6 +117,10 @@ def stream(
 
 
 def _event(data: str, event_id: str | None = None) -> str:
-    lines = [f"id: {event_id}"] if event_id is not None else []
-    lines += [f"data: {line}" for line in data.strip().splitlines()]
-    return "\n".join(lines) + "\n\n"
+    """An event whose data is ``data``: one ``data:`` field per line (every follower's copy of
+    a change is built from the fragment again, so this stays a few passes of ``replace``)."""
+    head = f"id: {event_id}\n" if event_id is not None else ""
+    lines = data.strip()
+    if "\r" in lines:  # a line may also end in CR LF or CR alone
+        lines = lines.replace("\r\n", "\n").replace("\r", "\n")
+    return head + "data: " + lines.replace("\n", "\ndata: ") + "\n\n"
