@@ -25,11 +25,11 @@ def _env(key: str, default: str = "") -> str:
     return os.environ.get(key) or default
 
 
-def _count(key: str) -> int:
-    """A count of proxies from the environment (0 when unset)."""
-    value = _env(key).strip() or "0"
+def _count(key: str, what: str = "proxies", default: str = "0") -> int:
+    """A count of ``what`` from the environment (``default`` when unset)."""
+    value = _env(key).strip() or default
     if not value.isdigit():
-        raise ValueError(f"{key} must be a number of proxies, not {value!r}")
+        raise ValueError(f"{key} must be a number of {what}, not {value!r}")
     return int(value)
 
 
@@ -109,6 +109,9 @@ def build(instance_path: str, overrides: Mapping[str, Any] | None = None) -> dic
         # Games one client address may import, counted in games (an import is also one
         # start above): two exports of everything a phone keeps a day.
         "RATELIMIT_IMPORT_GAMES": _env("RATELIMIT_IMPORT_GAMES", "2000 per day"),
+        # Streams of the spectator page one address may hold open at once, in each worker
+        # (push.py): a pub's tables behind one router, not a stranger's thousands; 0: no cap.
+        "RATELIMIT_LIVE_STREAMS": _count("RATELIMIT_LIVE_STREAMS", "streams", "100"),
         # The spectators' live fragment, rendered once per game, version and language, and
         # kept in each worker's memory; with CACHE_REDIS_URL in Redis, which every worker and
         # server then shares (web/live.py).

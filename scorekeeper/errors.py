@@ -149,6 +149,12 @@ class TableCodeGuessesSpent(WaitRequired):
     message = _("Too many wrong table codes were entered for this game.")
 
 
+class TooManyStreams(WaitRequired):
+    """The address follows as many games at once as a worker lets one address follow."""
+
+    message = _("Too many live views are open from your address at once.")
+
+
 class StaleVersion(ServiceError):
     status = 412
     message = _(

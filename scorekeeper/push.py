@@ -7,13 +7,17 @@ that changed (or were deleted). A write anywhere, by any worker or any server sh
 database, reaches the followers within that period; there is no message to lose and nothing
 to keep right, as the database is the only source. The sweep runs only while a stream
 follows a game, in a thread of its own (a greenlet on gevent workers).
+
+Each stream costs a connection and a greenlet for as long as it is open, so one client
+address holds at most ``RATELIMIT_LIVE_STREAMS`` of them at once in a worker.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from collections.abc import Iterator
+from collections import Counter
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -21,6 +25,7 @@ from flask import Flask, current_app
 from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
 
+from .errors import TooManyStreams
 from .extensions import db
 from .models import Game
 
@@ -31,6 +36,9 @@ GONE = -1
 
 #: Games read in one statement (databases bound the parameters of one statement).
 _CHUNK = 500
+
+#: Seconds an address over its cap of streams is told to wait: one may close meanwhile.
+_OVER_CAP_WAIT = 30
 
 
 @dataclass
@@ -49,6 +57,29 @@ class Hub:
     _games: dict[str, _Followed] = field(default_factory=dict)
     _sweep: threading.Thread | None = None
     _closed: threading.Event = field(default_factory=threading.Event)
+    _open: Counter[str] = field(default_factory=Counter)
+
+    def admit(self, address: str) -> Callable[[], None]:
+        """Count a stream opened from ``address``, and return what ends it; raise
+        :class:`TooManyStreams` when the address holds its cap of streams already (the rate
+        limits on)."""
+        config = self.app.config
+        cap = config["RATELIMIT_LIVE_STREAMS"] if config["RATELIMIT_ENABLED"] else 0
+        with self._lock:
+            if cap and self._open[address] >= cap:
+                raise TooManyStreams(_OVER_CAP_WAIT)
+            self._open[address] += 1
+        ended = threading.Event()
+
+        def end() -> None:
+            with self._lock:
+                if not ended.is_set():
+                    ended.set()
+                    self._open[address] -= 1
+                    if not self._open[address]:
+                        del self._open[address]
+
+        return end
 
     @contextmanager
     def follow(self, game_id: str, version: int) -> Iterator[Watch]:

@@ -143,3 +143,39 @@ def test_a_closed_app_sweeps_no_more(app: Flask, api: ApiClient) -> None:
         assert reader.is_alive()  # the phone still follows, and nothing sweeps for it
     reader.join()
     assert statements == []
+
+
+def test_an_address_holds_only_so_many_streams_at_once(app: Flask, api: ApiClient) -> None:
+    app.config.update(FAST | {"RATELIMIT_LIVE_STREAMS": 2})
+    path = events_path(api.create(PLAYERS)["id"])
+    client = app.test_client()
+    held = [client.get(path, buffered=False) for _ in range(2)]
+    assert [answer.status_code for answer in held] == [200, 200]
+    refused = client.get(path, headers={"Accept-Language": "de"})
+    assert refused.status_code == 429
+    assert refused.headers["Retry-After"] == "30"
+    assert (
+        "Von deiner Adresse aus sind zu viele Live-Ansichten zugleich offen. "
+        "Versuch es in 30 Sekunden noch einmal." in words(refused.get_data(as_text=True))
+    )
+    # Another address is let in; and once a stream ends, this address is let in again. (A
+    # stream holds its request's context on this thread: they are closed last one first.)
+    elsewhere = client.get(path, buffered=False, environ_base={"REMOTE_ADDR": "192.0.2.7"})
+    assert elsewhere.status_code == 200
+    elsewhere.close()
+    held.pop().close()
+    again = client.get(path, buffered=False)
+    assert again.status_code == 200
+    again.close()
+    held.pop().close()
+
+
+def test_without_rate_limits_an_address_holds_any_number_of_streams(
+    app: Flask, api: ApiClient
+) -> None:
+    app.config.update(FAST | {"RATELIMIT_LIVE_STREAMS": 1, "RATELIMIT_ENABLED": False})
+    path = events_path(api.create(PLAYERS)["id"])
+    held = [app.test_client().get(path, buffered=False) for _ in range(3)]
+    assert [answer.status_code for answer in held] == [200, 200, 200]
+    while held:
+        held.pop().close()

@@ -9,6 +9,7 @@ cookie; the database keeps only its hash."""
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from typing import Any
 
 from flask import (
@@ -125,6 +126,7 @@ def error_page(error: Exception) -> Response:
     """An error as a page: one plain sentence and a way on."""
     status = 500
     message = gettext("Something went wrong on the server, and nothing was changed.")
+    headers: Mapping[str, str] = {}  # a refusal's own, such as its Retry-After
     if isinstance(error, CSRFError):
         status = 400
         message = gettext(
@@ -136,6 +138,7 @@ def error_page(error: Exception) -> Response:
         # A page asks for no bearer token, so a missing right is 403 there, not 401.
         status = 403 if error.status == 401 else error.status
         message = service_message(error)
+        headers = error.headers
     elif isinstance(error, RuleError):
         status = 422
         message = rule_message(error)
@@ -152,6 +155,7 @@ def error_page(error: Exception) -> Response:
         }.get(status, gettext("This request cannot be handled as it was sent."))
     body = render_template("error.html", message=message, status=status)
     response = make_response(body, status)
+    response.headers.update(headers)
     if status == 503:
         response.headers["Retry-After"] = "1"  # as the API says it (api/problems.py)
     return response

@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 import redis
 from flask import Response, current_app, request, stream_with_context
 from flask_babel import get_locale
+from flask_limiter.util import get_remote_address
 
 from .. import push
 from ..extensions import cache, db
@@ -81,8 +82,10 @@ def stream(
     of the game (``id``: its tag), from ``version`` (just read) on; first the current one
     unless the page shows it already (``shown``: its tag). Once the game is gone, ``gone``
     and an event that tells the page to stop. The stream ends after
-    ``LIVE_STREAM_SECONDS``; the page connects again with the tag it shows."""
+    ``LIVE_STREAM_SECONDS``; the page connects again with the tag it shows. Refused (429)
+    when the client's address holds its cap of streams already."""
     seconds = current_app.config["LIVE_STREAM_SECONDS"]
+    end = push.hub().admit(get_remote_address())
     db.session.close()  # no database connection is held while the stream waits
 
     def events() -> Iterator[str]:
@@ -113,6 +116,7 @@ def stream(
     response = Response(stream_with_context(events()), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    response.call_on_close(end)
     return response
 
 
