@@ -252,6 +252,37 @@ def test_a_canadian_refusal_says_in_german_why_the_dealer_is_held(sqlite_app: Fl
     assert walk.english == []
 
 
+def test_a_correction_with_the_bomb_and_the_cloud_is_in_german(sqlite_app: Flask) -> None:
+    phone = phone_in(sqlite_app, GERMAN)
+    walk = Walk(phone)
+    form = phone.new_game_form(["Ann", "Bob", "Cy"])
+    form["special_cards"] = ["bomb", "cloud"]
+    started = phone.client.post("/games/new", data=form)
+    assert started.status_code == 303
+    phone.game_id = started.headers["Location"].rsplit("/", 1)[-1]
+    phone.play(1, [1, 0, 0], [1, 0, 0])
+    correct = f"/games/{phone.game_id}/rounds/1/correct"
+    page = walk.get("correction with the Bomb and the Cloud", correct)
+    assert "Die Bombe wurde gespielt: ihr Stich geht an niemanden" in page
+    assert "Keine Änderung durch die Wolke" in page
+    data = {
+        "csrf_token": phone.csrf(correct),
+        "version": str(phone.version(2)),
+        "turned": "green",
+        **{f"bid-{seat}": str(bid) for seat, bid in enumerate((1, 0, 0))},
+        **{f"tricks-{seat}": str(count) for seat, count in enumerate((1, 0, 0))},
+    }
+    refused = walk.check(
+        "the Bomb refused", phone.client.post(correct, data={**data, "bomb": "1"}), 422
+    )
+    assert "Die Stiche ergeben zusammen 1, Runde 1 hat aber 0: 1 Stich zu viel" in refused
+    refused = walk.check(
+        "the Cloud refused", phone.client.post(correct, data={**data, "cloud": "1:down"}), 422
+    )
+    assert "Die Wolke ändert die Ansage 0 von Bob um eins, auf 1, nicht auf -1." in refused
+    assert walk.english == []
+
+
 def test_a_form_that_comes_back_says_so_in_german(sqlite_app: Flask) -> None:
     phone = phone_in(sqlite_app, GERMAN)
     walk = Walk(phone)

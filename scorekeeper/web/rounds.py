@@ -4,7 +4,6 @@ on them, and the correction of a scored round."""
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Any
 
 from flask import flash, make_response, redirect, render_template, request, session, url_for
@@ -12,14 +11,14 @@ from werkzeug.wrappers import Response
 
 from .. import errors
 from ..i18n import gettext, rule_message
-from ..rules.cards import NO_TRUMP, Suit, Turned
+from ..rules.cards import Suit, Turned
 from ..rules.game import RoundState
 from ..rules.messages import OutOfTurnError, RuleError, SetupError
 from ..rules.variants import Special
 from ..services import games, loading, rounds, sharing, specials, undo
-from . import screens
+from . import correction, screens
 from .common import Page, back_to, current_device, editable, flash_stale, page_blueprint
-from .forms import SeatForm, SpecialForm, TrumpForm, VersionedForm, small_number
+from .forms import SeatForm, SpecialForm, TrumpForm, VersionedForm
 
 bp = page_blueprint("rounds", __name__)
 
@@ -152,7 +151,7 @@ def round_action(game_id: str, number: int) -> Page:
 
 _ANCHOR = re.compile(r"seat-[0-9]")
 _ROW_FIELD = re.compile(r"(bids|tricks)\[[0-9]\]|tricks")
-_CORRECTION_FIELD = re.compile(r"turned|chosen|(bids|tricks)\[[0-9]\]")
+_CORRECTION_FIELD = re.compile(r"turned|chosen|(bids|tricks)\[[0-9]\]|tricks|bomb|cloud(\.\w+)?")
 #: The form each tap on the round screen sends.
 _FORMS: dict[str, type[VersionedForm]] = {
     "trump": TrumpForm,
@@ -246,7 +245,8 @@ def _notice(game_id: str, number: int) -> tuple[str, str] | None:
 
 @bp.route("/games/<game_id>/rounds/<round:number>/correct", methods=["GET", "POST"])
 def correct(game_id: str, number: int) -> Page:
-    """Reopen a scored round: change its trump, bids or tricks under the same checks."""
+    """Reopen a scored round: change its trump, bids, tricks, the Bomb and the Cloud under the
+    same checks."""
     snapshot = games.get_game(game_id)
     view = snapshot.round(number)
     if not editable(game_id):
@@ -254,17 +254,10 @@ def correct(game_id: str, number: int) -> Page:
     if view.state is not RoundState.SCORED:
         flash(gettext("Round %(round)d is not scored yet: play it first.", round=number))
         return redirect(url_for("games.game", game_id=game_id), 303)
-    trump = view.trump
-    chosen = trump.suit.value if trump and trump.suit else ""
-    if trump is not None and trump.turned is Turned.WEREWOLF and not chosen:
-        chosen = NO_TRUMP  # the Werewolf's holder named no trump
-    recorded = Correction(
-        turned=trump.turned.value if trump else "",
-        chosen=chosen,
-        bids=list(view.bids or ()),
-        tricks=list(view.tricks or ()),
-    )
-    values = recorded if request.method == "GET" else _correction_values(snapshot, number)
+    recorded = correction.recorded(snapshot, number)
+    values = recorded
+    if request.method == "POST":
+        values = correction.sent(snapshot, request.form, recorded)
     error = None
     error_field = None
     status = 200
@@ -272,10 +265,13 @@ def correct(game_id: str, number: int) -> Page:
     # "refresh": a bid tapped on the form, which comes back with the dealer's forbidden bid.
     if request.method == "POST" and request.form.get("action") != "refresh":
         form = VersionedForm()
-        if not form.validate() or None in values.bids or None in values.tricks:
+        if not form.validate() or not values.complete:
             error = gettext("Choose a bid and the tricks for every player.")
             status = 400
-        elif _same_facts(snapshot, number, recorded, values):
+        elif not values.cloud_valid():
+            error = gettext("This page sent something it never sends.")
+            status = 400
+        elif correction.unchanged(snapshot, number, recorded, values):
             # Saved as it was: no write, so no ✎ and no entry in the round's history.
             flash(gettext("Nothing was changed in round %(round)d.", round=number))
             return redirect(sheet, 303)
@@ -289,6 +285,7 @@ def correct(game_id: str, number: int) -> Page:
                     chosen=values.chosen or None,
                     bids=[bid or 0 for bid in values.bids],
                     tricks=[count or 0 for count in values.tricks],
+                    specials=(values.bomb, values.cloud_change()),
                     if_match={form.version.data},
                 )
             except RuleError as rule_error:
@@ -314,49 +311,3 @@ def correct(game_id: str, number: int) -> Page:
         error_field=error_field if _CORRECTION_FIELD.fullmatch(error_field or "") else None,
     )
     return make_response(body, status)
-
-
-#: The cards after which a trump is chosen.
-_CHOOSING = (Turned.WIZARD.value, Turned.WEREWOLF.value)
-
-
-@dataclass
-class Correction:
-    """A round's facts as the correction form holds them (``None``: not chosen)."""
-
-    turned: str
-    chosen: str
-    bids: list[int | None]
-    tricks: list[int | None]
-
-
-def _same_facts(
-    snapshot: loading.GameSnapshot, number: int, recorded: Correction, sent: Correction
-) -> bool:
-    """Whether the correction form was sent with the round's facts as recorded."""
-
-    def facts(values: Correction) -> tuple[object, ...]:
-        if snapshot.table.deals_every_card(number):
-            trump: tuple[str, str] = ("", "")  # no trump to give: the form has no field
-        else:
-            wizard = values.turned in _CHOOSING
-            trump = (values.turned, values.chosen if wizard else "")
-        return (*trump, values.bids, values.tricks)
-
-    return facts(recorded) == facts(sent)
-
-
-def _correction_values(snapshot: loading.GameSnapshot, number: int) -> Correction:
-    form = request.form
-    seats = snapshot.table.seats
-
-    def numbers(prefix: str) -> list[int | None]:
-        return [small_number(form.get(f"{prefix}-{seat}")) for seat in range(seats)]
-
-    turned = form.get("turned", "")
-    return Correction(
-        turned=turned,
-        chosen=form.get("chosen", "") if turned in _CHOOSING else "",
-        bids=numbers("bid"),
-        tricks=numbers("tricks"),
-    )
