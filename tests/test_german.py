@@ -283,6 +283,25 @@ def test_a_correction_with_the_bomb_and_the_cloud_is_in_german(sqlite_app: Flask
     assert walk.english == []
 
 
+def test_a_secret_games_cloud_says_in_german_what_it_does(sqlite_app: Flask) -> None:
+    phone = phone_in(sqlite_app, GERMAN)
+    walk = Walk(phone)
+    form = phone.new_game_form(["Ann", "Bob", "Cy"], bid_reveal="secret")
+    form["special_cards"] = ["cloud"]
+    started = phone.client.post("/games/new", data=form)
+    assert started.status_code == 303
+    phone.game_id = started.headers["Location"].rsplit("/", 1)[-1]
+    phone.trump(1, "red")
+    for seat, value in ((1, 0), (2, 0), (0, 1)):
+        phone.bid(1, seat, value)
+    page = walk.get("secret bids, the Cloud", phone.round_path(1))
+    assert "Eins weniger" in page
+    assert "Eins mehr" in page
+    refused = walk.check("the Cloud refused", phone.tap(1, action="cloud", value="1:down"), 422)
+    assert "Die Wolke ändert die Ansage 0 von Bob um eins, auf 1, nicht auf -1." in refused
+    assert walk.english == []
+
+
 def test_a_form_that_comes_back_says_so_in_german(sqlite_app: Flask) -> None:
     phone = phone_in(sqlite_app, GERMAN)
     walk = Walk(phone)

@@ -1,9 +1,10 @@
 """The special cards and the round plan on the pages: the new-game form's deck and plan, the
-trump step's Bomb and Werewolf, the tricks step's Bomb toggle and Cloud change, the sheet's
-marks, the correction of a Werewolf round."""
+trump step's Bomb and Werewolf, the tricks step's Bomb toggle and Cloud change (in words when
+the bids are secret), the sheet's marks, the correction of a Werewolf round."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -15,7 +16,7 @@ from scorekeeper.rules.specials import Cloud
 from scorekeeper.rules.variants import RoundPlan, Special
 from scorekeeper.services import games
 
-from .confidant import Confidant, text
+from .confidant import Confidant, text, words
 
 
 @pytest.fixture
@@ -144,3 +145,39 @@ def test_a_werewolf_round_is_corrected_with_its_choice_kept(app: Flask, phone: C
         trump = games.get_game(phone.game_id).view.round(1).trump
     assert trump is not None
     assert (trump.turned, trump.suit) == (Turned.WEREWOLF, None)
+
+
+def test_in_a_secret_game_the_clouds_taps_say_what_they_do_and_a_refusal_is_shown_by_them(
+    app: Flask, phone: Confidant
+) -> None:
+    _start(phone, ["cloud"], bid_reveal="secret")
+    phone.play(1, [1, 0, 0], [1, 0, 0])
+    assert phone.trump(2, "red").status_code == 303
+    for seat, value in ((2, 1), (0, 1), (1, 0)):
+        assert phone.bid(2, seat, value).status_code == 303
+    body = phone.round_page(2).get_data(as_text=True)
+    assert re.search(r'aria-label="Bob bids one less">One less</button>', body)
+    assert re.search(r'aria-label="Bob bids one more">One more</button>', body)
+    assert "−1" not in body
+    assert "+1" not in body
+    assert "→" not in text(phone.round_page(2))  # no bid given away
+
+    # Bob bid 0: the Cloud cannot take him lower. Said at the Cloud's taps, opened.
+    version = phone.version(2)
+    refused = phone.tap(2, action="cloud", value="1:down")
+    assert refused.status_code == 422
+    page = refused.get_data(as_text=True)
+    start = page.index('<details class="special" open>')
+    cloud = page[start : page.index("</details>", start)]
+    assert "The Cloud changes Bob's bid of 0 by one, to 1, not to -1." in words(cloud)
+    assert 'id="refusal" role="alert"' in cloud
+    with app.app_context():
+        game = games.get_game(phone.game_id)
+    assert (game.version, game.view.round(2).cloud) == (version, None)
+
+    # Bob up to 1: that tap alone shows pressed, and the bid stays secret.
+    assert phone.tap(2, action="cloud", value="1:up").status_code == 303
+    body = phone.round_page(2).get_data(as_text=True)
+    pressed = re.findall(r'aria-pressed="true"\s+aria-label="([^"]+)"', body)
+    assert pressed == ["Bob bids one more"]
+    assert "The Cloud: Bob's bid is changed" in text(phone.round_page(2))

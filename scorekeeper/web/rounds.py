@@ -59,7 +59,7 @@ def _render_round(
         Special.WEREWOLF in snapshot.table.rules.special_cards
     )
     step = _step(snapshot, number, change, wizard=wizard or werewolf)
-    # A refusal about one row (or the trick total) is shown next to it, any other on top.
+    # A refusal about one row (the trick total, the Cloud) is shown next to it, any other on top.
     field = error.field if error is not None else None
     if field and not _ROW_FIELD.fullmatch(field):
         field = None
@@ -150,7 +150,7 @@ def round_action(game_id: str, number: int) -> Page:
 
 
 _ANCHOR = re.compile(r"seat-[0-9]")
-_ROW_FIELD = re.compile(r"(bids|tricks)\[[0-9]\]|tricks")
+_ROW_FIELD = re.compile(r"(bids|tricks)\[[0-9]\]|tricks|cloud\.(seat|bid)")
 _CORRECTION_FIELD = re.compile(r"turned|chosen|(bids|tricks)\[[0-9]\]|tricks|bomb|cloud(\.\w+)?")
 #: The form each tap on the round screen sends.
 _FORMS: dict[str, type[VersionedForm]] = {

@@ -1,7 +1,8 @@
 """The special cards at the table, as a scorekeeper taps them on a phone (390×844): a Werewolf
 trump, a Bomb round scored with tricks adding up to the cards minus one, a Cloud's changed bid
 on the sheet and in the exports; in English, and a Bomb round in German. The correction of a
-round with six players at 360 px: the Bomb ticked, refused, then the Cloud's change."""
+round with six players at 360 px: the Bomb ticked, refused, then the Cloud's change; and a
+secret-bids round's Cloud, in words, refused for a bid of 0."""
 
 from __future__ import annotations
 
@@ -175,6 +176,55 @@ def test_a_correction_marks_the_bomb_and_the_clouds_change_on_a_narrow_phone(
         page.goto(f"{base_url}/games/{game_id}/rounds/1/correct")
         expect(page.get_by_role("heading", name="Runde 1 korrigieren", level=1)).to_be_visible()
         found += audit(page, "correction with the Bomb and the Cloud, German")
+    finally:
+        context.close()
+    assert found == []
+
+
+def test_a_secret_games_cloud_says_what_it_does_on_a_narrow_phone(
+    browser: Browser, base_url: str
+) -> None:
+    context = browser.new_context(**NARROW)  # type: ignore[arg-type]
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    found: list[str] = []
+    try:
+        game_id = new_game(page, base_url, SIX, dealer="Ann", reveal="secret", deck=("cloud",))
+        tap(page, page.get_by_role("button", name="blue Humans", exact=True))
+        for name in SIX[1:] + SIX[:1]:
+            bid(page, name, 1 if name == "Bob" else 0)
+        page.get_by_text("The Cloud: who won its trick changes their bid by one").click()
+        cy_less = page.get_by_role("button", name="Cy bids one less", exact=True)
+        expect(cy_less).to_have_text("One less")
+        expect(page.get_by_role("button", name="Cy bids one more", exact=True)).to_have_text(
+            "One more"
+        )
+        found += audit(page, "secret bids, the Cloud open")
+        shot(page, "specials-secret-cloud")
+
+        # Cy bid 0: the Cloud cannot take that lower, and nothing is recorded.
+        tap(page, cy_less)
+        refusal = page.get_by_role("alert")
+        expect(refusal).to_have_text("The Cloud changes Cy's bid of 0 by one, to 1, not to -1.")
+        expect(refusal).to_be_in_viewport()
+        expect(page.locator("details.special summary")).to_contain_text(
+            "The Cloud: who won its trick changes their bid by one"
+        )
+        found += audit(page, "secret bids, the Cloud refused")
+        bob_less = page.get_by_role("button", name="Bob bids one less", exact=True)
+        tap(page, bob_less)
+        expect(bob_less).to_have_attribute("aria-pressed", "true")
+        expect(page.get_by_role("button", name="Bob bids one more")).to_have_attribute(
+            "aria-pressed", "false"
+        )
+        expect(page.get_by_text("The Cloud: Bob's bid is changed")).to_be_visible()
+
+        tap(page, page.get_by_role("button", name="Deutsch"))
+        page.goto(f"{base_url}/games/{game_id}/rounds/1")
+        expect(page.get_by_role("button", name="Cy sagt eins weniger an")).to_have_text(
+            "Eins weniger"
+        )
+        found += audit(page, "secret bids, the Cloud, German")
     finally:
         context.close()
     assert found == []
