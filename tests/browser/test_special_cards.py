@@ -78,6 +78,12 @@ def test_a_werewolf_trump_a_bomb_round_and_a_clouds_change(page: Page, base_url:
     csv = page.request.get(f"{base_url}/games/{game_id}/export.csv").text()
     assert "2,2,Bob,yellow Giants,Ann,1,1,-10,20,0,yes" in csv.splitlines()
 
+    # The correction of round 1 shows the trump the Werewolf's holder named, to change it.
+    page.goto(f"{base_url}/games/{game_id}/rounds/1/correct")
+    named = page.get_by_role("group", name="Under a Wizard or the Werewolf, the trump chosen")
+    expect(named).to_be_visible()
+    expect(named.get_by_role("radio", name="red Dwarves")).to_be_checked()
+
 
 @pytest.fixture
 def german(browser: Browser) -> Iterator[Page]:
