@@ -17,6 +17,7 @@ from scorekeeper.rules.variants import RoundPlan, Special
 from scorekeeper.services import games
 
 from .confidant import Confidant, text, words
+from .test_history import shown_changes
 
 
 @pytest.fixture
@@ -181,3 +182,69 @@ def test_in_a_secret_game_the_clouds_taps_say_what_they_do_and_a_refusal_is_show
     pressed = re.findall(r'aria-pressed="true"\s+aria-label="([^"]+)"', body)
     assert pressed == ["Bob bids one more"]
     assert "The Cloud: Bob's bid is changed" in text(phone.round_page(2))
+
+
+# -- The round's history -------------------------------------------------------------------
+
+
+def _specials_round(phone: Confidant, **choices: Any) -> str:
+    """A game with the Bomb and the Cloud, round 2 being played: Ann 1, Bob 0, Cy 1."""
+    _start(phone, ["bomb", "cloud"], **choices)
+    phone.play(1, [1, 0, 0], [1, 0, 0])
+    assert phone.trump(2, "red").status_code == 303
+    for seat, value in ((2, 1), (0, 1), (1, 0)):
+        assert phone.bid(2, seat, value).status_code == 303
+    return f"/games/{phone.game_id}/rounds/2/history"
+
+
+def test_the_history_says_what_the_bomb_and_the_cloud_did(phone: Confidant) -> None:
+    path = _specials_round(phone)
+    for value in ("1", "0"):
+        assert phone.tap(2, action="bomb", value=value).status_code == 303
+    for value in ("2:up", "none"):
+        assert phone.tap(2, action="cloud", value=value).status_code == 303
+    assert phone.tap(2, action="undo").status_code == 303
+    assert shown_changes(phone.get(path))[:5] == [
+        ("Undone", ["The Cloud: Cy bids 2 instead of 1"]),
+        ("Bomb or Cloud recorded", ["No change by the Cloud"]),
+        ("Bomb or Cloud recorded", ["The Cloud: Cy bids 2 instead of 1"]),
+        ("Bomb or Cloud recorded", ["The Bomb was taken back"]),
+        ("Bomb or Cloud recorded", ["The Bomb was played"]),
+    ]
+
+
+def test_the_history_names_the_clouds_player_but_not_a_secret_bid(phone: Confidant) -> None:
+    path = _specials_round(phone, bid_reveal="secret")
+    assert phone.tap(2, action="cloud", value="2:down").status_code == 303
+    assert shown_changes(phone.get(path))[0] == (
+        "Bomb or Cloud recorded",
+        ["The Cloud: Cy's bid is changed"],
+    )
+    assert not re.search(r"bids \d|→ ?\d", text(phone.get(path)))
+    for seat, count in ((0, 1), (1, 1)):
+        assert phone.tricks(2, seat, count).status_code == 303
+    assert phone.score(2).status_code == 303
+    # Scored: the bids are shown, and so is what the Cloud made of Cy's.
+    assert ("Bomb or Cloud recorded", ["The Cloud: Cy bids 0 instead of 1"]) in shown_changes(
+        phone.get(path)
+    )
+
+
+def test_a_trick_tallied_to_nobody_records_the_bomb_in_the_history(phone: Confidant) -> None:
+    path = _specials_round(phone)
+    assert phone.tap(2, action="nobody").status_code == 303
+    assert shown_changes(phone.get(path))[0] == (
+        "Trick tallied",
+        ["Trick 1: nobody", "The Bomb was played"],
+    )
+
+
+def test_the_history_of_the_special_cards_in_german(phone: Confidant) -> None:
+    path = _specials_round(phone)
+    assert phone.tap(2, action="bomb", value="1").status_code == 303
+    assert phone.tap(2, action="cloud", value="2:up").status_code == 303
+    phone.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "de-DE,de;q=0.9"
+    assert [lines for _kind, lines in shown_changes(phone.get(path))[:2]] == [
+        ["Die Wolke: Cy sagt 2 statt 1 an"],
+        ["Die Bombe wurde gespielt"],
+    ]

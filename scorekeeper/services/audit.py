@@ -56,6 +56,9 @@ class Facts:
     #: Whether the Bomb was played, and the Cloud's change of a bid (seat, bid).
     bomb: bool = False
     cloud: tuple[int, int] | None = None
+    #: The seat whose bid the Cloud changed while the bids are hidden (``cloud`` is then
+    #: ``None``: its bid would tell).
+    hidden_cloud: int | None = None
     #: The trick counts tapped in, by seat, which a count tapped in (and its undo) keeps.
     drafts: tuple[int | None, ...] | None = None
 
@@ -93,6 +96,17 @@ class Line:
 
     seat: int | None
     differences: tuple[Difference, ...]
+
+
+@dataclass(frozen=True)
+class CloudChange:
+    """What a change did to the Cloud's change of a bid: ``seat`` changes ``made`` (the bid
+    as made) to ``bid``; ``seat`` ``None``: the change was taken back; ``made`` and ``bid``
+    ``None``: the bids are hidden, and their values would tell."""
+
+    seat: int | None
+    made: int | None = None
+    bid: int | None = None
 
 
 @dataclass(frozen=True)
@@ -135,12 +149,43 @@ class Change:
         return None
 
     @property
+    def bomb(self) -> bool | None:
+        """What the change said of the Bomb: played (``True``), taken back (``False``), or
+        nothing (``None``)."""
+        old = (self.old or _NOTHING).bomb
+        new = (self.new or _NOTHING).bomb
+        return None if old == new else new
+
+    @property
+    def cloud(self) -> CloudChange | None:
+        """What the change did to the Cloud's change of a bid (``None``: nothing)."""
+        old = _cloud(self.old or _NOTHING)
+        new = _cloud(self.new or _NOTHING)
+        if old == new:
+            return None
+        if new is None:
+            return CloudChange(None)
+        seat, bid = new
+        if bid is None:
+            return CloudChange(seat)
+        made = _at((self.new or _NOTHING).bids, seat)
+        return CloudChange(seat, made, bid)
+
+    @property
     def hides_bids(self) -> bool:
         """Whether hidden bids were there before or after (so the change may be of them)."""
         return any(facts is not None and facts.hidden_bids for facts in (self.old, self.new))
 
 
 _NOTHING = Facts(trump=None, bids=None, tricks=None)
+
+
+def _cloud(facts: Facts) -> tuple[int, int | None] | None:
+    """The Cloud's change as the table may see it: the seat and the new bid (``None``:
+    hidden)."""
+    if facts.cloud is not None:
+        return facts.cloud
+    return None if facts.hidden_cloud is None else (facts.hidden_cloud, None)
 
 
 def _seats(facts: Facts) -> int:
@@ -172,7 +217,14 @@ def _facts(data: Any, *, hide_bids: bool) -> Facts | None:
     )
     if hide_bids and isinstance(bids, list):
         hidden = frozenset(seat for seat, bid in enumerate(bids) if bid is not None)
-        return replace(facts, bids=(None,) * len(bids), hidden_bids=hidden, cloud=None)
+        hidden_cloud = changed[0] if changed is not None else None
+        return replace(
+            facts,
+            bids=(None,) * len(bids),
+            hidden_bids=hidden,
+            cloud=None,
+            hidden_cloud=hidden_cloud,
+        )
     return facts
 
 
