@@ -45,6 +45,7 @@ def _facts(facts: audit.Facts | None) -> Facts | None:
         tricks=None if facts.tricks is None else list(facts.tricks),
         bomb=facts.bomb,
         cloud=Cloud.of(facts.cloud),
+        tally=list(facts.tally),
     )
 
 

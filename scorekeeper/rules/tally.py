@@ -11,6 +11,7 @@ from enum import StrEnum
 
 from .messages import TrickError
 from .messages import gettext_noop as _
+from .messages import ngettext_noop as _n
 from .table import Table
 from .variants import Special
 
@@ -54,6 +55,39 @@ def verify_trick_winner(
             field="winner",
             seat=winner,
         )
+
+
+def verify_tally(table: Table, round_number: int, tally: Sequence[Winner]) -> None:
+    """Raise unless ``tally``, given whole (as an import gives it), is one the round can
+    have: each winner one :func:`verify_trick_winner` takes after the tricks before it."""
+    cards = table.cards(round_number)
+    for index, winner in enumerate(tally):
+        try:
+            verify_trick_winner(table, round_number, tally[:index], winner)
+        except TrickError:
+            if index >= cards:
+                raise TrickError(
+                    _n(
+                        "The tally lists more tricks than round %(round)d's %(num)d card.",
+                        "The tally lists more tricks than round %(round)d's %(num)d cards.",
+                    ),
+                    field="tally",
+                    num=cards,
+                    round=round_number,
+                ) from None
+            if winner is not None:
+                message = _("The tally gives trick %(trick)d to a seat this table does not have.")
+            elif Special.BOMB not in table.rules.special_cards:
+                message = _(
+                    "The tally gives trick %(trick)d to nobody, but only a Bomb's trick goes "
+                    "to nobody, and this game is played without the Bomb."
+                )
+            else:
+                message = _(
+                    "The tally gives trick %(trick)d to nobody, but only one trick a round, "
+                    "the Bomb's, goes to nobody."
+                )
+            raise TrickError(message, field=f"tally[{index}]", trick=index + 1) from None
 
 
 def tricks_won(seats: int, tally: Sequence[Winner]) -> tuple[int, ...]:

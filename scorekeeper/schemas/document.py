@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Literal, get_args
+from typing import Annotated, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -28,13 +28,20 @@ KINDS: tuple[str, ...] = get_args(Kind)
 
 class Facts(Model):
     """A round's recorded facts; ``bomb`` and ``cloud`` only where the Bomb was played or
-    the Cloud changed a bid, so a game without special cards exports as it did before."""
+    the Cloud changed a bid, ``tally`` only once a trick is tallied, so a game without them
+    exports as it did before."""
 
     trump: Trump | None
     bids: list[int | None] | None
     tricks: list[int] | None
     bomb: bool = Field(default=False, exclude_if=lambda bomb: not bomb)
     cloud: Cloud | None = Field(default=None, exclude_if=lambda cloud: cloud is None)
+    tally: list[Annotated[int, Field(ge=0)] | None] = Field(
+        default_factory=list,
+        exclude_if=lambda tally: not tally,
+        description="The winner of each trick tallied so far (a seat; null: nobody, a "
+        "Bomb's trick); left out when no trick is tallied.",
+    )
 
 
 class AuditEntry(Model):
@@ -120,6 +127,7 @@ class FactsFile(Loose):
     tricks: list[int | None] | None = None
     bomb: bool = False
     cloud: CloudFile | None = None
+    tally: list[int | None] | None = None
 
 
 class AuditFile(Loose):
@@ -142,6 +150,12 @@ class RoundFile(Loose):
     scores: list[int] | None = None
     bomb: bool = False
     cloud: CloudFile | None = None
+    tally: list[int | None] | None = Field(
+        default=None,
+        description="The winner of each trick tallied, in the order they fell (a seat; "
+        "null: nobody, the Bomb's trick), checked as a tally written live is; files "
+        "exported without it import with no trick tallied.",
+    )
 
 
 class GameFile(Loose):

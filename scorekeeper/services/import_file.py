@@ -15,13 +15,14 @@ from pydantic import ValidationError
 from ..errors import ImportRefused
 from ..rules.bids import can_bid
 from ..rules.cards import DECK_SIZE, NO_TRUMP, Trump, Turned, trump_from
-from ..rules.game import GameView, RoundRecord, evaluate
+from ..rules.game import GameView, RoundRecord, RoundState, evaluate
 from ..rules.messages import BidError, RuleError
 from ..rules.messages import gettext_noop as _
 from ..rules.referee import verify_bids_turn, verify_tricks_turn, verify_trump_turn
 from ..rules.scoring import add_scores, score
 from ..rules.specials import Cloud, verify_bomb, verify_cloud
 from ..rules.table import MAX_PLAYERS, MIN_PLAYERS, NAME_MAX_LENGTH, Table, clean_names
+from ..rules.tally import Winner, verify_tally
 from ..rules.variants import (
     GameRules,
     parse_bid_reveal,
@@ -192,6 +193,7 @@ def _replay(
         if bids is not None and all(bid is None for bid in bids):
             bids = None  # nobody has bid yet (or the bids were hidden at export)
         tricks = tuple(data.tricks) if data.tricks is not None else None
+        tally = tuple(data.tally or ())
         given[number] = (trump, bids, data)
         cloud = Cloud(data.cloud.seat, data.cloud.bid) if data.cloud is not None else None
         try:  # before the game is evaluated: a Cloud's seat must be one of the table's
@@ -199,8 +201,10 @@ def _replay(
             verify_cloud(table, number, bids, cloud)
         except RuleError as error:
             raise Refusal(error, number) from None
-        if trump is not None or bids is not None or tricks is not None:
-            records[number] = RoundRecord(trump, bids, tricks, bomb=data.bomb, cloud=cloud)
+        if trump is not None or bids is not None or tricks is not None or tally:
+            records[number] = RoundRecord(
+                trump, bids, tricks, tally=tally, bomb=data.bomb, cloud=cloud
+            )
     game = evaluate(table, records)
     for number, (trump, bids, data) in given.items():
         try:
@@ -221,9 +225,28 @@ def _replay(
                 verify_tricks_turn(game, number, tuple(data.tricks))
         except RuleError as error:
             raise Refusal(error, number) from None
+        _verify_tally(game, number, tuple(data.tally or ()), bids_given=bids is not None)
         if data.scores is not None and data.scores != game.round(number).scores:
             raise _bad(_("the scores in the file do not follow from its bids and tricks."), number)
     return records, game
+
+
+def _verify_tally(
+    game: GameView, number: int, tally: tuple[Winner, ...], *, bids_given: bool
+) -> None:
+    """Raise unless round ``number`` can hold ``tally``: once every bid is in (or hidden: a
+    file gives secret bids as null), each trick as a tally written live is checked."""
+    if not tally:
+        return
+    state = game.round(number).state
+    if state in (RoundState.WAITING, RoundState.TRUMP) or (
+        state is RoundState.BIDDING and bids_given
+    ):
+        raise _bad(_("its tally is given before every bid is in."), number)
+    try:
+        verify_tally(game.table, number, tally)
+    except RuleError as error:
+        raise Refusal(error, number) from None
 
 
 def _totals_when_bid(
@@ -309,7 +332,13 @@ def _change_facts(facts: FactsFile | None, table: Table, number: int) -> dict[st
     cloud = Cloud(facts.cloud.seat, facts.cloud.bid) if facts.cloud is not None else None
     if cloud is not None and not (0 <= cloud.seat < table.seats and cloud.bid >= 0):
         raise ValueError(cloud)
-    return loading.facts_json(RoundRecord(card, bids, tricks, bomb=facts.bomb, cloud=cloud))
+    tally = tuple(facts.tally or ())
+    if len(tally) > table.cards(number) or any(
+        winner is not None and not 0 <= winner < table.seats for winner in tally
+    ):
+        raise ValueError(tally)
+    record = RoundRecord(card, bids, tricks, tally=tally, bomb=facts.bomb, cloud=cloud)
+    return loading.facts_json(record)
 
 
 def parse_game(item: Any, now: datetime) -> ParsedGame:

@@ -254,6 +254,7 @@ def _game_rows(
                 "bomb": record.bomb,
                 "cloud_seat": record.cloud.seat if record.cloud else None,
                 "cloud_bid": record.cloud.bid if record.cloud else None,
+                "tally": list(record.tally) or None,
             }
         )
         if record.bids is not None:

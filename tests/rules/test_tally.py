@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from scorekeeper.rules.cards import Suit, Trump, Turned
 from scorekeeper.rules.game import RoundRecord, evaluate
 from scorekeeper.rules.messages import TrickError
+from scorekeeper.rules.table import Table
 from scorekeeper.rules.tally import (
     Need,
     Progress,
@@ -18,6 +19,7 @@ from scorekeeper.rules.tally import (
     progress,
     tallied_tricks,
     tricks_won,
+    verify_tally,
     verify_trick_winner,
 )
 from scorekeeper.rules.variants import RoundPlan, Special
@@ -149,3 +151,63 @@ def test_an_odd_hands_round_is_tallied_to_its_own_card_count() -> None:
     assert tallied_tricks(odd, 2, [0, 1, 1]) == (1, 2, 0, 0)
     with pytest.raises(TrickError):
         verify_trick_winner(odd, 2, [0, 1, 1], 2)
+
+
+# -- A tally given whole (an import) ---------------------------------------------------------
+
+
+@given(st.lists(st.one_of(st.none(), st.integers(-1, 3)), max_size=5))
+def test_a_tally_given_whole_is_taken_as_its_taps_would_be(tally: list[int | None]) -> None:
+    def tapped() -> bool:
+        for index, winner in enumerate(tally):
+            try:
+                verify_trick_winner(BOMB_TABLE, 3, tally[:index], winner)
+            except TrickError:
+                return False
+        return True
+
+    try:
+        verify_tally(BOMB_TABLE, 3, tally)
+    except TrickError:
+        assert not tapped()
+    else:
+        assert tapped()
+
+
+@pytest.mark.parametrize(
+    ("table", "number", "tally", "field", "message"),
+    [
+        (TABLE, 3, [0, 1, 2, 0], "tally", "The tally lists more tricks than round 3's 3 cards."),
+        (TABLE, 1, [0, 0], "tally", "The tally lists more tricks than round 1's 1 card."),
+        (
+            TABLE,
+            3,
+            [0, 3],
+            "tally[1]",
+            "The tally gives trick 2 to a seat this table does not have.",
+        ),
+        (
+            TABLE,
+            3,
+            [None],
+            "tally[0]",
+            "The tally gives trick 1 to nobody, but only a Bomb's trick goes to nobody, and "
+            "this game is played without the Bomb.",
+        ),
+        (
+            BOMB_TABLE,
+            3,
+            [None, None],
+            "tally[1]",
+            "The tally gives trick 2 to nobody, but only one trick a round, the Bomb's, goes "
+            "to nobody.",
+        ),
+    ],
+)
+def test_a_tally_given_whole_is_refused_naming_its_trick(
+    table: Table, number: int, tally: list[int | None], field: str, message: str
+) -> None:
+    with pytest.raises(TrickError) as raised:
+        verify_tally(table, number, tally)
+    assert_refused(raised.value, TrickError, message)
+    assert raised.value.field == field
