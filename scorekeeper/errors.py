@@ -7,6 +7,7 @@ import re
 from collections.abc import Mapping
 from types import MappingProxyType
 
+from .rules.messages import Count
 from .rules.messages import gettext_noop as _
 
 _LONE_SURROGATE = re.compile(r"[\ud800-\udfff]")
@@ -167,11 +168,11 @@ class ImportLimitReached(WaitRequired):
     """An import of more games than the client address may still import in the window."""
 
     message = _(
-        "This address may import %(count)d games in %(window)s, and this file would go past that."
+        "This address may import %(count)s games in %(window)s, and this file would go past that."
     )
 
     def __init__(self, *, count: int, window: str, seconds: int) -> None:
-        super().__init__(seconds, count=count, window=window)
+        super().__init__(seconds, count=Count(count), window=window)
 
 
 class ImportOverLimit(ServiceError):
@@ -180,9 +181,12 @@ class ImportOverLimit(ServiceError):
 
     status = 422
     message = _(
-        "This file holds %(games)d games, more than the %(count)d this address may import in "
+        "This file holds %(games)s games, more than the %(count)s this address may import in "
         "%(window)s: import it in parts."
     )
+
+    def __init__(self, *, games: int, count: int, window: str) -> None:
+        super().__init__(games=Count(games), count=Count(count), window=window)
 
 
 class ImportRefused(ServiceError):

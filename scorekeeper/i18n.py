@@ -14,7 +14,7 @@ from flask_babel import get_locale, get_translations
 from . import errors
 from .database import is_connection_lost, is_lock_timeout, is_read_only
 from .rules.cards import Suit
-from .rules.messages import RuleError
+from .rules.messages import Count, RuleError
 
 MINUS = "\N{MINUS SIGN}"
 
@@ -34,7 +34,13 @@ def rule_message(error: RuleError) -> str:
     suit = error.params.get("suit")
     if isinstance(suit, Suit):
         shown["suit"] = suit_label(suit)  # a card's suit: "red Dwarves", "rote Zwerge"
+    shown.update(_counts(error.params))
     return error.render(translations.ugettext, translations.ungettext, **shown)
+
+
+def _counts(params: dict[str, object]) -> dict[str, str]:
+    """The :class:`Count` parameters of a sentence, as the language writes numbers."""
+    return {key: number(value.value) for key, value in params.items() if isinstance(value, Count)}
 
 
 def suit_label(suit: Suit) -> str:
@@ -51,7 +57,7 @@ def service_message(error: errors.ServiceError) -> str:
         key: rule_message(value) if isinstance(value, RuleError) else value
         for key, value in error.params.items()
     }
-    said = gettext(error.message, **params)
+    said = gettext(error.message, **(params | _counts(params)))
     return said if error.wait is None else f"{said} {wait_sentence(error.wait)}"
 
 

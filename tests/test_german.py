@@ -16,6 +16,7 @@ from werkzeug.test import TestResponse
 
 from scorekeeper import i18n
 from scorekeeper.extensions import db
+from scorekeeper.rules.messages import Count, RuleError
 
 from .confidant import Confidant
 from .conftest import make_app
@@ -396,6 +397,16 @@ def test_numbers_and_dates_are_written_as_the_language_writes_them(
         assert i18n.signed(30) == "+30"
         assert i18n.signed(0) == "0"
         assert i18n.date(datetime(2026, 11, 21, 20, 0, tzinfo=UTC)) == date
+
+
+@pytest.mark.parametrize(("language", "thousands"), [("en", "1,000"), ("de", "1.000")])
+def test_a_count_in_a_refusal_is_written_as_the_language_writes_it(
+    sqlite_app: Flask, language: str, thousands: str
+) -> None:
+    error = RuleError("it holds more than %(max)s games.", max=Count(1000))
+    assert str(error) == "it holds more than 1,000 games."  # the English, as raised
+    with sqlite_app.test_request_context(headers={"Accept-Language": language}):
+        assert i18n.rule_message(error) == f"it holds more than {thousands} games."
 
 
 def test_the_home_page_dates_each_game_in_the_pages_language(sqlite_app: Flask) -> None:

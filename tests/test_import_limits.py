@@ -14,9 +14,15 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from werkzeug.datastructures import FileStorage
+from werkzeug.test import encode_multipart
 
+from scorekeeper import i18n
+from scorekeeper.errors import ImportLimitReached
 from scorekeeper.extensions import db
+from scorekeeper.i18n import service_message
 from scorekeeper.services import import_document, import_file, importing, sharing
+from scorekeeper.web import history as history_pages
 
 from .api_client import ApiClient
 from .confidant import Confidant, text
@@ -58,9 +64,13 @@ def test_a_file_of_more_games_than_one_import_takes_is_refused(app: Flask, api: 
     response = api.client.post("/api/v1/import", json=document)
     assert response.status_code == 422
     assert response.get_json()["detail"] == (
-        "Nothing was imported, as the file is refused: it holds more than 1000 games: "
+        "Nothing was imported, as the file is refused: it holds more than 1,000 games: "
         "import them in parts."
     )
+    german = api.client.post(
+        "/api/v1/import", json=document, headers={"Accept-Language": "de"}
+    ).get_json()["detail"]
+    assert "Darin sind mehr als 1.000 Spiele: Importiere sie in Teilen." in german
     assert game_count(app) == count + 1
 
 
@@ -291,3 +301,68 @@ def test_the_import_page_says_the_configured_limits(tmp_path: Path) -> None:
     with app.app_context():
         db.engine.dispose()
     migrated_sqlite_app(tmp_path, "on")  # the limiter is shared: on again for the next tests
+
+
+# -- Large numbers as the language writes them -----------------------------------------------
+
+
+def test_a_file_over_the_daily_allowance_says_its_numbers_grouped(tmp_path: Path) -> None:
+    app = migrated_sqlite_app(tmp_path, "grouped", RATELIMIT_IMPORT_GAMES="999 per day")
+    client = app.test_client()
+    document = many(exported(ApiClient(client)), import_file.MAX_IMPORT_GAMES)
+    response = client.post("/api/v1/import", json=document)
+    assert response.status_code == 422
+    assert response.get_json()["detail"] == (
+        "This file holds 1,000 games, more than the 999 this address may import in 24 hours: "
+        "import it in parts."
+    )
+    german = client.post("/api/v1/import", json=document, headers={"Accept-Language": "de"})
+    assert german.get_json()["detail"].startswith(
+        "Diese Datei enthält 1.000 Spiele, mehr als die 999"
+    )
+    with app.app_context():
+        db.engine.dispose()
+
+
+@pytest.mark.parametrize(
+    ("language", "sentence"),
+    [
+        ("en", "This address may import 2,000 games in 24 hours, and this file would go past"),
+        ("de", "Von dieser Adresse lassen sich 2.000 Spiele in 24 Stunden importieren"),
+    ],
+)
+def test_the_daily_limit_reached_says_its_number_grouped(
+    app: Flask, language: str, sentence: str
+) -> None:
+    with app.test_request_context(headers={"Accept-Language": language}):
+        refusal = ImportLimitReached(count=2000, window=i18n.duration(24 * 3600), seconds=60)
+        assert service_message(refusal).startswith(sentence)
+
+
+def test_a_file_larger_than_an_import_takes_is_told_the_limit_in_mb(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A file over the size limit hears the limit the page states, not "more than this page
+    ever sends" (here the limit is lowered to 1 MB, so as not to send 24)."""
+    monkeypatch.setattr(history_pages, "IMPORT_MAX_BYTES", 2**20)
+    phone = Confidant(app.test_client())
+    count = game_count(app)
+    for language, sentence in (
+        ("en", "This file is larger than the 1 MB one import takes: import its games in parts."),
+        (
+            "de",
+            "Diese Datei ist größer als die 1 MB, die ein Import annimmt: importiere ihre "
+            "Spiele in Teilen.",
+        ),
+    ):
+        phone.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
+        file = FileStorage(io.BytesIO(b" " * (2**20 + 1)), "all.json")
+        # Encoded in memory: the test client's own encoding of a large form spills to a
+        # temporary file that it leaves open when the app does not read the whole body.
+        boundary, body = encode_multipart({"csrf_token": phone.csrf("/import"), "file": file})
+        response = phone.client.post(
+            "/import", data=body, content_type=f"multipart/form-data; boundary={boundary}"
+        )
+        assert response.status_code == 413
+        assert sentence in text(response)
+    assert game_count(app) == count

@@ -5,6 +5,7 @@ translates (``str(error)`` is the English sentence). The modules mark messages w
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 
 def gettext_noop(message: str) -> str:
@@ -15,6 +16,18 @@ def gettext_noop(message: str) -> str:
 def ngettext_noop(singular: str, plural: str) -> tuple[str, str]:
     """Mark a message with a plural form for translation (extracted as ``_n:1,2``)."""
     return singular, plural
+
+
+@dataclass(frozen=True)
+class Count:
+    """A number a sentence states (``%(name)s`` in its message), which can be large: the web
+    layer writes it as the reader's language groups digits ("1,000", "1.000"); ``str`` gives
+    the English."""
+
+    value: int
+
+    def __str__(self) -> str:
+        return f"{self.value:,}"
 
 
 class RuleError(ValueError):

@@ -16,7 +16,7 @@ from ..errors import ImportRefused
 from ..rules.bids import can_bid
 from ..rules.cards import DECK_SIZE, NO_TRUMP, Trump, Turned, trump_from
 from ..rules.game import GameView, RoundRecord, RoundState, evaluate
-from ..rules.messages import BidError, RuleError
+from ..rules.messages import BidError, Count, RuleError
 from ..rules.messages import gettext_noop as _
 from ..rules.referee import verify_bids_turn, verify_tricks_turn, verify_trump_turn
 from ..rules.scoring import add_scores, score
@@ -101,8 +101,8 @@ def _read(item: Any) -> GameExport:
     audit = item.get("audit")
     if isinstance(audit, list) and len(audit) > MAX_AUDIT_ENTRIES:
         raise _bad(
-            _("its audit trail holds more than %(max)d entries, more than a game writes."),
-            max=MAX_AUDIT_ENTRIES,
+            _("its audit trail holds more than %(max)s entries, more than a game writes."),
+            max=Count(MAX_AUDIT_ENTRIES),
         )
     try:  # as JSON, where the audit's cards are read from their names
         return GameExport.model_validate_json(json.dumps(item))
@@ -388,8 +388,8 @@ def count_games(document: Document) -> int:
     if count > MAX_IMPORT_GAMES:
         raise ImportRefused(
             reason=RuleError(
-                _("it holds more than %(max)d games: import them in parts."),
-                max=MAX_IMPORT_GAMES,
+                _("it holds more than %(max)s games: import them in parts."),
+                max=Count(MAX_IMPORT_GAMES),
             )
         )
     return count

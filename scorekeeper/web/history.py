@@ -11,6 +11,7 @@ from decimal import ROUND_HALF_UP, Decimal
 import flask_babel
 from flask import flash, make_response, redirect, render_template, request, url_for
 from flask_wtf.csrf import CSRFError, validate_csrf
+from werkzeug.exceptions import RequestEntityTooLarge
 from wtforms.validators import ValidationError
 
 from .. import errors, export, i18n, security
@@ -142,7 +143,19 @@ def import_games() -> Page:
     if request.method == "POST":
         request.max_content_length = IMPORT_MAX_BYTES
         try:
-            validate_csrf(request.form.get("csrf_token"))
+            token = request.form.get("csrf_token")
+        except RequestEntityTooLarge:
+            # The limit in the words the page says it in, not the generic "more than this
+            # page ever sends".
+            error = gettext(
+                "This file is larger than the %(size)s MB one import takes: import its games "
+                "in parts.",
+                size=_import_megabytes(),
+            )
+            body = render_template("import.html", error=error, limits=_import_limits())
+            return make_response(body, 413)
+        try:
+            validate_csrf(token)
         except ValidationError as invalid:
             raise CSRFError(str(invalid)) from None
         upload = request.files.get("file")
@@ -178,7 +191,7 @@ def _import_limits() -> list[str]:
         gettext(
             "A file may hold up to %(games)s games and %(size)s MB.",
             games=i18n.number(MAX_IMPORT_GAMES),
-            size=i18n.number(IMPORT_MAX_BYTES // 2**20),
+            size=_import_megabytes(),
         )
     ]
     for amount, seconds in security.import_windows():
@@ -194,32 +207,40 @@ def _import_limits() -> list[str]:
     return said
 
 
+def _import_megabytes() -> str:
+    """The largest file an import takes, in whole megabytes, as the language writes them."""
+    return i18n.number(IMPORT_MAX_BYTES // 2**20)
+
+
 def _imported_message(imported: importing.Imported) -> str:
     """What an import did, in a sentence or two."""
     if not imported.created and not imported.restorable:
         return gettext("Nothing was imported: every game of the file is already here.")
     said: str = (
         flask_babel.ngettext(
-            "Imported: %(num)d game, with a new address.",
-            "Imported: %(num)d games, each with a new address.",
+            "Imported: %(games)s game, with a new address.",
+            "Imported: %(games)s games, each with a new address.",
             len(imported.created),
+            games=i18n.number(len(imported.created)),
         )
         if imported.created
         else gettext("Nothing was imported.")
     )
     if imported.already_kept:
         said += " " + flask_babel.ngettext(
-            "%(num)d game of the file is already here and was left as it is.",
-            "%(num)d games of the file are already here and were left as they are.",
+            "%(games)s game of the file is already here and was left as it is.",
+            "%(games)s games of the file are already here and were left as they are.",
             imported.already_kept,
+            games=i18n.number(imported.already_kept),
         )
     if imported.restorable:
         said += " " + flask_babel.ngettext(
-            "%(num)d game of the file was deleted on this phone: restore it from "
+            "%(games)s game of the file was deleted on this phone: restore it from "
             "“Recently deleted” below.",
-            "%(num)d games of the file were deleted on this phone: restore them from "
+            "%(games)s games of the file were deleted on this phone: restore them from "
             "“Recently deleted” below.",
             imported.restorable,
+            games=i18n.number(imported.restorable),
         )
     return said
 
