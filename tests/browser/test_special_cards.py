@@ -126,111 +126,108 @@ def test_a_bomb_round_in_german(german: Page, base_url: str) -> None:
 SIX = ["Ann", "Bob", "Cy", "Dan", "Eve", "Fay"]
 
 
-def test_a_correction_marks_the_bomb_and_the_clouds_change_on_a_narrow_phone(
-    browser: Browser, base_url: str
-) -> None:
+@pytest.fixture
+def narrow(browser: Browser) -> Iterator[Page]:
+    """A phone 360 px wide (touch), in a context of its own."""
     context = browser.new_context(**NARROW)  # type: ignore[arg-type]
     context.set_default_timeout(10_000)
-    page = context.new_page()
-    found: list[str] = []
     try:
-        game_id = new_game(page, base_url, SIX, dealer="Ann", deck=("bomb", "cloud"))
-        tap(page, page.get_by_role("button", name="blue Humans", exact=True))
-        for name in SIX[1:] + SIX[:1]:
-            bid(page, name, 1 if name == "Bob" else 0)
-        all_made(page, 1)
-        sheet = open_sheet(page)
-        expect(sheet.locator("#round-1")).not_to_contain_text("the Bomb was played")
-        tap(page, page.get_by_role("link", name="Correct round 1", exact=True))
-        expect(page.get_by_role("heading", name="Correct round 1", level=1)).to_be_visible()
-        found += audit(page, "correction with the Bomb and the Cloud")
-        cloud = page.get_by_role("group", name=re.compile("^The Cloud"))
-        expect(cloud.get_by_role("radio", name="No change by the Cloud")).to_be_checked()
-
-        # The Bomb was played: Bob's trick went to nobody. Saved with his trick, refused.
-        bomb = page.get_by_role("checkbox", name=re.compile("^The Bomb was played"))
-        bomb.check()
-        tap(page, page.get_by_role("button", name="Save the correction"))
-        refusal = page.locator("#bomb-refusal")
-        expect(refusal).to_have_text(
-            "The tricks add up to 1, but round 1 has 0: 1 trick too many "
-            "(the Bomb was played: its trick goes to nobody)."
-        )
-        expect(bomb).to_be_checked()
-        found += audit(page, "correction refused by the Bomb")
-        shot(page, "specials-correction-refused")
-
-        # Bob had bid 0, and the Cloud took him up to 1; he won no trick.
-        bob = cloud.get_by_role("radio", name="Bob bids one more", exact=True)
-        expect(bob).to_have_count(0)  # a bid of 1 in a round of 1 card cannot go up
-        page.get_by_role("radiogroup", name="Bob bid").get_by_role("radio", name="0").check()
-        expect(bob).to_be_visible()  # the form came back with Bob's bid of 0
-        one_more = page.get_by_role("radio", name="Bob bids one more", exact=True)
-        expect(cloud.locator("label.chip", has=one_more)).to_have_text("0→1")
-        expect(bomb).to_be_checked()
-        bob.check()
-        page.get_by_role("radiogroup", name="Bob won").get_by_role("radio", name="0").check()
-        found += audit(page, "correction with the Cloud's change")
-        tap(page, page.get_by_role("button", name="Save the correction"))
-        expect(page.get_by_role("status")).to_contain_text("Round 1 is corrected")
-        round_one = page.locator("table.sheet #round-1")
-        expect(round_one).to_contain_text("the Bomb was played")
-        expect(round_one.get_by_role("cell").nth(1)).to_contain_text("0→1")  # Bob
-        expect(round_one.get_by_role("cell").nth(1)).to_contain_text("−10")
-
-        tap(page, page.get_by_role("button", name="Deutsch"))
-        page.goto(f"{base_url}/games/{game_id}/rounds/1/correct")
-        expect(page.get_by_role("heading", name="Runde 1 korrigieren", level=1)).to_be_visible()
-        found += audit(page, "correction with the Bomb and the Cloud, German")
+        yield context.new_page()
     finally:
         context.close()
+
+
+def test_a_correction_marks_the_bomb_and_the_clouds_change_on_a_narrow_phone(
+    narrow: Page, base_url: str
+) -> None:
+    page = narrow
+    found: list[str] = []
+    game_id = new_game(page, base_url, SIX, dealer="Ann", deck=("bomb", "cloud"))
+    tap(page, page.get_by_role("button", name="blue Humans", exact=True))
+    for name in SIX[1:] + SIX[:1]:
+        bid(page, name, 1 if name == "Bob" else 0)
+    all_made(page, 1)
+    sheet = open_sheet(page)
+    expect(sheet.locator("#round-1")).not_to_contain_text("the Bomb was played")
+    tap(page, page.get_by_role("link", name="Correct round 1", exact=True))
+    expect(page.get_by_role("heading", name="Correct round 1", level=1)).to_be_visible()
+    found += audit(page, "correction with the Bomb and the Cloud")
+    cloud = page.get_by_role("group", name=re.compile("^The Cloud"))
+    expect(cloud.get_by_role("radio", name="No change by the Cloud")).to_be_checked()
+
+    # The Bomb was played: Bob's trick went to nobody. Saved with his trick, refused.
+    bomb = page.get_by_role("checkbox", name=re.compile("^The Bomb was played"))
+    bomb.check()
+    tap(page, page.get_by_role("button", name="Save the correction"))
+    refusal = page.locator("#bomb-refusal")
+    expect(refusal).to_have_text(
+        "The tricks add up to 1, but round 1 has 0: 1 trick too many "
+        "(the Bomb was played: its trick goes to nobody)."
+    )
+    expect(bomb).to_be_checked()
+    found += audit(page, "correction refused by the Bomb")
+    shot(page, "specials-correction-refused")
+
+    # Bob had bid 0, and the Cloud took him up to 1; he won no trick.
+    bob = cloud.get_by_role("radio", name="Bob bids one more", exact=True)
+    expect(bob).to_have_count(0)  # a bid of 1 in a round of 1 card cannot go up
+    page.get_by_role("radiogroup", name="Bob bid").get_by_role("radio", name="0").check()
+    expect(bob).to_be_visible()  # the form came back with Bob's bid of 0
+    one_more = page.get_by_role("radio", name="Bob bids one more", exact=True)
+    expect(cloud.locator("label.chip", has=one_more)).to_have_text("0→1")
+    expect(bomb).to_be_checked()
+    bob.check()
+    page.get_by_role("radiogroup", name="Bob won").get_by_role("radio", name="0").check()
+    found += audit(page, "correction with the Cloud's change")
+    tap(page, page.get_by_role("button", name="Save the correction"))
+    expect(page.get_by_role("status")).to_contain_text("Round 1 is corrected")
+    round_one = page.locator("table.sheet #round-1")
+    expect(round_one).to_contain_text("the Bomb was played")
+    expect(round_one.get_by_role("cell").nth(1)).to_contain_text("0→1")  # Bob
+    expect(round_one.get_by_role("cell").nth(1)).to_contain_text("−10")
+
+    tap(page, page.get_by_role("button", name="Deutsch"))
+    page.goto(f"{base_url}/games/{game_id}/rounds/1/correct")
+    expect(page.get_by_role("heading", name="Runde 1 korrigieren", level=1)).to_be_visible()
+    found += audit(page, "correction with the Bomb and the Cloud, German")
     assert found == []
 
 
 def test_a_secret_games_cloud_says_what_it_does_on_a_narrow_phone(
-    browser: Browser, base_url: str
+    narrow: Page, base_url: str
 ) -> None:
-    context = browser.new_context(**NARROW)  # type: ignore[arg-type]
-    context.set_default_timeout(10_000)
-    page = context.new_page()
+    page = narrow
     found: list[str] = []
-    try:
-        game_id = new_game(page, base_url, SIX, dealer="Ann", reveal="secret", deck=("cloud",))
-        tap(page, page.get_by_role("button", name="blue Humans", exact=True))
-        for name in SIX[1:] + SIX[:1]:
-            bid(page, name, 1 if name == "Bob" else 0)
-        page.get_by_text("The Cloud: who won its trick changes their bid by one").click()
-        cy_less = page.get_by_role("button", name="Cy bids one less", exact=True)
-        expect(cy_less).to_have_text("One less")
-        expect(page.get_by_role("button", name="Cy bids one more", exact=True)).to_have_text(
-            "One more"
-        )
-        found += audit(page, "secret bids, the Cloud open")
-        shot(page, "specials-secret-cloud")
+    game_id = new_game(page, base_url, SIX, dealer="Ann", reveal="secret", deck=("cloud",))
+    tap(page, page.get_by_role("button", name="blue Humans", exact=True))
+    for name in SIX[1:] + SIX[:1]:
+        bid(page, name, 1 if name == "Bob" else 0)
+    page.get_by_text("The Cloud: who won its trick changes their bid by one").click()
+    cy_less = page.get_by_role("button", name="Cy bids one less", exact=True)
+    expect(cy_less).to_have_text("One less")
+    expect(page.get_by_role("button", name="Cy bids one more", exact=True)).to_have_text("One more")
+    found += audit(page, "secret bids, the Cloud open")
+    shot(page, "specials-secret-cloud")
 
-        # Cy bid 0: the Cloud cannot take that lower, and nothing is recorded.
-        tap(page, cy_less)
-        refusal = page.get_by_role("alert")
-        expect(refusal).to_have_text("The Cloud changes Cy's bid of 0 by one, to 1, not to -1.")
-        expect(refusal).to_be_in_viewport()
-        expect(page.locator("details.special summary")).to_contain_text(
-            "The Cloud: who won its trick changes their bid by one"
-        )
-        found += audit(page, "secret bids, the Cloud refused")
-        bob_less = page.get_by_role("button", name="Bob bids one less", exact=True)
-        tap(page, bob_less)
-        expect(bob_less).to_have_attribute("aria-pressed", "true")
-        expect(page.get_by_role("button", name="Bob bids one more")).to_have_attribute(
-            "aria-pressed", "false"
-        )
-        expect(page.get_by_text("The Cloud: Bob's bid is changed")).to_be_visible()
+    # Cy bid 0: the Cloud cannot take that lower, and nothing is recorded.
+    tap(page, cy_less)
+    refusal = page.get_by_role("alert")
+    expect(refusal).to_have_text("The Cloud changes Cy's bid of 0 by one, to 1, not to -1.")
+    expect(refusal).to_be_in_viewport()
+    expect(page.locator("details.special summary")).to_contain_text(
+        "The Cloud: who won its trick changes their bid by one"
+    )
+    found += audit(page, "secret bids, the Cloud refused")
+    bob_less = page.get_by_role("button", name="Bob bids one less", exact=True)
+    tap(page, bob_less)
+    expect(bob_less).to_have_attribute("aria-pressed", "true")
+    expect(page.get_by_role("button", name="Bob bids one more")).to_have_attribute(
+        "aria-pressed", "false"
+    )
+    expect(page.get_by_text("The Cloud: Bob's bid is changed")).to_be_visible()
 
-        tap(page, page.get_by_role("button", name="Deutsch"))
-        page.goto(f"{base_url}/games/{game_id}/rounds/1")
-        expect(page.get_by_role("button", name="Cy sagt eins weniger an")).to_have_text(
-            "Eins weniger"
-        )
-        found += audit(page, "secret bids, the Cloud, German")
-    finally:
-        context.close()
+    tap(page, page.get_by_role("button", name="Deutsch"))
+    page.goto(f"{base_url}/games/{game_id}/rounds/1")
+    expect(page.get_by_role("button", name="Cy sagt eins weniger an")).to_have_text("Eins weniger")
+    found += audit(page, "secret bids, the Cloud, German")
     assert found == []
