@@ -26,6 +26,7 @@ PROBLEMS = {
     410: "gone",
     412: "stale-version",
     422: "rule-violation",
+    413: "payload-too-large",
     429: "too-many-requests",
     500: "server-error",
 }
@@ -173,6 +174,16 @@ class ImportLimitReached(WaitRequired):
 
     def __init__(self, *, count: int, window: str, seconds: int) -> None:
         super().__init__(seconds, count=Count(count), window=window)
+
+
+class ImportTooLarge(ServiceError):
+    """A file larger than one import takes (``size``: the limit in MB, as the import page
+    states it)."""
+
+    status = 413
+    message = _(
+        "This file is larger than the %(size)s MB one import takes: import its games in parts."
+    )
 
 
 class ImportOverLimit(ServiceError):

@@ -18,6 +18,7 @@ from werkzeug.datastructures import FileStorage
 from werkzeug.test import encode_multipart
 
 from scorekeeper import i18n
+from scorekeeper.api import import_export as api_import
 from scorekeeper.errors import ImportLimitReached
 from scorekeeper.extensions import db
 from scorekeeper.i18n import service_message
@@ -365,4 +366,28 @@ def test_a_file_larger_than_an_import_takes_is_told_the_limit_in_mb(
         )
         assert response.status_code == 413
         assert sentence in text(response)
+    assert game_count(app) == count
+
+
+def test_the_api_tells_a_file_larger_than_an_import_takes_the_limit_in_mb(
+    app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """As the page does (the limit lowered to 1 MB, so as not to send 24)."""
+    monkeypatch.setattr(api_import, "IMPORT_MAX_BYTES", 2**20)
+    client = app.test_client()
+    count = game_count(app)
+    body = b'{"games": []' + b" " * 2**20 + b"}"
+    for language, sentence in (
+        ("en", "This file is larger than the 1 MB one import takes: import its games in parts."),
+        ("de", "Diese Datei ist größer als die 1 MB, die ein Import annimmt: importiere ihre"),
+    ):
+        response = client.post(
+            "/api/v1/import",
+            data=body,
+            headers={"Content-Type": "application/json", "Accept-Language": language},
+        )
+        assert response.status_code == 413
+        problem = response.get_json()
+        assert problem["type"] == "/api/v1/problems/payload-too-large"
+        assert problem["detail"].startswith(sentence)
     assert game_count(app) == count

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from flask import Response, jsonify, request, url_for
 from flask.typing import ResponseReturnValue
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from .. import export, security
+from ..errors import ImportTooLarge
+from ..rules.messages import Count
 from ..schemas.document import Export, ImportedGame, ImportLinks, ImportResult, OneGameExport
 from ..services import games, importing
 from ..services.import_file import IMPORT_MAX_BYTES
@@ -49,9 +52,12 @@ def import_games() -> ResponseReturnValue:
     """New games (new ids, edit tokens shown once) from an export, checked; all or nothing."""
     request.max_content_length = IMPORT_MAX_BYTES
     # The file is read by the import itself, which refuses it in the rules' words.
-    with json_document() as document:
-        security.spend_import(importing.count_games(document))
-        created = importing.import_games(document).created
+    try:
+        with json_document() as document:
+            security.spend_import(importing.count_games(document))
+            created = importing.import_games(document).created
+    except RequestEntityTooLarge:  # the limit in the words the import page says it in
+        raise ImportTooLarge(size=Count(IMPORT_MAX_BYTES // 2**20)) from None
     body = ImportResult(
         games=[
             ImportedGame(

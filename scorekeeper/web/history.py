@@ -147,11 +147,7 @@ def import_games() -> Page:
         except RequestEntityTooLarge:
             # The limit in the words the page says it in, not the generic "more than this
             # page ever sends".
-            error = gettext(
-                "This file is larger than the %(size)s MB one import takes: import its games "
-                "in parts.",
-                size=_import_megabytes(),
-            )
+            error = service_message(errors.ImportTooLarge(size=_import_megabytes()))
             body = render_template("import.html", error=error, limits=_import_limits())
             return make_response(body, 413)
         try:
