@@ -69,12 +69,13 @@ class Hub:
             if cap and self._open[address] >= cap:
                 raise TooManyStreams(_OVER_CAP_WAIT)
             self._open[address] += 1
-        ended = threading.Event()
+        held = True
 
         def end() -> None:
+            nonlocal held
             with self._lock:
-                if not ended.is_set():
-                    ended.set()
+                if held:
+                    held = False
                     self._open[address] -= 1
                     if not self._open[address]:
                         del self._open[address]
