@@ -13,6 +13,7 @@ from werkzeug.test import TestResponse
 from scorekeeper.services.history import FOLLOWED_MAX
 from scorekeeper.web import following
 
+from .api_client import ApiClient
 from .confidant import Confidant, text, without_language_switch
 from .test_history import correct
 from .test_queries import count_statements
@@ -116,9 +117,9 @@ def test_a_change_gives_the_poll_a_new_body_and_tag(
     assert changed.status_code == 200
     assert changed.headers["ETag"] != etag
     assert "Trump: green Elves" in text(changed)
-    # The fragment carries the version it shows.
-    version = changed.headers["ETag"].split("-")[1]
-    assert f'data-version="{version}"' in changed.get_data(as_text=True)
+    # The tag names the version the fragment shows.
+    version = ApiClient(spectator).get(game_id)["version"]
+    assert changed.headers["ETag"] == f'W/"live-{version}-en"'
 
 
 def test_the_tag_differs_by_language(app: Flask, phone: Confidant) -> None:
@@ -148,9 +149,7 @@ def test_a_finished_game_is_still_followed(phone: Confidant, spectator: FlaskCli
     page = spectator.get(f"/games/{game_id}/view")
     body = page.get_data(as_text=True)
     # The stream names the version the page shows, so that it sends only what is newer.
-    version = re.search(r'<div id="live" data-version="(\d+)"', body)
-    assert version
-    shown = f"live-{version.group(1)}-en"
+    shown = f"live-{ApiClient(spectator).get(game_id)['version']}-en"
     assert stream_of(page) == f"/games/{game_id}/view/events?shown={shown}"
     assert "Kevin wins with 30 points!" in text(page)
     assert body.count('class="player-line') == 3

@@ -5,6 +5,8 @@ statement per sweep, however many phones follow."""
 
 from __future__ import annotations
 
+import queue
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -179,3 +181,62 @@ def test_without_rate_limits_an_address_holds_any_number_of_streams(
     assert [answer.status_code for answer in held] == [200, 200, 200]
     while held:
         held.pop().close()
+
+
+SECTION = re.compile(r'<section class="current" id="current".*?</section>', re.S)
+ROW = re.compile(r'<tr id="(round-\d+)".*?</tr>', re.S)
+
+
+def patched(page: str, event: str) -> str:
+    """The page with the event's round section and sheet row in place of its own, as the
+    page's script puts them (each must have its place)."""
+    page, found = SECTION.subn(lambda _: SECTION.findall(event)[0], page)
+    assert found == 1
+    rows = list(ROW.finditer(event))
+    assert len(rows) == 1
+    row = rows[0]
+    place = re.compile(rf'<tr id="{row.group(1)}".*?</tr>', re.S)
+    page, found = place.subn(lambda _: row.group(0), page)
+    assert found == 1
+    return page
+
+
+def test_a_follower_sent_only_the_round_sees_what_a_reload_shows(
+    app: Flask, api: ApiClient
+) -> None:
+    app.config.update(FAST | {"LIVE_STREAM_SECONDS": 30})
+    game = api.create(PLAYERS, rules={"rounds": 3})
+    game_id = game["id"]
+    spectator = app.test_client()
+
+    def fresh() -> str:
+        return spectator.get(f"/games/{game_id}/view/live").get_data(as_text=True).strip()
+
+    page = fresh()
+    arrived: queue.Queue[dict[str, str]] = queue.Queue()
+    stream = events(spectator, events_path(game_id, f"live-{game['version']}-en"))
+    threading.Thread(target=lambda: [arrived.put(event) for event in stream], daemon=True).start()
+    kinds = []
+    writes = [
+        lambda: api.trump(game_id, 1, "red"),
+        lambda: api.bids(game_id, 1, [None, 1, None]),  # one bid, then the others
+        lambda: api.bids(game_id, 1, [0, 1, 0]),
+        lambda: api.tricks(game_id, 1, [0, 1, 0]),  # scored: the totals change
+        lambda: api.trump(game_id, 2, "blue"),
+        lambda: api.bids(game_id, 2, [1, 0, 0]),
+        lambda: api.tricks(game_id, 1, [1, 0, 0]),  # round 1 corrected: its row changes
+        lambda: api.trump(game_id, 2, "green"),
+    ]
+    for write in writes:
+        version = write()["version"]
+        event = arrived.get(timeout=5)
+        assert event["id"] == f"live-{version}-en"
+        kinds.append(event.get("event", "whole"))
+        if event.get("event") == "round":
+            assert "Standings" not in words(event["data"])  # a fraction of the whole
+            page = patched(page, event["data"])
+        else:
+            page = event["data"]
+        assert page == fresh()
+    # The round scored and the correction of an earlier round send the whole.
+    assert kinds == ["round", "round", "round", "whole", "round", "round", "whole", "round"]

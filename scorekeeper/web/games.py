@@ -342,7 +342,7 @@ def spectate(game_id: str) -> Page:
     snapshot = games.get_game(game_id)
     remember_followed(game_id)
     tag = live.tag(snapshot.version)
-    return render_template("spectate.html", game=snapshot, live_tag=tag, **_live_context(snapshot))
+    return render_template("spectate.html", game=snapshot, live_tag=tag, **live.context(snapshot))
 
 
 @bp.get("/games/<game_id>/view/events")
@@ -355,7 +355,7 @@ def spectate_events(game_id: str) -> Response:
     except errors.GameNotFound:
         return make_response(_gone(), 404)
     shown = request.headers.get("Last-Event-ID") or request.args.get("shown", "")
-    return live.stream(game_id, version, shown, lambda: _render_live(game_id), _gone)
+    return live.stream(game_id, version, shown, _gone)
 
 
 @bp.get("/games/<game_id>/view/live")
@@ -370,9 +370,9 @@ def spectate_live(game_id: str) -> Response:
         if request.if_none_match.contains_weak(etag):
             response = Response(status=304)
         else:
-            version, body = live.fragment(game_id, version, lambda: _render_live(game_id))
-            response = make_response(body)
-            etag = live.tag(version)
+            made = live.fragment(game_id, version)
+            response = make_response(made.body)
+            etag = live.tag(made.version)
     except errors.GameNotFound:
         return make_response(_gone(), 404)
     # Weak: the compressed and the plain body are the same page (Flask-Compress leaves weak
@@ -386,14 +386,3 @@ def spectate_live(game_id: str) -> Response:
 def _gone() -> str:
     """What the page shows in place of a game that is gone."""
     return render_template("_live_gone.html", message=service_message(errors.GameNotFound()))
-
-
-def _render_live(game_id: str) -> live.Fragment:
-    snapshot = games.get_game(game_id)
-    body = render_template("_live.html", game=snapshot, **_live_context(snapshot))
-    return snapshot.version, body
-
-
-def _live_context(snapshot: loading.GameSnapshot) -> dict[str, Any]:
-    number = snapshot.view.current_round
-    return {"current": snapshot.view.round(number) if number else None}

@@ -6,25 +6,41 @@ shared by every worker and server with ``CACHE_REDIS_URL``).
 A fragment is a function of the game's version and the language alone (the version grows
 with every write, and the fragment shows nothing of the viewer), so a cached one is never
 out of date: a new version is a new key. A cache that cannot be reached is a cache miss.
+
+Most changes touch only the round being played (a trump, a bid, a trick). A follower whose
+page shows a version with the same past (every other round, the totals: :func:`past`) is
+sent only that round's section and its row of the sheet, which replace theirs on the page
+(``static/js/follow.js``); any other change sends the whole part again.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import threading
 import time
 from collections.abc import Callable, Iterator
+from typing import Any, NamedTuple
 
 import redis
-from flask import Response, current_app, request, stream_with_context
+from flask import Response, current_app, render_template, request, stream_with_context
 from flask_babel import get_locale
 from flask_limiter.util import get_remote_address
 
 from .. import push
 from ..extensions import cache, db
+from ..services import games, loading
+from .screens import sheet_rows
 
-#: A rendered fragment: the version it shows and its HTML.
-Fragment = tuple[int, str]
+
+class Fragment(NamedTuple):
+    """A rendered fragment: the version it shows, its HTML, the digest of its past (``None``
+    once the game is over), and whether it is the round being played alone."""
+
+    version: int
+    body: str
+    past: str | None
+    round_only: bool = False
 
 
 def tag(version: int) -> str:
@@ -32,8 +48,48 @@ def tag(version: int) -> str:
     return f"live-{version}-{get_locale() or 'en'}"
 
 
-def _key(game_id: str, version: int) -> str:
-    return f"live/{request.script_root}/{game_id}/{tag(version)}"
+def shown_version(shown: str) -> int | None:
+    """The version a page's tag names, when it is in this request's language."""
+    head, _, rest = shown.partition("-")
+    number, _, language = rest.partition("-")
+    if head != "live" or not number.isdigit() or language != str(get_locale() or "en"):
+        return None
+    return int(number)
+
+
+def _key(game_id: str, version: int, round_only: bool) -> str:
+    part = "/round" if round_only else ""
+    return f"live/{request.script_root}/{game_id}/{tag(version)}{part}"
+
+
+def past(game: loading.GameSnapshot) -> str | None:
+    """A digest of all the live part shows but the round being played: the table and the
+    facts of every round before it (so the totals, the chart and the sheet's other rows);
+    ``None`` once the game is over."""
+    number = game.view.current_round
+    if number is None:
+        return None
+    before = [game.rounds.get(earlier) for earlier in range(1, number)]
+    return hashlib.blake2b(repr((game.table, number, before)).encode(), digest_size=16).hexdigest()
+
+
+def context(game: loading.GameSnapshot) -> dict[str, Any]:
+    """What the live part's templates take besides the game: the round being played."""
+    number = game.view.current_round
+    return {"current": game.view.round(number) if number else None}
+
+
+def render(game_id: str, since: str | None = None) -> Fragment:
+    """The game's live part as it is now: only the round being played when its past is
+    ``since`` (the past of the version a follower shows), else the whole."""
+    game = games.get_game(game_id)
+    mine = past(game)
+    if mine is not None and mine == since:
+        found = context(game)
+        row = sheet_rows(game)[found["current"].number - 1]
+        body = render_template("_live_round.html", game=game, row=row, **found)
+        return Fragment(game.version, body, mine, round_only=True)
+    return Fragment(game.version, render_template("_live.html", game=game, **context(game)), mine)
 
 
 #: One rendering at a time in this process: the followers of a game that has just changed
@@ -43,25 +99,38 @@ def _key(game_id: str, version: int) -> str:
 _rendering = threading.Lock()
 
 
-def fragment(game_id: str, version: int, render: Callable[[], Fragment]) -> Fragment:
-    """The game's fragment at ``version`` from the cache, else ``render()``-ed and kept (under
-    the version it shows, which is newer when the stored version lagged behind)."""
-    found = _cached(game_id, version)
+def fragment(game_id: str, version: int, since: int | None = None) -> Fragment:
+    """The game's fragment at ``version`` from the cache, else rendered and kept (under the
+    version it shows, which is newer when the stored version lagged behind). For a follower
+    showing version ``since``: only the round being played, when nothing else changed."""
+    held = None
+    if since is not None and since < version:
+        held = _cached(game_id, since, True) or _cached(game_id, since, False)
+    since_past = held.past if held is not None else None
+    found = _lookup(game_id, version, since_past)
     if found is not None:
         return found
     with _rendering:
-        found = _cached(game_id, version)
+        found = _lookup(game_id, version, since_past)
         if found is not None:
             return found
-        made = render()
+        made = render(game_id, since_past)
         with contextlib.suppress(redis.RedisError):
-            cache.set(_key(game_id, made[0]), made)
+            cache.set(_key(game_id, made.version, made.round_only), made)
         return made
 
 
-def _cached(game_id: str, version: int) -> Fragment | None:
+def _lookup(game_id: str, version: int, since_past: str | None) -> Fragment | None:
+    if since_past is not None:
+        found = _cached(game_id, version, True)
+        if found is not None and found.past == since_past:
+            return found
+    return _cached(game_id, version, False)
+
+
+def _cached(game_id: str, version: int, round_only: bool) -> Fragment | None:
     try:
-        found: Fragment | None = cache.get(_key(game_id, version))
+        found: Fragment | None = cache.get(_key(game_id, version, round_only))
     except redis.RedisError:
         return None
     return found
@@ -75,13 +144,13 @@ def stream(
     game_id: str,
     version: int,
     shown: str,
-    render: Callable[[], Fragment],
     gone: Callable[[], str],
 ) -> Response:
     """The spectator page's stream of Server-Sent Events: the fragment of each new version
     of the game (``id``: its tag), from ``version`` (just read) on; first the current one
-    unless the page shows it already (``shown``: its tag). Once the game is gone, ``gone``
-    and an event that tells the page to stop. The stream ends after
+    unless the page shows it already (``shown``: its tag). A change within the round being
+    played is an event named ``round`` holding only that round (:func:`fragment`). Once the
+    game is gone, ``gone`` and an event that tells the page to stop. The stream ends after
     ``LIVE_STREAM_SECONDS``; the page connects again with the tag it shows. Refused (429)
     when the client's address holds its cap of streams already."""
     seconds = current_app.config["LIVE_STREAM_SECONDS"]
@@ -101,10 +170,10 @@ def stream(
                     yield _event(gone()) + "event: gone\n\n"
                     return
                 if tag(current) != sent:
-                    current, body = fragment(game_id, current, render)
+                    made = fragment(game_id, current, shown_version(sent))
                     db.session.close()
-                    sent = tag(current)
-                    yield _event(body, sent)
+                    current, sent = made.version, tag(made.version)
+                    yield _event(made.body, sent, "round" if made.round_only else None)
                 left = ends - time.monotonic()
                 if left <= 0:
                     return
@@ -120,10 +189,13 @@ def stream(
     return response
 
 
-def _event(data: str, event_id: str | None = None) -> str:
-    """An event whose data is ``data``: one ``data:`` field per line (every follower's copy of
-    a change is built from the fragment again, so this stays a few passes of ``replace``)."""
+def _event(data: str, event_id: str | None = None, name: str | None = None) -> str:
+    """An event (of type ``name``, else a message) whose data is ``data``: one ``data:``
+    field per line (every follower's copy of a change is built from the fragment again, so
+    this stays a few passes of ``replace``)."""
     head = f"id: {event_id}\n" if event_id is not None else ""
+    if name is not None:
+        head += f"event: {name}\n"
     lines = data.strip()
     if "\r" in lines:  # a line may also end in CR LF or CR alone
         lines = lines.replace("\r\n", "\n").replace("\r", "\n")

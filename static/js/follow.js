@@ -1,5 +1,7 @@
 // The spectator page follows its game: the server sends the live part again after each
-// change (an event of the stream named by data-follow), which replaces what is shown. The
+// change (an event of the stream named by data-follow), which replaces what is shown; after
+// a change within the round being played, only that round's section and row of the sheet
+// (an event named "round"), which replace the elements of the same ids. The
 // browser's EventSource connects again by itself after a dropped connection, naming the last
 // version received; a refusal (a busy server) ends it, and it is opened again, less often
 // each time. A hidden page lets its stream go and opens it again when shown. Once the game
@@ -18,6 +20,20 @@
   let retry = 0;
   let wait = 1000;
   let gone = false;
+  const shown = (event) => {
+    if (event.lastEventId) address.searchParams.set("shown", event.lastEventId);
+    lost(false);
+  };
+  // The round's parts in place of the page's; false (nothing replaced) when one has no place.
+  const patch = (html) => {
+    const fresh = document.createElement("template");
+    fresh.innerHTML = html;
+    const parts = [...fresh.content.querySelectorAll("#current, tr[id]")];
+    const places = parts.map((part) => box.querySelector(`#${part.id}`));
+    if (!parts.length || places.includes(null)) return false;
+    parts.forEach((part, index) => places[index].replaceWith(part));
+    return true;
+  };
   const stop = () => {
     clearTimeout(retry);
     if (source) source.close();
@@ -30,9 +46,16 @@
     source.onopen = () => { wait = 1000; lost(false); };
     source.onmessage = (event) => {
       box.innerHTML = event.data;
-      if (event.lastEventId) address.searchParams.set("shown", event.lastEventId);
-      lost(false);
+      shown(event);
     };
+    source.addEventListener("round", (event) => {
+      if (patch(event.data)) {
+        shown(event);
+        return;
+      }
+      address.searchParams.delete("shown");  // the whole part, on a stream of its own
+      start();
+    });
     source.addEventListener("gone", () => { gone = true; stop(); });
     source.onerror = () => {
       lost(true);

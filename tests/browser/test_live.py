@@ -48,14 +48,20 @@ def test_a_bid_shows_on_the_spectators_phone_within_2_s_and_a_quiet_stream_blank
     expect(spectator.get_by_text("Waiting for the card turned up for trump.")).to_be_visible()
 
     set_trump(page, "red Dwarves")
-    bid(page, "Bob", 1)
     trump_line = spectator.locator(".current .trump-line")
     expect(trump_line).to_contain_text("red Dwarves", timeout=WITHIN_MS)
+    bid(page, "Bob", 1)  # a change within the round: only the round is sent
     expect(spectator.locator("table.live-round tr[data-seat='1'] td.bid")).to_have_text(
         "1", timeout=WITHIN_MS
     )
     assert live_bid(spectator, "Cy") == "–"
     shot(spectator, "spectator")
+    # Within a round the page is sent only the round's section and row of the sheet: put in
+    # place, the page reads as a reload does.
+    followed = spectator.locator("#live").inner_html()
+    assert "1/–" in spectator.locator("#round-1").inner_text()
+    spectator.reload()
+    assert spectator.locator("#live").inner_html() == followed
 
 
 def test_a_dropped_stream_says_so_and_the_page_catches_up_once_back(
