@@ -150,7 +150,7 @@ def test_a_finished_game_is_still_followed(phone: Confidant, spectator: FlaskCli
     body = page.get_data(as_text=True)
     # The stream names the version the page shows, so that it sends only what is newer.
     shown = f"live-{ApiClient(spectator).get(game_id)['version']}-en"
-    assert stream_of(page) == f"/games/{game_id}/view/events?shown={shown}"
+    assert stream_of(page) == f"/games/{game_id}/view/events?shown={shown}&parts=round"
     assert "Kevin wins with 30 points!" in text(page)
     assert body.count('class="player-line') == 3
 

@@ -10,9 +10,12 @@ import re
 import threading
 import time
 from collections.abc import Iterator
+from urllib.parse import urlencode
 
 from flask import Flask
 from flask.testing import FlaskClient
+
+from scorekeeper.extensions import cache
 
 from .api_client import ApiClient
 from .confidant import words
@@ -23,8 +26,10 @@ from .test_web_live import PLAYERS, two_apps
 FAST = {"LIVE_CHECK_SECONDS": 0.05, "LIVE_STREAM_SECONDS": 2}
 
 
-def events_path(game_id: str, shown: str = "") -> str:
-    return f"/games/{game_id}/view/events" + (f"?shown={shown}" if shown else "")
+def events_path(game_id: str, shown: str = "", parts: str = "") -> str:
+    asked = {"shown": shown, "parts": parts}
+    query = urlencode({name: value for name, value in asked.items() if value})
+    return f"/games/{game_id}/view/events" + (f"?{query}" if query else "")
 
 
 def events(client: FlaskClient, path: str, **headers: str) -> Iterator[dict[str, str]]:
@@ -201,6 +206,16 @@ def patched(page: str, event: str) -> str:
     return page
 
 
+def follow(
+    app: Flask, game_id: str, shown: str, parts: str = "round"
+) -> queue.Queue[dict[str, str]]:
+    """The stream's events, as a page that puts rounds in place follows it, in a queue."""
+    arrived: queue.Queue[dict[str, str]] = queue.Queue()
+    stream = events(app.test_client(), events_path(game_id, shown, parts))
+    threading.Thread(target=lambda: [arrived.put(event) for event in stream], daemon=True).start()
+    return arrived
+
+
 def test_a_follower_sent_only_the_round_sees_what_a_reload_shows(
     app: Flask, api: ApiClient
 ) -> None:
@@ -213,9 +228,7 @@ def test_a_follower_sent_only_the_round_sees_what_a_reload_shows(
         return spectator.get(f"/games/{game_id}/view/live").get_data(as_text=True).strip()
 
     page = fresh()
-    arrived: queue.Queue[dict[str, str]] = queue.Queue()
-    stream = events(spectator, events_path(game_id, f"live-{game['version']}-en"))
-    threading.Thread(target=lambda: [arrived.put(event) for event in stream], daemon=True).start()
+    arrived = follow(app, game_id, f"live-{game['version']}-en")
     kinds = []
     writes = [
         lambda: api.trump(game_id, 1, "red"),
@@ -238,5 +251,30 @@ def test_a_follower_sent_only_the_round_sees_what_a_reload_shows(
         else:
             page = event["data"]
         assert page == fresh()
+        cache.clear()  # long after: the stream still knows what its page shows
     # The round scored and the correction of an earlier round send the whole.
     assert kinds == ["round", "round", "round", "whole", "round", "round", "whole", "round"]
+
+
+def test_a_page_that_cannot_put_a_round_in_place_is_sent_the_whole(
+    app: Flask, api: ApiClient
+) -> None:
+    app.config.update(FAST)
+    game = api.create(PLAYERS)
+    app.test_client().get(f"/games/{game['id']}/view/live")  # its version is known
+    arrived = follow(app, game["id"], f"live-{game['version']}-en", parts="")
+    api.trump(game["id"], 1, "red")
+    event = arrived.get(timeout=5)
+    assert "event" not in event
+    assert "Standings" in words(event["data"])
+
+
+def test_a_tag_no_page_sends_is_the_whole_and_the_stream_goes_on(
+    app: Flask, api: ApiClient
+) -> None:
+    app.config.update(FAST)
+    game = api.create(PLAYERS)
+    for shown in ["live-²-en", "live-" + "9" * 5000 + "-en", f"live-{game['version']}-xx"]:
+        event = next(events(app.test_client(), events_path(game["id"], shown, "round")))
+        assert event["id"] == f"live-{game['version']}-en"
+        assert "Standings" in words(event["data"])

@@ -349,13 +349,14 @@ def spectate(game_id: str) -> Page:
 def spectate_events(game_id: str) -> Response:
     """The spectator page's stream (Server-Sent Events): the changing part of the page
     again each time the game changes, found by this worker's sweep (push.py, web/live.py).
-    The page names the version it shows (``shown``, then ``Last-Event-ID``)."""
+    The page names the version it shows (``shown``, then ``Last-Event-ID``), and with
+    ``parts=round`` takes a change within the round being played as that round alone."""
     try:
         version = games.game_version(game_id)
     except errors.GameNotFound:
         return make_response(_gone(), 404)
     shown = request.headers.get("Last-Event-ID") or request.args.get("shown", "")
-    return live.stream(game_id, version, shown, _gone)
+    return live.stream(game_id, version, shown, _gone, rounds=request.args.get("parts") == "round")
 
 
 @bp.get("/games/<game_id>/view/live")

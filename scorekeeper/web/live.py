@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -34,13 +35,19 @@ from .screens import sheet_rows
 
 
 class Fragment(NamedTuple):
-    """A rendered fragment: the version it shows, its HTML, the digest of its past (``None``
-    once the game is over), and whether it is the round being played alone."""
+    """A rendered fragment of the live part."""
 
+    #: The version it shows.
     version: int
+    #: Its HTML.
     body: str
+    #: The digest of all it shows but the round being played (``None``: the game is over).
     past: str | None
+    #: Whether it holds the round being played alone.
     round_only: bool = False
+
+
+_TAG = re.compile(r"live-([0-9]{1,18})-.+")
 
 
 def tag(version: int) -> str:
@@ -48,29 +55,28 @@ def tag(version: int) -> str:
     return f"live-{version}-{get_locale() or 'en'}"
 
 
-def shown_version(shown: str) -> int | None:
-    """The version a page's tag names, when it is in this request's language."""
-    head, _, rest = shown.partition("-")
-    number, _, language = rest.partition("-")
-    if head != "live" or not number.isdigit() or language != str(get_locale() or "en"):
+def _shown_version(shown: str) -> int | None:
+    """The version a page's tag names (``None``: none, or not in this request's language)."""
+    found = _TAG.fullmatch(shown)
+    if found is None or tag(int(found[1])) != shown:
         return None
-    return int(number)
+    return int(found[1])
 
 
 def _key(game_id: str, version: int, round_only: bool) -> str:
-    part = "/round" if round_only else ""
-    return f"live/{request.script_root}/{game_id}/{tag(version)}{part}"
+    part = "round" if round_only else "whole"
+    return f"live/{request.script_root}/{game_id}/{tag(version)}/{part}"
 
 
-def past(game: loading.GameSnapshot) -> str | None:
-    """A digest of all the live part shows but the round being played: the table and the
-    facts of every round before it (so the totals, the chart and the sheet's other rows);
-    ``None`` once the game is over."""
+def _past(game: loading.GameSnapshot) -> str | None:
+    """A digest of all the live part shows but the round being played: the facts of every
+    other round, so the totals, the chart and the sheet's other rows (a game's players and
+    rules never change); ``None`` once the game is over."""
     number = game.view.current_round
     if number is None:
         return None
-    before = [game.rounds.get(earlier) for earlier in range(1, number)]
-    return hashlib.blake2b(repr((game.table, number, before)).encode(), digest_size=16).hexdigest()
+    others = [facts for key, facts in sorted(game.rounds.items()) if key != number]
+    return hashlib.blake2b(repr((number, others)).encode(), digest_size=16).hexdigest()
 
 
 def context(game: loading.GameSnapshot) -> dict[str, Any]:
@@ -79,17 +85,17 @@ def context(game: loading.GameSnapshot) -> dict[str, Any]:
     return {"current": game.view.round(number) if number else None}
 
 
-def render(game_id: str, since: str | None = None) -> Fragment:
+def _render(game_id: str, shown_past: str | None) -> Fragment:
     """The game's live part as it is now: only the round being played when its past is
-    ``since`` (the past of the version a follower shows), else the whole."""
+    ``shown_past`` (the past of the version a page shows), else the whole."""
     game = games.get_game(game_id)
-    mine = past(game)
-    if mine is not None and mine == since:
-        found = context(game)
-        row = sheet_rows(game)[found["current"].number - 1]
-        body = render_template("_live_round.html", game=game, row=row, **found)
-        return Fragment(game.version, body, mine, round_only=True)
-    return Fragment(game.version, render_template("_live.html", game=game, **context(game)), mine)
+    past = _past(game)
+    given = context(game)
+    if shown_past is not None and past == shown_past:
+        row = sheet_rows(game)[given["current"].number - 1]
+        body = render_template("_live_round.html", game=game, row=row, **given)
+        return Fragment(game.version, body, past, round_only=True)
+    return Fragment(game.version, render_template("_live.html", game=game, **given), past)
 
 
 #: One rendering at a time in this process: the followers of a game that has just changed
@@ -99,33 +105,40 @@ def render(game_id: str, since: str | None = None) -> Fragment:
 _rendering = threading.Lock()
 
 
-def fragment(game_id: str, version: int, since: int | None = None) -> Fragment:
+def fragment(game_id: str, version: int, shown_past: str | None = None) -> Fragment:
     """The game's fragment at ``version`` from the cache, else rendered and kept (under the
-    version it shows, which is newer when the stored version lagged behind). For a follower
-    showing version ``since``: only the round being played, when nothing else changed."""
-    held = None
-    if since is not None and since < version:
-        held = _cached(game_id, since, True) or _cached(game_id, since, False)
-    since_past = held.past if held is not None else None
-    found = _lookup(game_id, version, since_past)
+    version it shows, which is newer when the stored version lagged behind); for a page
+    whose past is ``shown_past``, only the round being played when nothing else changed."""
+    found = _lookup(game_id, version, shown_past)
     if found is not None:
         return found
     with _rendering:
-        found = _lookup(game_id, version, since_past)
+        found = _lookup(game_id, version, shown_past)
         if found is not None:
             return found
-        made = render(game_id, since_past)
+        made = _render(game_id, shown_past)
         with contextlib.suppress(redis.RedisError):
             cache.set(_key(game_id, made.version, made.round_only), made)
         return made
 
 
-def _lookup(game_id: str, version: int, since_past: str | None) -> Fragment | None:
-    if since_past is not None:
-        found = _cached(game_id, version, True)
-        if found is not None and found.past == since_past:
+def _lookup(game_id: str, version: int, shown_past: str | None) -> Fragment | None:
+    """The kept fragment of ``version`` for a page whose past is ``shown_past``: the round
+    alone when the pasts are the same, else the whole."""
+    if shown_past is not None:
+        found = _cached(game_id, version, round_only=True)
+        if found is not None and found.past == shown_past:
             return found
-    return _cached(game_id, version, False)
+    return _cached(game_id, version, round_only=False)
+
+
+def _shown_past(game_id: str, shown: str) -> str | None:
+    """The past of the version a page's tag names, while a fragment of it is kept."""
+    version = _shown_version(shown)
+    if version is None:
+        return None
+    held = _cached(game_id, version, round_only=True) or _cached(game_id, version, False)
+    return held.past if held is not None else None
 
 
 def _cached(game_id: str, version: int, round_only: bool) -> Fragment | None:
@@ -145,14 +158,17 @@ def stream(
     version: int,
     shown: str,
     gone: Callable[[], str],
+    *,
+    rounds: bool = False,
 ) -> Response:
     """The spectator page's stream of Server-Sent Events: the fragment of each new version
     of the game (``id``: its tag), from ``version`` (just read) on; first the current one
-    unless the page shows it already (``shown``: its tag). A change within the round being
-    played is an event named ``round`` holding only that round (:func:`fragment`). Once the
-    game is gone, ``gone`` and an event that tells the page to stop. The stream ends after
-    ``LIVE_STREAM_SECONDS``; the page connects again with the tag it shows. Refused (429)
-    when the client's address holds its cap of streams already."""
+    unless the page shows it already (``shown``: its tag). With ``rounds`` (a page that can
+    put them in place), a change within the round being played is an event named ``round``
+    holding only that round (:func:`fragment`). Once the game is gone, ``gone`` and an event
+    that tells the page to stop. The stream ends after ``LIVE_STREAM_SECONDS``; the page
+    connects again with the tag it shows. Refused (429) when the client's address holds its
+    cap of streams already."""
     seconds = current_app.config["LIVE_STREAM_SECONDS"]
     end = push.hub().admit(get_remote_address())
     db.session.close()  # no database connection is held while the stream waits
@@ -165,14 +181,17 @@ def stream(
             ends = time.monotonic() + seconds
             current = version
             sent = shown
+            # The past of what the page shows, while known: a round alone may be sent.
+            past = _shown_past(game_id, shown) if rounds else None
             while True:
                 if current == push.GONE:
                     yield _event(gone()) + "event: gone\n\n"
                     return
                 if tag(current) != sent:
-                    made = fragment(game_id, current, shown_version(sent))
+                    made = fragment(game_id, current, past)
                     db.session.close()
                     current, sent = made.version, tag(made.version)
+                    past = made.past if rounds else None
                     yield _event(made.body, sent, "round" if made.round_only else None)
                 left = ends - time.monotonic()
                 if left <= 0:
