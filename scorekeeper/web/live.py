@@ -106,9 +106,10 @@ _rendering = threading.Lock()
 
 
 def fragment(game_id: str, version: int, shown_past: str | None = None) -> Fragment:
-    """The game's fragment at ``version`` from the cache, else rendered and kept (under the
-    version it shows, which is newer when the stored version lagged behind); for a page
-    whose past is ``shown_past``, only the round being played when nothing else changed."""
+    """The game's fragment at ``version`` from the cache, else rendered and kept; for a page
+    whose past is ``shown_past``, only the round being played when nothing else changed.
+    When the game has moved on since ``version`` was read, the fragment shows the newer
+    version, and is kept under both: every follower woken for ``version`` finds it."""
     found = _lookup(game_id, version, shown_past)
     if found is not None:
         return found
@@ -118,7 +119,8 @@ def fragment(game_id: str, version: int, shown_past: str | None = None) -> Fragm
             return found
         made = _render(game_id, shown_past)
         with contextlib.suppress(redis.RedisError):
-            cache.set(_key(game_id, made.version, made.round_only), made)
+            for kept in {version, made.version}:
+                cache.set(_key(game_id, kept, made.round_only), made)
         return made
 
 
@@ -137,8 +139,11 @@ def _shown_past(game_id: str, shown: str) -> str | None:
     version = _shown_version(shown)
     if version is None:
         return None
-    held = _cached(game_id, version, round_only=True) or _cached(game_id, version, False)
-    return held.past if held is not None else None
+    for round_only in (True, False):
+        held = _cached(game_id, version, round_only)
+        if held is not None and held.version == version:  # not a newer one kept under it
+            return held.past
+    return None
 
 
 def _cached(game_id: str, version: int, round_only: bool) -> Fragment | None:
