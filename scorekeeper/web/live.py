@@ -8,7 +8,7 @@ with every write, and the fragment shows nothing of the viewer), so a cached one
 out of date: a new version is a new key. A cache that cannot be reached is a cache miss.
 
 Most changes touch only the round being played (a trump, a bid, a trick). A follower whose
-page shows a version with the same past (every other round, the totals: :func:`past`) is
+page shows a version with the same past (every other round, so the totals: :func:`_past`) is
 sent only that round's section and its row of the sheet, which replace theirs on the page
 (``static/js/follow.js``); any other change sends the whole part again.
 """
