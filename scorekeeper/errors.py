@@ -25,8 +25,8 @@ PROBLEMS = {
     404: "not-found",
     410: "gone",
     412: "stale-version",
-    422: "rule-violation",
     413: "payload-too-large",
+    422: "rule-violation",
     429: "too-many-requests",
     500: "server-error",
 }

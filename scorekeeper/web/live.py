@@ -187,16 +187,15 @@ def stream(
             current = version
             sent = shown
             # The past of what the page shows, while known: a round alone may be sent.
-            past = _shown_past(game_id, shown) if rounds else None
+            past = _shown_past(game_id, shown)
             while True:
                 if current == push.GONE:
                     yield _event(gone()) + "event: gone\n\n"
                     return
                 if tag(current) != sent:
-                    made = fragment(game_id, current, past)
+                    made = fragment(game_id, current, past if rounds else None)
                     db.session.close()
-                    current, sent = made.version, tag(made.version)
-                    past = made.past if rounds else None
+                    current, sent, past = made.version, tag(made.version), made.past
                     yield _event(made.body, sent, "round" if made.round_only else None)
                 left = ends - time.monotonic()
                 if left <= 0:
