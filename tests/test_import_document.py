@@ -197,3 +197,26 @@ def test_a_file_that_is_no_export_is_refused_as_a_whole(
     response = post(api, body)
     assert response.status_code == status
     assert response.get_json()["detail"] == detail
+
+
+@pytest.mark.parametrize(
+    ("what", "values", "reason"),
+    [
+        ("tricks", [], "Give the tricks of each of the 3 players, in seat order, not 0."),
+        ("bids", [0, 1], "Give one bid for each of the 3 players, in seat order, not 2."),
+    ],
+)
+def test_a_round_with_a_value_too_few_is_refused_in_the_rules_words(
+    app: Flask, api: ApiClient, what: str, values: list[int], reason: str
+) -> None:
+    game_id = api.create(["Ann", "Bob", "Cy"], first_dealer=0)["id"]
+    api.play_round(game_id, 1, [0, 1, 0], [0, 1, 0])
+    document = api.client.get(f"/api/v1/games/{game_id}/export").get_json()
+    document["game"]["rounds"][0][what] = values
+    count = game_count(app)
+    response = api.client.post("/api/v1/import", json=document)
+    assert response.status_code == 422
+    assert response.get_json()["detail"] == (
+        f"Nothing was imported, as round 1 of game 1 (Ann, Bob, Cy) is refused: {reason}"
+    )
+    assert game_count(app) == count

@@ -20,12 +20,8 @@ def _bomb_note(bomb: bool) -> str | None:
     return BOMB_NOTE if bomb else None
 
 
-def verify_tricks(
-    table: Table, round_number: int, tricks: Sequence[int], *, bomb: bool = False
-) -> None:
-    """Raise unless each count lies in 0 ... r and they sum to the tricks of the round: r,
-    or r - 1 when the Bomb was played."""
-    cards = table.tricks(round_number, bomb=bomb)
+def verify_one_count_per_seat(table: Table, tricks: Sequence[int]) -> None:
+    """Raise unless ``tricks`` has one count for each seat."""
     if len(tricks) != table.seats:
         raise TrickError(
             _("Give the tricks of each of the %(players)d players, in seat order, not %(given)d."),
@@ -33,6 +29,15 @@ def verify_tricks(
             players=table.seats,
             given=len(tricks),
         )
+
+
+def verify_tricks(
+    table: Table, round_number: int, tricks: Sequence[int], *, bomb: bool = False
+) -> None:
+    """Raise unless each count lies in 0 ... r and they sum to the tricks of the round: r,
+    or r - 1 when the Bomb was played."""
+    cards = table.tricks(round_number, bomb=bomb)
+    verify_one_count_per_seat(table, tricks)
     for seat, count in enumerate(tricks):
         verify_trick_count(table, round_number, seat, count)
     total = sum(tricks)

@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from ..errors import ImportRefused
-from ..rules.bids import can_bid
+from ..rules.bids import can_bid, verify_one_bid_per_seat
 from ..rules.cards import DECK_SIZE, NO_TRUMP, Trump, Turned, trump_from
 from ..rules.game import GameView, RoundRecord, RoundState, evaluate
 from ..rules.messages import BidError, Count, RuleError
@@ -23,6 +23,7 @@ from ..rules.scoring import add_scores, score
 from ..rules.specials import Cloud, verify_bomb, verify_cloud
 from ..rules.table import MAX_PLAYERS, MIN_PLAYERS, NAME_MAX_LENGTH, Table, clean_names
 from ..rules.tally import Winner, verify_tally
+from ..rules.tricks import verify_one_count_per_seat
 from ..rules.variants import (
     GameRules,
     parse_bid_reveal,
@@ -196,7 +197,11 @@ def _replay(
         tally = tuple(data.tally or ())
         given[number] = (trump, bids, data)
         cloud = Cloud(data.cloud.seat, data.cloud.bid) if data.cloud is not None else None
-        try:  # before the game is evaluated: a Cloud's seat must be one of the table's
+        try:  # before the game is evaluated: one value a seat, a Cloud's seat the table's
+            if data.bids is not None:
+                verify_one_bid_per_seat(table, data.bids)
+            if data.tricks is not None:
+                verify_one_count_per_seat(table, data.tricks)
             verify_bomb(table, data.bomb)
             verify_cloud(table, number, bids, cloud)
         except RuleError as error:
