@@ -1,6 +1,7 @@
 """Every page, at phone size, in the browser: not one Content-Security-Policy violation on any
 of them (refusals included), a reload after every form POST showing the page again (never
-"This page cannot be sent that way"), and a double tap on "Start the game" making one game."""
+"This page cannot be sent that way"), a double tap on "Start the game" making one game, and
+the new-game form keeping every name typed and starting whatever order its answers come in."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ import pytest
 
 pytest.importorskip("playwright.sync_api")
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from .helpers import all_made, bid, new_game, open_sheet, set_trump, shot, tap
 from .test_csp import listen_for_violations
@@ -34,6 +35,8 @@ def test_every_page_without_a_csp_violation_and_each_post_reloads(
     page: Page, base_url: str, problems: Problems, size: tuple[int, int]
 ) -> None:
     problems.allow(r"status of 422 .*/games/new")  # the refused start, on purpose
+    # A name's answer still out when a button is tapped is dropped: the tap sends the name too.
+    problems.allow(r"request failed: (GET|POST) .*/games/new: net::ERR_ABORTED$")
     page.set_viewport_size({"width": size[0], "height": size[1]})
     violations = listen_for_violations(page)
     # The new-game form: its taps (add a seat, move one, a refused start) and a reload each.
@@ -107,6 +110,58 @@ def test_a_double_tap_on_start_makes_one_game(
     expect(page.get_by_role("heading", name=re.compile(r"^Round 1 of \d+$"))).to_be_visible()
     page.goto(base_url + "/?q=Dee")
     expect(page.locator("ul.games > li")).to_have_count(1)
+
+
+def test_a_late_answer_on_the_new_game_form_never_wipes_a_name_typed_since(
+    page: Page, base_url: str
+) -> None:
+    # Each name sent on leaving its field comes back as the whole form. On a slow phone
+    # network the answer for seat 1 can come in after the one for seat 2: held back here,
+    # it must not put seat 2 back to empty (the table would then start with a name missing).
+    held: list[Route] = []
+
+    def hold_the_first(route: Route) -> None:
+        if route.request.method == "POST" and not held:
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/games/new", hold_the_first)
+    page.goto(base_url + "/games/new")
+    for seat, name in enumerate(["Dee", "Eli", "Flo"], start=1):
+        page.get_by_label(f"Seat {seat}", exact=True).fill(name)
+    page.get_by_label("Seat 3", exact=True).blur()
+    page.wait_for_timeout(500)  # time for the later answers to come in first, if sent
+    assert len(held) == 1
+    held[0].fulfill(response=held[0].fetch())
+    for name in ["Dee", "Eli", "Flo"]:
+        expect(page.get_by_role("radio", name=name, exact=True)).to_be_visible()
+    for seat, name in enumerate(["Dee", "Eli", "Flo"], start=1):
+        expect(page.get_by_label(f"Seat {seat}", exact=True)).to_have_value(name)
+
+
+def test_start_goes_through_while_a_name_is_still_on_its_way(
+    page: Page, base_url: str, problems: Problems
+) -> None:
+    # Tapping "Start the game" straight after typing the last name sends that name first (the
+    # field is left). On a slow network its answer is still out when Start is tapped: the
+    # start must not wait behind it, nor be dropped. Here the names' answers never come.
+    problems.allow(r"request failed: POST .*/games/new: net::ERR_ABORTED$")
+    held: list[Route] = []
+
+    def hold_names(route: Route) -> None:
+        if "refresh" in (route.request.post_data or ""):
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/games/new", hold_names)
+    page.goto(base_url + "/games/new")
+    for seat, name in enumerate(["Gus", "Hal", "Ida"], start=1):
+        page.get_by_label(f"Seat {seat}", exact=True).fill(name)
+    page.get_by_role("button", name="Start the game").last.click()
+    expect(page.get_by_role("heading", name=re.compile(r"^Round 1 of \d+$"))).to_be_visible()
+    assert held, "the names were sent on leaving their fields"
 
 
 @pytest.mark.parametrize("size", [(360, 740), (390, 844)], ids=["360", "390"])
