@@ -280,7 +280,7 @@ def test_a_correction_with_the_bomb_and_the_cloud_is_in_german(sqlite_app: Flask
     refused = walk.check(
         "the Cloud refused", phone.client.post(correct, data={**data, "cloud": "1:down"}), 422
     )
-    assert "Die Wolke ändert die Ansage 0 von Bob um eins, auf 1, nicht auf -1." in refused
+    assert "Die Wolke ändert die Ansage 0 von Bob um eins, auf 1, nicht auf −1." in refused
     assert walk.english == []
 
 
@@ -299,7 +299,7 @@ def test_a_secret_games_cloud_says_in_german_what_it_does(sqlite_app: Flask) -> 
     assert "Eins weniger" in page
     assert "Eins mehr" in page
     refused = walk.check("the Cloud refused", phone.tap(1, action="cloud", value="1:down"), 422)
-    assert "Die Wolke ändert die Ansage 0 von Bob um eins, auf 1, nicht auf -1." in refused
+    assert "Die Wolke ändert die Ansage 0 von Bob um eins, auf 1, nicht auf −1." in refused
     assert walk.english == []
 
 

@@ -170,8 +170,9 @@ def test_a_cloud_change_below_zero_is_refused_by_it_and_changes_nothing(
     body = response.get_data(as_text=True)
     start = body.index("The Cloud: who won its trick")
     cloud = body[start : body.index("</fieldset>", start)]
-    assert "The Cloud changes Bob's bid of 0 by one, to 1, not to -1." in words(cloud)
-    assert 'name="cloud" value="1:down" checked' in cloud  # as sent, shown as 0→-1
+    assert "The Cloud changes Bob's bid of 0 by one, to 1, not to −1." in words(cloud)
+    assert 'name="cloud" value="1:down" checked' in cloud  # as sent
+    assert "0→−1" in words(cloud)
     assert "Total 60 40 50" in _sheet(phone)
     with app.app_context():
         assert games.get_game(phone.game_id).version == before

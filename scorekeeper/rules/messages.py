@@ -22,12 +22,12 @@ def ngettext_noop(singular: str, plural: str) -> tuple[str, str]:
 class Count:
     """A number a sentence states (``%(name)s`` in its message), which can be large: the web
     layer writes it as the reader's language groups digits ("1,000", "1.000"); ``str`` gives
-    the English."""
+    the English. Either way a negative number has a real minus ("−1")."""
 
     value: int
 
     def __str__(self) -> str:
-        return f"{self.value:,}"
+        return f"{self.value:,}".replace("-", "\N{MINUS SIGN}")
 
 
 class RuleError(ValueError):

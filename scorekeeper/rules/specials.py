@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .messages import BidError, SetupError
+from .messages import BidError, Count, SetupError
 from .messages import gettext_noop as _
 from .table import Table
 from .variants import Special
@@ -57,13 +57,13 @@ def verify_cloud(
         raise BidError(
             _(
                 "The Cloud changes %(name)s's bid of %(bid)d by one, to %(allowed)s, "
-                "not to %(changed)d."
+                "not to %(changed)s."
             ),
             field="cloud.bid",
             name=name,
             bid=made,
             allowed=" / ".join(str(value) for value in allowed),
-            changed=cloud.bid,
+            changed=Count(cloud.bid),
         )
 
 

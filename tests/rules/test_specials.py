@@ -145,7 +145,7 @@ def test_the_cloud_changes_the_winners_bid_and_the_round_is_scored_on_it() -> No
     ("made", "changed", "message"),
     [
         (2, 4, "The Cloud changes Thomas's bid of 2 by one, to 1 / 3, not to 4."),
-        (0, -1, "The Cloud changes Thomas's bid of 0 by one, to 1, not to -1."),
+        (0, -1, "The Cloud changes Thomas's bid of 0 by one, to 1, not to −1."),
         (3, 4, "The Cloud changes Thomas's bid of 3 by one, to 2, not to 4."),
         (2, 2, "The Cloud changes Thomas's bid of 2 by one, to 1 / 3, not to 2."),
     ],
