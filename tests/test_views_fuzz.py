@@ -1,6 +1,6 @@
 """Whatever a form sends, the pages answer without a server error and change nothing they
 should not: hypothesis-made bodies for the new-game form, the round screen and the
-correction form."""
+correction form, in a game with every special card in the deck."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from flask import Flask
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from scorekeeper.rules.variants import Special
 from scorekeeper.services import games
 
 from .confidant import Confidant
@@ -37,6 +38,8 @@ FIELD_NAMES = st.sampled_from(
         "rounds",
         "clairvoyance",
         "last_bidder_may_bid_zero",
+        "special_cards",
+        "round_plan",
     ]
 )
 VALUES = st.one_of(
@@ -68,6 +71,17 @@ VALUES = st.one_of(
             "full",
             "bids",
             "seat-1",
+            "bomb",
+            "cloud",
+            "werewolf",
+            "dragon",
+            "odd",
+            "0:up",
+            "1:down",
+            "2:up",
+            "9:down",
+            "-1:up",
+            "1:sideways",
             "javascript:alert(1)",
             "\x00",
         ]
@@ -80,8 +94,11 @@ FORMS = st.dictionaries(FIELD_NAMES, VALUES, max_size=8)
 @pytest.fixture
 def phone(app: Flask) -> Confidant:
     phone = Confidant(app.test_client())
-    response = phone.start(["Thomas", "Ute", "Kevin"])
+    form = phone.new_game_form(["Thomas", "Ute", "Kevin"])
+    form["special_cards"] = [special.value for special in Special]
+    response = phone.client.post("/games/new", data=form)
     assert response.status_code == 303
+    phone.game_id = response.headers["Location"].rsplit("/", 1)[-1]
     phone.trump(1, "green")
     return phone
 
@@ -127,6 +144,7 @@ CORRECTION_FIELDS = st.sampled_from(
         *("action", "version", "turned", "chosen"),
         *("bid-0", "bid-1", "bid-2", "bid-5"),
         *("tricks-0", "tricks-1", "tricks-2", "tricks-9"),
+        *("bomb", "cloud"),
     ]
 )
 CORRECTIONS = st.dictionaries(CORRECTION_FIELDS, VALUES, max_size=10)
