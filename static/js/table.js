@@ -15,6 +15,9 @@
     box.hidden = false;
   });
   on("htmx:after:request", () => { const box = notice(); if (box) box.hidden = true; });
+  on("htmx:before:request", (event) => {
+    if (event.detail?.ctx?.sourceElement?.isConnected === false) event.preventDefault();
+  });
 
   function localTimes() {
     const format = new Intl.DateTimeFormat(document.documentElement.lang || undefined,

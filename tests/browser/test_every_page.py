@@ -164,6 +164,50 @@ def test_start_goes_through_while_a_name_is_still_on_its_way(
     assert held, "the names were sent on leaving their fields"
 
 
+def test_a_name_changed_while_start_is_on_its_way_is_not_sent_after_it(
+    page: Page, base_url: str
+) -> None:
+    # On a slow network the form stays in view after "Start the game" is tapped. A name
+    # changed then waits behind the start; once the game's page has replaced the form, it
+    # must not be sent, or the next new-game form would come back "as you left it".
+    starts: list[Route] = []
+    names_sent: list[str] = []
+
+    def hold_the_start(route: Route) -> None:
+        body = route.request.post_data or ""
+        if route.request.method != "POST":
+            route.continue_()
+        elif "refresh" in body:
+            names_sent.append(body)
+            route.continue_()
+        else:
+            starts.append(route)
+
+    page.goto(base_url + "/games/new")
+    for seat, name in enumerate(["Jo", "Kai", "Lu"], start=1):
+        field = page.get_by_label(f"Seat {seat}", exact=True)
+        field.fill(name)
+        field.blur()
+        expect(page.get_by_role("radio", name=name, exact=True)).to_be_visible()
+    page.route("**/games/new", hold_the_start)
+    page.get_by_role("button", name="Start the game").last.click()
+    page.get_by_label("Seat 1", exact=True).fill("Joe")
+    page.get_by_label("Seat 1", exact=True).blur()
+    for _ in range(50):  # the start reaches the route while Playwright handles events
+        if starts:
+            break
+        page.wait_for_timeout(100)
+    assert len(starts) == 1
+    starts[0].continue_()
+    expect(page.get_by_role("heading", name=re.compile(r"^Round 1 of \d+$"))).to_be_visible()
+    page.wait_for_timeout(500)  # time for a name waiting behind the start to be sent, if it is
+    assert names_sent == []
+    page.unroute("**/games/new")
+    page.goto(base_url + "/games/new")
+    expect(page.get_by_label("Seat 1", exact=True)).to_have_value("")
+    expect(page.get_by_text("Filled in as you left it on this phone.")).to_have_count(0)
+
+
 @pytest.mark.parametrize("size", [(360, 740), (390, 844)], ids=["360", "390"])
 def test_every_other_form_post_reloads_cleanly(
     page: Page, other_page: Page, base_url: str, problems: Problems, size: tuple[int, int]
