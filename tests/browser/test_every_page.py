@@ -6,6 +6,7 @@ the new-game form keeping every name typed and starting whatever order its answe
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import pytest
@@ -112,21 +113,34 @@ def test_a_double_tap_on_start_makes_one_game(
     expect(page.locator("ul.games > li")).to_have_count(1)
 
 
+def hold_setup_posts(page: Page, which: Callable[[str], bool]) -> list[Route]:
+    """Hold back the new-game form's POSTs whose body ``which`` picks (a test answers them
+    later, or never); the others go through."""
+    held: list[Route] = []
+
+    def route(route: Route) -> None:
+        request = route.request
+        if request.method == "POST" and which(request.post_data or ""):
+            held.append(route)
+        else:
+            route.continue_()
+
+    page.route("**/games/new", route)
+    return held
+
+
+def refreshes(body: str) -> bool:
+    """A name (or round plan) sent on leaving its field, for the form to come back."""
+    return "action=refresh" in body
+
+
 def test_a_late_answer_on_the_new_game_form_never_wipes_a_name_typed_since(
     page: Page, base_url: str
 ) -> None:
     # Each name sent on leaving its field comes back as the whole form. On a slow phone
     # network the answer for seat 1 can come in after the one for seat 2: held back here,
     # it must not put seat 2 back to empty (the table would then start with a name missing).
-    held: list[Route] = []
-
-    def hold_the_first(route: Route) -> None:
-        if route.request.method == "POST" and not held:
-            held.append(route)
-        else:
-            route.continue_()
-
-    page.route("**/games/new", hold_the_first)
+    held = hold_setup_posts(page, lambda body: refreshes(body) and "names-1=&" in body)
     page.goto(base_url + "/games/new")
     for seat, name in enumerate(["Dee", "Eli", "Flo"], start=1):
         page.get_by_label(f"Seat {seat}", exact=True).fill(name)
@@ -147,15 +161,7 @@ def test_start_goes_through_while_a_name_is_still_on_its_way(
     # field is left). On a slow network its answer is still out when Start is tapped: the
     # start must not wait behind it, nor be dropped. Here the names' answers never come.
     problems.allow(r"request failed: POST .*/games/new: net::ERR_ABORTED$")
-    held: list[Route] = []
-
-    def hold_names(route: Route) -> None:
-        if "refresh" in (route.request.post_data or ""):
-            held.append(route)
-        else:
-            route.continue_()
-
-    page.route("**/games/new", hold_names)
+    held = hold_setup_posts(page, refreshes)
     page.goto(base_url + "/games/new")
     for seat, name in enumerate(["Gus", "Hal", "Ida"], start=1):
         page.get_by_label(f"Seat {seat}", exact=True).fill(name)
@@ -170,26 +176,18 @@ def test_a_name_changed_while_start_is_on_its_way_is_not_sent_after_it(
     # On a slow network the form stays in view after "Start the game" is tapped. A name
     # changed then waits behind the start; once the game's page has replaced the form, it
     # must not be sent, or the next new-game form would come back "as you left it".
-    starts: list[Route] = []
-    names_sent: list[str] = []
-
-    def hold_the_start(route: Route) -> None:
-        body = route.request.post_data or ""
-        if route.request.method != "POST":
-            route.continue_()
-        elif "refresh" in body:
-            names_sent.append(body)
-            route.continue_()
-        else:
-            starts.append(route)
-
     page.goto(base_url + "/games/new")
     for seat, name in enumerate(["Jo", "Kai", "Lu"], start=1):
         field = page.get_by_label(f"Seat {seat}", exact=True)
         field.fill(name)
         field.blur()
         expect(page.get_by_role("radio", name=name, exact=True)).to_be_visible()
-    page.route("**/games/new", hold_the_start)
+    starts = hold_setup_posts(page, lambda body: not refreshes(body))
+    names_sent: list[str] = []
+    page.on(
+        "request",
+        lambda request: refreshes(request.post_data or "") and names_sent.append(request.url),
+    )
     page.get_by_role("button", name="Start the game").last.click()
     page.get_by_label("Seat 1", exact=True).fill("Joe")
     page.get_by_label("Seat 1", exact=True).blur()
