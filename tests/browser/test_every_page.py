@@ -14,6 +14,7 @@ import pytest
 pytest.importorskip("playwright.sync_api")
 
 from playwright.sync_api import Page, Route, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from .helpers import all_made, bid, new_game, open_sheet, set_trump, shot, tap
 from .test_csp import listen_for_violations
@@ -204,6 +205,31 @@ def test_a_name_changed_while_start_is_on_its_way_is_not_sent_after_it(
     page.goto(base_url + "/games/new")
     expect(page.get_by_label("Seat 1", exact=True)).to_have_value("")
     expect(page.get_by_text("Filled in as you left it on this phone.")).to_have_count(0)
+
+
+def test_the_new_game_form_takes_no_tap_while_one_of_its_buttons_is_on_its_way(
+    page: Page, base_url: str
+) -> None:
+    # A seat's button (add, remove, move up) comes back as the whole form, with the names as
+    # they were sent. On a slow network a name typed meanwhile would be lost, and a second
+    # button tapped would cancel the first: until the answer is in, the form takes no tap.
+    page.goto(base_url + "/games/new")
+    seat_one = page.get_by_label("Seat 1", exact=True)
+    seat_one.fill("Mo")
+    seat_one.blur()
+    expect(page.get_by_role("radio", name="Mo", exact=True)).to_be_visible()
+    adds = hold_setup_posts(page, lambda body: "action=add" in body)
+    page.get_by_role("button", name="Add a player").click()
+    page.wait_for_timeout(300)  # the tap's answer is held: the form shows it is busy
+    assert len(adds) == 1
+    with pytest.raises(PlaywrightTimeout):
+        page.get_by_label("Seat 2", exact=True).click(trial=True, timeout=1000)
+    with pytest.raises(PlaywrightTimeout):
+        page.get_by_role("button", name="Move seat 3 up").click(trial=True, timeout=1000)
+    adds[0].continue_()
+    expect(page.get_by_label("Seat 4", exact=True)).to_be_visible()
+    page.get_by_label("Seat 2", exact=True).click(trial=True)
+    expect(seat_one).to_have_value("Mo")
 
 
 @pytest.mark.parametrize("size", [(360, 740), (390, 844)], ids=["360", "390"])
