@@ -1,4 +1,4 @@
-// What it does: see base.html (its comments are not sent; this file is, on every page).
+// Documented in base.html: this file is sent on every page, so keep it small.
 (() => {
   const on = (name, handler) => document.addEventListener(name, handler);
   if ("serviceWorker" in navigator && window.isSecureContext) {
@@ -27,10 +27,11 @@
       if (!Number.isNaN(moment.getTime())) time.textContent = format.format(moment);
     }
   }
-  on("htmx:after:settle", localTimes);
-  on("htmx:after:settle", () => document.getElementById("refusal")
-    || document.querySelector("[data-next]")?.scrollIntoView({block: "nearest"}));
-  if (document.readyState === "loading") on("DOMContentLoaded", localTimes); else localTimes();
+  const showNext = () => document.getElementById("refusal")
+    || document.querySelector("[data-next]")?.scrollIntoView({block: "nearest"});
+  const settled = () => { localTimes(); showNext(); };
+  on("htmx:after:settle", settled);
+  if (document.readyState === "loading") on("DOMContentLoaded", settled); else settled();
 
   if (!("wakeLock" in navigator)) return;
   let lock = null;
