@@ -46,6 +46,7 @@ def _facts(facts: audit.Facts | None) -> Facts | None:
         bomb=facts.bomb,
         cloud=Cloud.of(facts.cloud),
         tally=list(facts.tally),
+        drafts=None if facts.drafts is None else list(facts.drafts),
     )
 
 

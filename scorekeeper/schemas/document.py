@@ -42,6 +42,12 @@ class Facts(Model):
         description="The winner of each trick tallied so far (a seat; null: nobody, a "
         "Bomb's trick); left out when no trick is tallied.",
     )
+    drafts: list[Annotated[int, Field(ge=0)] | None] | None = Field(
+        default=None,
+        exclude_if=lambda drafts: drafts is None,
+        description="The trick counts tapped in before the round is scored, by seat (null: "
+        "none yet); only on the writes that tap one in or take one back.",
+    )
 
 
 class AuditEntry(Model):
@@ -128,6 +134,7 @@ class FactsFile(Loose):
     bomb: bool = False
     cloud: CloudFile | None = None
     tally: list[int | None] | None = None
+    drafts: list[int | None] | None = None
 
 
 class AuditFile(Loose):

@@ -49,10 +49,9 @@ from .import_document import Document
 MAX_IMPORT_GAMES = 1000
 #: An export of many games is larger than a round's body.
 IMPORT_MAX_BYTES = 24 * 1024 * 1024
-#: Audit entries one game of a file may hold. A game has at most 20 rounds (60 cards, three
-#: players); a round of three is written 8 times on its way (the trump, three bids and three
-#: trick counts tapped in one at a time, the scoring), which leaves room for 17 corrections
-#: of every round (more players play fewer rounds). An export carries the latest as many.
+#: Audit entries one game of a file may hold: at most 20 rounds (60 cards, 3 players), each
+#: written 8 times (trump, 3 bids, 3 trick counts, the scoring), and 17 corrections of every
+#: round (more players play fewer rounds). An export carries the latest as many.
 MAX_AUDIT_ENTRIES = DECK_SIZE // MIN_PLAYERS * 25
 
 
@@ -78,8 +77,7 @@ def _time(value: str | None) -> datetime | None:
         return None
 
 
-#: One entry of a game's audit trail as the ``round_changes`` table takes it (without the
-#: game's id, which the import gives).
+#: An audit trail's entry as the ``round_changes`` table takes it (the import adds the id).
 AuditRow = dict[str, Any]
 
 
@@ -329,21 +327,22 @@ def _change_facts(facts: FactsFile | None, table: Table, number: int) -> dict[st
     trump = facts.trump
     none_left = trump is not None and trump.turned == Turned.NONE.value
     card = Trump.NO_CARD_LEFT if none_left else _trump(trump, table, number)
-    for values in (facts.bids, facts.tricks):
+    for values in (facts.bids, facts.tricks, facts.drafts):
         if values is not None and len(values) != table.seats:
             raise ValueError(values)
+    if any(count is not None and not table.holds(number, count) for count in facts.drafts or ()):
+        raise ValueError(facts.drafts)
     bids = tuple(facts.bids) if facts.bids is not None else None
     tricks = tuple(count or 0 for count in facts.tricks) if facts.tricks is not None else None
     cloud = Cloud(facts.cloud.seat, facts.cloud.bid) if facts.cloud is not None else None
     if cloud is not None and not (0 <= cloud.seat < table.seats and cloud.bid >= 0):
         raise ValueError(cloud)
-    tally = tuple(facts.tally or ())
-    if len(tally) > table.cards(number) or any(
-        winner is not None and not 0 <= winner < table.seats for winner in tally
-    ):
+    tally, seats = tuple(facts.tally or ()), range(table.seats)
+    if len(tally) > table.cards(number) or any(w is not None and w not in seats for w in tally):
         raise ValueError(tally)
     record = RoundRecord(card, bids, tricks, tally=tally, bomb=facts.bomb, cloud=cloud)
-    return loading.facts_json(record)
+    drafts = facts.drafts
+    return loading.facts_json(record) | ({} if drafts is None else {"drafts": drafts})
 
 
 def parse_game(item: Any, now: datetime) -> ParsedGame:

@@ -242,6 +242,7 @@ def _game_rows(
         for change in sorted(game.audit, key=itemgetter("changed_at"))
         if change["kind"] == "correction"
     }
+    tapped = _drafts(game)
     for number, record in sorted(game.records.items()):
         trump = record.trump if not table.deals_every_card(number) else None
         rounds.append(
@@ -257,6 +258,7 @@ def _game_rows(
                 "tally": list(record.tally) or None,
             }
         )
+        drafts = tapped.get(number)
         if record.bids is not None:
             entries += [
                 {
@@ -265,7 +267,18 @@ def _game_rows(
                     "seat": seat,
                     "bid": bid,
                     "tricks": record.tricks[seat] if record.tricks is not None else None,
-                    "draft_tricks": None,
+                    "draft_tricks": drafts[seat] if drafts is not None else None,
                 }
                 for seat, bid in enumerate(record.bids)
             ]
+
+
+def _drafts(game: ParsedGame) -> dict[int, list[int | None]]:
+    """The trick counts tapped in for each round not yet scored: those its last write kept,
+    when that write tapped one in (or took one back)."""
+    last = {row["round_number"]: row["new"] for row in game.audit if row["kind"] != "import"}
+    return {
+        number: facts["drafts"]
+        for number, facts in last.items()
+        if facts and facts.get("drafts") is not None and game.records[number].tricks is None
+    }

@@ -1,0 +1,89 @@
+"""The trick counts tapped in before a round is scored, through an export and an import: the
+audit trail says what each tap changed, a round being played keeps its counts on the other
+phone, and counts no round can hold are refused (nothing is imported)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import select
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Game
+
+from .confidant import Confidant, text
+from .test_history import game_count, shown_changes, upload
+
+
+@pytest.fixture
+def phone(client: FlaskClient) -> Confidant:
+    return Confidant(client)
+
+
+def _pressed(body: str, label: str) -> bool:
+    return bool(re.search(rf'aria-pressed="true"[^>]*aria-label="{re.escape(label)}"', body))
+
+
+def _tapped(phone: Confidant) -> dict[str, Any]:
+    """Round 2 (2 cards) being played, bids 1, 1, 0, with Thomas's 1 trick and Ute's 0
+    tapped in; the game's export."""
+    assert phone.start(["Thomas", "Ute", "Kevin"]).status_code == 303
+    phone.play(1, [0, 1, 0], [0, 1, 0])
+    assert phone.trump(2, "red").status_code == 303
+    for seat, bid in enumerate([1, 1, 0]):
+        assert phone.bid(2, seat, bid).status_code == 303
+    assert phone.tricks(2, 0, 1).status_code == 303
+    assert phone.tricks(2, 1, 0).status_code == 303
+    document: dict[str, Any] = json.loads(phone.get(f"/games/{phone.game_id}/export.json").data)
+    return document
+
+
+def test_the_counts_tapped_in_are_in_the_export_and_come_back_with_the_import(
+    app: Flask, phone: Confidant
+) -> None:
+    document = _tapped(phone)
+    taps = [entry for entry in document["audit"] if (entry["kind"], entry["round"]) == ("draft", 2)]
+    assert [(tap["old"]["drafts"], tap["new"]["drafts"]) for tap in taps] == [
+        ([None, None, None], [1, None, None]),
+        ([1, None, None], [1, 0, None]),
+    ]
+    assert all(
+        "drafts" not in entry["new"] for entry in document["audit"] if entry["kind"] == "bids"
+    )
+    # The game moves to another phone, and the round goes on where it was.
+    other = Confidant(app.test_client())
+    assert upload(other, document).status_code == 303
+    with app.app_context():
+        (other.game_id,) = set(db.session.scalars(select(Game.id))) - {phone.game_id}
+    body = other.round_page(2).get_data(as_text=True)
+    assert _pressed(body, "Thomas won 1 trick")
+    assert _pressed(body, "Ute won 0 tricks")
+    assert "Tricks so far: 2 of 2." in text(other.round_page(2))
+    assert "Kevin bid 0 filled in from the sum" in text(other.round_page(2))
+    # Its history says what each tap changed, as on the first phone (after its import).
+    history = shown_changes(other.get(f"/games/{other.game_id}/rounds/2/history"))
+    assert history[1:] == shown_changes(phone.get(f"/games/{phone.game_id}/rounds/2/history"))
+    assert history[1] == ("Tricks tapped in", ["Ute: tricks tapped in 0"])
+    assert other.score(2).status_code == 303
+    assert "Kevin 0 1 −10" in text(other.round_page(2))
+
+
+def test_counts_a_round_cannot_hold_are_refused_and_nothing_is_imported(
+    app: Flask, phone: Confidant
+) -> None:
+    document = _tapped(phone)
+    for drafts in ([1, 3, None], [1, None], [-1, None, None], ["1", None, None]):
+        bad = copy.deepcopy(document)
+        tap = next(entry for entry in reversed(bad["audit"]) if entry["kind"] == "draft")
+        tap["new"]["drafts"] = drafts
+        before = game_count(app)
+        response = upload(phone, bad)
+        assert response.status_code == 422, drafts
+        assert "holds facts that are not a round" in text(response)
+        assert game_count(app) == before
