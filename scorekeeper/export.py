@@ -26,6 +26,7 @@ from .schemas.document import (
     Facts,
     ManyGamesExport,
     OneGameExport,
+    TappedIn,
 )
 from .schemas.games import Cloud, Game, Trump, timestamp
 from .services import audit, history, loading
@@ -65,7 +66,11 @@ def audit_entry(change: audit.Change) -> AuditEntry:
 
 def game_export(game: loading.GameSnapshot, audit: Iterable[audit.Change]) -> ExportedGame:
     """One game of an export: the game object and its audit trail."""
-    return ExportedGame(game=Game.of(game), audit=[audit_entry(change) for change in audit])
+    return ExportedGame(
+        game=Game.of(game),
+        audit=[audit_entry(change) for change in audit],
+        drafts=[TappedIn(round=n, tricks=list(counts)) for n, counts in game.drafts.items()],
+    )
 
 
 def one_game_document(game: loading.GameSnapshot) -> dict[str, Any]:

@@ -21,7 +21,7 @@ from .config import PROXY_FIX_KEYS
 from .errors import ImportLimitReached, ImportOverLimit
 from .extensions import limiter
 from .i18n import duration, wait_sentence
-from .services.import_file import IMPORT_MAX_BYTES
+from .services.import_document import IMPORT_MAX_BYTES
 
 if TYPE_CHECKING:
     from _typeshed.wsgi import StartResponse, WSGIApplication, WSGIEnvironment

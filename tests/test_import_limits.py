@@ -61,7 +61,7 @@ def many(one: dict[str, Any], count: int) -> dict[str, Any]:
 
 def test_a_file_of_more_games_than_one_import_takes_is_refused(app: Flask, api: ApiClient) -> None:
     count = game_count(app)
-    document = many(exported(api), import_file.MAX_IMPORT_GAMES + 1)
+    document = many(exported(api), import_document.MAX_IMPORT_GAMES + 1)
     response = api.client.post("/api/v1/import", json=document)
     assert response.status_code == 422
     assert response.get_json()["detail"] == (
@@ -310,7 +310,7 @@ def test_the_import_page_says_the_configured_limits(tmp_path: Path) -> None:
 def test_a_file_over_the_daily_allowance_says_its_numbers_grouped(tmp_path: Path) -> None:
     app = migrated_sqlite_app(tmp_path, "grouped", RATELIMIT_IMPORT_GAMES="999 per day")
     client = app.test_client()
-    document = many(exported(ApiClient(client)), import_file.MAX_IMPORT_GAMES)
+    document = many(exported(ApiClient(client)), import_document.MAX_IMPORT_GAMES)
     response = client.post("/api/v1/import", json=document)
     assert response.status_code == 422
     assert response.get_json()["detail"] == (

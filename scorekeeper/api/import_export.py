@@ -11,7 +11,7 @@ from ..errors import ImportTooLarge
 from ..rules.messages import Count
 from ..schemas.document import Export, ImportedGame, ImportLinks, ImportResult, OneGameExport
 from ..services import games, importing
-from ..services.import_file import IMPORT_MAX_BYTES
+from ..services.import_document import IMPORT_MAX_BYTES
 from .games import versioned
 from .openapi import Answer, Operation
 from .requests import json_document

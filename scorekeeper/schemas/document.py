@@ -46,8 +46,19 @@ class Facts(Model):
         default=None,
         exclude_if=lambda drafts: drafts is None,
         description="The trick counts tapped in before the round is scored, by seat (null: "
-        "none yet); only on the writes that tap one in or take one back.",
+        "none yet), where a write changed them.",
     )
+
+
+class TappedIn(Model):
+    """The trick counts tapped in so far in a round not yet scored, by seat (null: none yet)."""
+
+    round: int = Field(ge=1)
+    tricks: list[Annotated[int, Field(ge=0)] | None]
+
+
+def _none_tapped(drafts: list[TappedIn]) -> bool:
+    return not drafts
 
 
 class AuditEntry(Model):
@@ -62,10 +73,12 @@ class AuditEntry(Model):
 
 
 class ExportedGame(Model):
-    """One game of an export: the game object and its audit trail."""
+    """One game of an export: the game object, its audit trail and, for the round being
+    played, the trick counts tapped in so far (left out when none are)."""
 
     game: Game
     audit: list[AuditEntry]
+    drafts: list[TappedIn] = Field(default_factory=list, exclude_if=_none_tapped)
 
 
 class OneGameExport(Model):
@@ -75,6 +88,7 @@ class OneGameExport(Model):
     exported_at: Timestamp
     game: Game
     audit: list[AuditEntry]
+    drafts: list[TappedIn] = Field(default_factory=list, exclude_if=_none_tapped)
 
 
 class ManyGamesExport(Model):
@@ -178,11 +192,20 @@ class GameFile(Loose):
     totals: list[int] | None = None
 
 
+class TappedInFile(Loose):
+    """The trick counts tapped in so far in a round of a file to import."""
+
+    round: int
+    tricks: list[int | None]
+
+
 class GameExport(Loose):
-    """One game of a file to import: the game object and its audit trail."""
+    """One game of a file to import: the game object, its audit trail and the trick counts
+    tapped in (files exported before them import with none)."""
 
     game: GameFile
     audit: list[AuditFile] | None = None
+    drafts: list[TappedInFile] | None = None
 
 
 class Export(BaseModel):
@@ -192,6 +215,7 @@ class Export(BaseModel):
     exported_at: Timestamp | None = None
     game: GameFile | None = None
     audit: list[AuditFile] | None = None
+    drafts: list[TappedInFile] | None = None
     games: list[GameExport] | None = None
 
 

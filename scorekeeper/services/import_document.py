@@ -17,6 +17,10 @@ from typing import IO, Any
 
 import ijson
 
+from ..errors import ImportRefused
+from ..rules.messages import Count, RuleError
+from ..rules.messages import gettext_noop as _
+
 #: Nesting no export comes near (it has six levels). A deeper file is refused as no JSON, as
 #: the standard library's parser refuses one near a thousand levels.
 MAX_DEPTH = 500
@@ -28,6 +32,11 @@ EVENTS_PER_PAUSE = 20_000
 GAMES = "games.item"
 #: A request's body is kept in memory up to this size, on disk beyond it.
 SPOOL_BYTES = 1024 * 1024
+#: Games one file may hold: a household's games of many years (an export of everything a
+#: phone keeps), and as many full games, with their audit trails, as the body limit holds.
+MAX_IMPORT_GAMES = 1000
+#: An export of many games is larger than a round's body.
+IMPORT_MAX_BYTES = 24 * 1024 * 1024
 
 #: A ``\u`` escape of a high surrogate without its low one after it (an escape when an even
 #: number of backslashes comes before it).
@@ -74,7 +83,7 @@ class Document:
     def games(self) -> Iterator[Any]:
         """The file's games one at a time, each ``{"game": …, "audit": …}`` as exported."""
         if "games" not in self.keys:
-            yield {"game": self._last("game"), "audit": self._last("audit")}
+            yield {key: self._last(key) for key in ("game", "audit", "drafts")}
             return
         self.file.seek(0)
         for ordinal, item in enumerate(ijson.items(self.file, GAMES, use_float=True)):
@@ -223,3 +232,28 @@ def _escaped(text: bytes, found: re.Match[bytes], settled: int) -> bool:
     while before < start and text[start - before - 1] == ord("\\"):
         before += 1
     return before % 2 == 0
+
+
+def count_games(document: Document) -> int:
+    """How many games the file holds, or its refusal when it is no export one import takes."""
+    if document.top != "object":
+        raise ImportRefused(reason=RuleError(_("it is not a JSON object.")))
+    if document.schema_version != 1:
+        refusal = _("it is not a file this version of the Tablet of Truth exported.")
+        raise ImportRefused(reason=RuleError(refusal))
+    if "games" in document.keys:
+        if not document.games_listed:
+            raise ImportRefused(reason=RuleError(_("games must be a list.")))
+        count = document.count
+    else:
+        count = 1 if "game" in document.keys else 0
+    if not count:
+        raise ImportRefused(reason=RuleError(_("it holds no game.")))
+    if count > MAX_IMPORT_GAMES:
+        raise ImportRefused(
+            reason=RuleError(
+                _("it holds more than %(max)s games: import them in parts."),
+                max=Count(MAX_IMPORT_GAMES),
+            )
+        )
+    return count

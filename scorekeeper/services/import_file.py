@@ -12,7 +12,6 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ..errors import ImportRefused
 from ..rules.bids import can_bid, verify_one_bid_per_seat
 from ..rules.cards import DECK_SIZE, NO_TRUMP, Trump, Turned, trump_from
 from ..rules.game import GameView, RoundRecord, RoundState, evaluate
@@ -38,17 +37,12 @@ from ..schemas.document import (
     GameExport,
     GameFile,
     RoundFile,
+    TappedInFile,
     TrumpFile,
 )
 from ..schemas.faults import first_fault
 from . import loading
-from .import_document import Document
 
-#: Games one file may hold: a household's games of many years (an export of everything a
-#: phone keeps), and as many full games, with their audit trails, as the body limit holds.
-MAX_IMPORT_GAMES = 1000
-#: An export of many games is larger than a round's body.
-IMPORT_MAX_BYTES = 24 * 1024 * 1024
 #: Audit entries one game of a file may hold: at most 20 rounds (60 cards, 3 players), each
 #: written 8 times (trump, 3 bids, 3 trick counts, the scoring), and 17 corrections of every
 #: round (more players play fewer rounds). An export carries the latest as many.
@@ -88,6 +82,8 @@ class ParsedGame:
     created_at: datetime
     updated_at: datetime
     audit: list[AuditRow]
+    #: The trick counts tapped in, by round, in the rounds being played.
+    drafts: dict[int, tuple[int | None, ...]]
     #: Whether the file gives the game's start (without it, the game has no identity to
     #: find it by among the kept ones).
     dated: bool = True
@@ -362,7 +358,31 @@ def parse_game(item: Any, now: datetime) -> ParsedGame:
         dated=started is not None,
         updated_at=_time(game.updated_at) or now,
         audit=_audit_rows(entry.audit or [], table, records, now),
+        drafts=_tapped_in(entry.drafts or [], table, records),
     )
+
+
+def _tapped_in(
+    drafts: list[TappedInFile], table: Table, records: Mapping[int, RoundRecord]
+) -> dict[int, tuple[int | None, ...]]:
+    """The trick counts tapped in, by round: as the tricks step takes them, only in a round
+    whose bids are all in and whose tricks are not, each within the cards dealt."""
+    tapped = {}
+    for kept in drafts:
+        record, counts = records.get(kept.round), tuple(kept.tricks)
+        bids = record.bids if record is not None and record.tricks is None else None
+        if (
+            bids is None
+            or None in bids
+            or len(counts) != table.seats
+            or any(count is not None and not table.holds(kept.round, count) for count in counts)
+        ):
+            refusal = _(
+                "its tricks tapped in need every bid in, no tricks yet, counts to its cards."
+            )
+            raise _bad(refusal, kept.round)
+        tapped[kept.round] = counts
+    return tapped
 
 
 def game_label(index: int, item: Any) -> str:
@@ -372,28 +392,3 @@ def game_label(index: int, item: Any) -> str:
     except (KeyError, TypeError, IndexError):
         return str(index)
     return f"{index} ({', '.join(name[:NAME_MAX_LENGTH] for name in names)})"
-
-
-def count_games(document: Document) -> int:
-    """How many games the file holds, or its refusal when it is no export one import takes."""
-    if document.top != "object":
-        raise ImportRefused(reason=RuleError(_("it is not a JSON object.")))
-    if document.schema_version != 1:
-        refusal = _("it is not a file this version of the Tablet of Truth exported.")
-        raise ImportRefused(reason=RuleError(refusal))
-    if "games" in document.keys:
-        if not document.games_listed:
-            raise ImportRefused(reason=RuleError(_("games must be a list.")))
-        count = document.count
-    else:
-        count = 1 if "game" in document.keys else 0
-    if not count:
-        raise ImportRefused(reason=RuleError(_("it holds no game.")))
-    if count > MAX_IMPORT_GAMES:
-        raise ImportRefused(
-            reason=RuleError(
-                _("it holds more than %(max)s games: import them in parts."),
-                max=Count(MAX_IMPORT_GAMES),
-            )
-        )
-    return count

@@ -19,7 +19,7 @@ from ..errors import GameImportRefused, RoundImportRefused
 from ..extensions import db
 from ..models import Entry, Game, Grant, Round, RoundChange, utcnow
 from ..rules.table import Table
-from . import import_document, import_file, loading
+from . import import_document, loading
 from .games import new_game_row
 from .history import kept_by, restorable
 from .import_document import Document
@@ -104,7 +104,7 @@ def read_document(file: IO[bytes]) -> Document:
 
 def count_games(document: Document) -> int:
     """How many games the file holds (refused, as the import would, when it is no export)."""
-    return import_file.count_games(document)
+    return import_document.count_games(document)
 
 
 def _parsed(index: int, item: Any, now: datetime) -> ParsedGame:
@@ -242,7 +242,6 @@ def _game_rows(
         for change in sorted(game.audit, key=itemgetter("changed_at"))
         if change["kind"] == "correction"
     }
-    tapped = _drafts(game)
     for number, record in sorted(game.records.items()):
         trump = record.trump if not table.deals_every_card(number) else None
         rounds.append(
@@ -258,7 +257,7 @@ def _game_rows(
                 "tally": list(record.tally) or None,
             }
         )
-        drafts = tapped.get(number)
+        drafts = game.drafts.get(number)
         if record.bids is not None:
             entries += [
                 {
@@ -271,14 +270,3 @@ def _game_rows(
                 }
                 for seat, bid in enumerate(record.bids)
             ]
-
-
-def _drafts(game: ParsedGame) -> dict[int, list[int | None]]:
-    """The trick counts tapped in for each round not yet scored: those its last write kept,
-    when that write tapped one in (or took one back)."""
-    last = {row["round_number"]: row["new"] for row in game.audit if row["kind"] != "import"}
-    return {
-        number: facts["drafts"]
-        for number, facts in last.items()
-        if facts and facts.get("drafts") is not None and game.records[number].tricks is None
-    }

@@ -22,7 +22,7 @@ from ..rules.game import GameStatus
 from ..rules.table import NAME_MAX_LENGTH
 from ..services import audit, games, history, import_document, importing
 from ..services import statistics as statistics_service
-from ..services.import_file import IMPORT_MAX_BYTES, MAX_IMPORT_GAMES
+from ..services.import_document import IMPORT_MAX_BYTES, MAX_IMPORT_GAMES
 from . import screens
 from .common import Page, back_to, current_device, editable, page_blueprint
 from .following import followed_ids, forget_followed
