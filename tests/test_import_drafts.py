@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import copy
 import json
-import re
 from typing import Any
 
 import pytest
@@ -19,16 +18,13 @@ from scorekeeper.extensions import db
 from scorekeeper.models import Game
 
 from .confidant import Confidant, text
+from .pages.helpers import pressed
 from .test_history import game_count, shown_changes, upload
 
 
 @pytest.fixture
 def phone(client: FlaskClient) -> Confidant:
     return Confidant(client)
-
-
-def _pressed(body: str, label: str) -> bool:
-    return bool(re.search(rf'aria-pressed="true"[^>]*aria-label="{re.escape(label)}"', body))
 
 
 def _tapped(phone: Confidant) -> dict[str, Any]:
@@ -64,8 +60,8 @@ def test_the_counts_tapped_in_are_in_the_export_and_come_back_with_the_import(
     with app.app_context():
         (other.game_id,) = set(db.session.scalars(select(Game.id))) - {phone.game_id}
     body = other.round_page(2).get_data(as_text=True)
-    assert _pressed(body, "Thomas won 1 trick")
-    assert _pressed(body, "Ute won 0 tricks")
+    assert pressed(body, "Thomas won 1 trick")
+    assert pressed(body, "Ute won 0 tricks")
     assert "Tricks so far: 2 of 2." in text(other.round_page(2))
     assert "Kevin bid 0 filled in from the sum" in text(other.round_page(2))
     # Its history says what each tap changed, as on the first phone (after its import).
@@ -89,7 +85,7 @@ def test_the_counts_come_back_after_a_scoring_taken_back(app: Flask, phone: Conf
     assert upload(other, document).status_code == 303
     with app.app_context():
         (other.game_id,) = set(db.session.scalars(select(Game.id))) - {phone.game_id}
-    assert _pressed(other.round_page(2).get_data(as_text=True), "Kevin won 1 trick")
+    assert pressed(other.round_page(2).get_data(as_text=True), "Kevin won 1 trick")
 
 
 def test_a_game_with_no_counts_tapped_in_exports_without_them(phone: Confidant) -> None:

@@ -1,0 +1,385 @@
+"""The round screen through the Flask test client: trump, bids, tricks and scoring, a tap
+at a time, with every refusal."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from flask import Flask
+
+from scorekeeper.services import games, rounds, sharing
+
+from ..confidant import Confidant, text
+from .helpers import device_key, pressed, started
+
+# -- The round screen ----------------------------------------------------------------------------
+
+
+def test_the_seeds_example_through_the_pages(phone: Confidant) -> None:
+    started(phone, ["Thomas", "Ute", "Kevin"], first_dealer="0")
+    phone.play(1, [0, 1, 1], [0, 0, 1], turned="blue")
+    scored = text(phone.round_page(1))
+    assert "Round 1 is scored" in scored
+    assert "Ute 1 0 −10" in scored
+    assert "Kevin 1 1 +30" in scored
+    assert "Thomas 0 0 +20" in scored
+    phone.play(2, [2, 0, 0], [1, 0, 1])
+    sheet = text(phone.get(f"/games/{phone.game_id}/sheet"))
+    assert "Total 10 10 20" in sheet
+
+
+def test_the_round_header_says_cards_dealer_and_first_bidder(phone: Confidant) -> None:
+    started(phone, ["Thomas", "Ute", "Kevin"], first_dealer="1")
+    page = text(phone.round_page(1))
+    assert "Round 1 of 20" in page
+    assert "1 card each · Ute deals · Kevin bids and leads first" in page
+    assert "Which card was turned up for trump?" in page
+
+
+def test_the_trump_step_offers_four_peoples_jester_and_wizard(phone: Confidant) -> None:
+    started(phone)
+    page = text(phone.round_page(1))
+    for label in ("blue Humans", "green Elves", "red Dwarves", "yellow Giants", "Jester"):
+        assert label in page
+    assert "Wizard: the dealer chooses" in page
+    wizard = text(phone.round_page(1, "?turned=wizard"))
+    assert "A Wizard was turned: Thomas, the dealer, chooses the trump" in wizard
+
+
+def test_a_wizard_turned_records_the_dealers_suit(phone: Confidant) -> None:
+    started(phone)
+    assert phone.trump(1, "wizard", "yellow").status_code == 303
+    page = text(phone.round_page(1))
+    assert "yellow Giants, chosen by the dealer under a Wizard" in page
+    assert "Bids" in page
+
+
+def test_a_wizard_without_a_suit_is_refused(phone: Confidant) -> None:
+    started(phone)
+    response = phone.trump(1, "wizard")
+    assert response.status_code == 422
+    assert "Wizard" in text(response)
+    assert "Which card was turned up for trump?" in text(phone.round_page(1))
+
+
+def test_the_clairvoyance_reminder_shows_in_round_one_only(phone: Confidant) -> None:
+    started(phone, clairvoyance="y")
+    assert "Clairvoyance: everyone holds their card" in text(phone.round_page(1))
+    phone.play(1, [1, 0, 0], [1, 0, 0])
+    assert "Clairvoyance" not in text(phone.round_page(2))
+
+
+def test_bids_show_the_running_total_against_the_tricks(phone: Confidant) -> None:
+    started(phone)
+    phone.play(1, [0, 0, 0], [1, 0, 0])
+    phone.trump(2, "red")
+    phone.bid(2, 0, 1)
+    assert "Bids so far add up to 1, for 2 tricks." in text(phone.round_page(2))
+    phone.bid(2, 2, 2)
+    assert "Bids so far add up to 3, for 2 tricks." in text(phone.round_page(2))
+
+
+def test_a_bid_tap_is_saved_at_once_and_shown_pressed(phone: Confidant) -> None:
+    started(phone)
+    phone.trump(1, "green")
+    response = phone.bid(1, 1, 1)
+    assert response.status_code == 303
+    assert response.headers["Location"].endswith("/rounds/1#seat-1")
+    body = phone.round_page(1).get_data(as_text=True)
+    assert pressed(body, "Ute bids 1")
+    assert not pressed(body, "Kevin bids 0")
+
+
+def test_the_dealers_forbidden_bid_is_struck_out_with_its_reason(phone: Confidant) -> None:
+    started(phone, bid_rule="plus_minus_one")
+    phone.trump(1, "green")
+    phone.bid(1, 1, 0)
+    phone.bid(1, 2, 0)
+    body = phone.round_page(1).get_data(as_text=True)
+    assert re.search(r'disabled class="refused minus" aria-label="Thomas may not bid 1"', body)
+    assert "<s>1</s>" in body
+    assert "Thomas deals and may not bid 1: the bids would add up to the 1 trick" in body
+
+
+def test_the_forbidden_bid_is_refused_next_to_the_dealer(phone: Confidant) -> None:
+    started(phone, bid_rule="plus_minus_one")
+    phone.trump(1, "green")
+    phone.bid(1, 1, 0)
+    phone.bid(1, 2, 0)
+    response = phone.bid(1, 0, 1)
+    assert response.status_code == 422
+    body = response.get_data(as_text=True)
+    dealer_row = body[body.index('id="seat-0"') :]
+    assert "Thomas deals and may not bid 1" in dealer_row[: dealer_row.index("</form>")]
+    assert not pressed(phone.round_page(1).get_data(as_text=True), "Thomas bids 1")
+
+
+def test_a_bid_out_of_range_is_refused(phone: Confidant) -> None:
+    started(phone)
+    phone.trump(1, "green")
+    response = phone.bid(1, 1, 5)
+    assert response.status_code == 422
+    assert "In round 1 Ute can bid 0 to 1, not 5." in text(response)
+
+
+def test_covered_bids_are_hidden_until_all_are_in_then_revealed_at_once(
+    phone: Confidant,
+) -> None:
+    started(phone, bid_reveal="covered", bid_rule="plus_minus_one")
+    phone.trump(1, "green")
+    phone.bid(1, 1, 1)
+    page = phone.round_page(1).get_data(as_text=True)
+    assert "1 of 3 has bid." in text(phone.round_page(1))
+    assert "✓ has bid" in page
+    assert 'aria-pressed="true"' not in page
+    phone.bid(1, 2, 0)
+    # The forbidden bid would give the hidden bids away: nothing is struck out.
+    assert "may not bid" not in phone.round_page(1).get_data(as_text=True)
+    assert "2 of 3 have bid." in text(phone.round_page(1))
+    phone.bid(1, 0, 1)
+    # All in: revealed at once, without a tap, on each trick row and in their total.
+    tricks = text(phone.round_page(1))
+    assert "Ute bid 1 0 1 Kevin bid 0 0 1 Thomas bid 1" in tricks
+    assert "The bids add up to 2, for 1 trick." in tricks
+
+
+def test_a_covered_bid_can_be_changed(phone: Confidant) -> None:
+    started(phone, bid_reveal="covered")
+    phone.trump(1, "green")
+    phone.bid(1, 1, 1)
+    change = phone.round_page(1, "?seat=1").get_data(as_text=True)
+    assert 'aria-label="Ute bids 0"' in change
+    assert phone.bid(1, 1, 0).status_code == 303
+
+
+def test_secret_bids_stay_hidden_until_the_round_is_scored(phone: Confidant) -> None:
+    started(phone, bid_reveal="secret")
+    phone.trump(1, "green")
+    for seat, bid in enumerate([1, 0, 0]):
+        phone.bid(1, seat, bid)
+    tricks = phone.round_page(1)
+    assert "The bids stay secret until the round is scored." in text(tricks)
+    assert "bid 1" not in text(tricks)
+    assert "Everyone made their bid" not in text(tricks)
+    phone.tricks(1, 0, 1)
+    phone.tricks(1, 1, 0)
+    assert phone.score(1).status_code == 303
+    assert "Thomas 1 1 +30" in text(phone.round_page(1))
+
+
+def test_the_last_players_tricks_are_filled_in_from_the_sum(phone: Confidant) -> None:
+    started(phone)
+    phone.play(1, [0, 0, 0], [1, 0, 0])
+    phone.trump(2, "red")
+    for seat, bid in enumerate([1, 1, 1]):
+        phone.bid(2, seat, bid)
+    assert "Tricks so far: 0 of 2." in text(phone.round_page(2))
+    phone.tricks(2, 2, 1)  # Ute deals round 2: Kevin and Thomas are tapped, Ute is filled in
+    assert "Tricks so far: 1 of 2." in text(phone.round_page(2))
+    phone.tricks(2, 0, 0)
+    body = phone.round_page(2).get_data(as_text=True)
+    assert "filled in from the sum" in body
+    assert "Tricks so far: 2 of 2." in text(phone.round_page(2))  # Ute's 1 counts
+    assert pressed(body, "Ute won 1 trick")
+    assert phone.score(2).status_code == 303
+    assert "Ute 1 1 +30" in text(phone.round_page(2))
+
+
+def test_a_trick_tap_survives_a_reload(phone: Confidant) -> None:
+    started(phone)
+    phone.trump(1, "green")
+    for seat, bid in enumerate([0, 1, 0]):
+        phone.bid(1, seat, bid)
+    phone.tricks(1, 1, 1)
+    assert pressed(phone.round_page(1).get_data(as_text=True), "Ute won 1 trick")
+
+
+def test_everyone_made_their_bid_in_one_tap(phone: Confidant) -> None:
+    started(phone)
+    phone.trump(1, "green")
+    for seat, bid in enumerate([0, 1, 0]):
+        phone.bid(1, seat, bid)
+    assert "Everyone made their bid" in text(phone.round_page(1))
+    assert phone.tap(1, action="all_made").status_code == 303
+    assert "Ute 1 1 +30" in text(phone.round_page(1))
+
+
+def test_everyone_made_is_not_offered_when_the_bids_miss_the_cards(phone: Confidant) -> None:
+    started(phone)
+    phone.trump(1, "green")
+    for seat in range(3):
+        phone.bid(1, seat, 1)
+    assert "Everyone made their bid" not in text(phone.round_page(1))
+    response = phone.tap(1, action="all_made")
+    assert response.status_code == 422
+    assert "The bids add up to 3, not to the 1 trick of round 1" in text(response)
+
+
+def test_scoring_is_refused_until_the_tricks_add_up_and_says_by_how_much(
+    phone: Confidant,
+) -> None:
+    started(phone)
+    phone.play(1, [0, 0, 0], [1, 0, 0])
+    phone.play(2, [0, 0, 0], [2, 0, 0])
+    phone.trump(3, "blue")
+    for seat in range(3):
+        phone.bid(3, seat, 1)
+    response = phone.score(3)
+    assert response.status_code == 422
+    assert "Tap the tricks Thomas won." in text(response)  # Thomas bids first in round 3
+    phone.tricks(3, 0, 0)
+    phone.tricks(3, 1, 0)
+    phone.tricks(3, 2, 1)
+    page = text(phone.round_page(3))
+    assert "The tricks add up to 1, but round 3 has 3: 2 tricks are missing." in page
+    response = phone.score(3)
+    assert response.status_code == 422
+    assert "2 tricks are missing" in text(response)
+    assert "Round 3 is scored" not in text(phone.round_page(3))
+
+
+def test_tricks_before_the_bids_are_refused_as_out_of_turn(phone: Confidant) -> None:
+    started(phone)
+    phone.trump(1, "green")
+    response = phone.tricks(1, 0, 1)
+    assert response.status_code == 409
+    assert "Record every bid of round 1 before the tricks." in text(response)
+
+
+def test_a_stale_page_gets_the_fresh_state_and_saves_nothing(
+    phone: Confidant, other_phone: Confidant, app: Flask
+) -> None:
+    started(phone)
+    phone.trump(1, "green")
+    stale = phone.version(1)
+    phone.bid(1, 1, 1)  # another tap (it could be another phone) moves the version on
+    response = phone.tap(1, version=stale, action="bid", seat=1, value=0)
+    assert response.status_code == 412
+    assert (
+        "This game was changed a moment ago, on another phone or screen, so your tap was not"
+        in text(response)
+    )
+    assert pressed(response.get_data(as_text=True), "Ute bids 1")
+    with app.app_context():
+        assert games.get_game(phone.game_id).view.round(1).bids == (None, 1, None)
+
+
+def test_another_phone_can_follow_the_game_but_not_write(
+    phone: Confidant, other_phone: Confidant, app: Flask
+) -> None:
+    started(phone)
+    page = other_phone.get(phone.round_path(1))
+    assert page.status_code == 303
+    assert page.headers["Location"].endswith("/view")
+    sheet = other_phone.get(page.headers["Location"])
+    assert sheet.status_code == 200
+    assert "only the scorekeeper's phone changes it" in text(sheet)
+    other_phone.game_id = phone.game_id
+    token = other_phone.csrf("/games/new")
+    response = other_phone.client.post(
+        phone.round_path(1),
+        data={"csrf_token": token, "version": "1", "action": "trump", "turned": "red"},
+    )
+    assert response.status_code == 403
+    assert "This phone does not keep the score of this game" in text(response)
+    with app.app_context():
+        assert games.get_game(phone.game_id).version == 1
+
+
+@pytest.mark.parametrize(
+    "fields",
+    [
+        {"action": "dance"},
+        {"action": "bid", "seat": "one", "value": "1"},
+        {"action": "bid", "seat": "1", "value": "x"},
+        {"action": "bid", "value": "1"},
+        {"action": "trump"},
+        {"action": "bid", "seat": "1", "value": "1", "version": "v"},
+        {"action": "bid", "seat": "-1", "value": "1"},
+    ],
+)
+def test_malformed_taps_are_refused_and_change_nothing(
+    phone: Confidant, app: Flask, fields: dict[str, str]
+) -> None:
+    started(phone)
+    phone.trump(1, "green")
+    with app.app_context():
+        before = games.get_game(phone.game_id).version
+    response = phone.tap(1, **fields)
+    assert response.status_code == 400
+    assert "This page sent something it never sends." in text(response)
+    with app.app_context():
+        assert games.get_game(phone.game_id).version == before
+
+
+def test_a_seat_not_at_the_table_is_refused(phone: Confidant) -> None:
+    started(phone)
+    phone.trump(1, "green")
+    response = phone.bid(1, 7, 1)
+    assert response.status_code == 422
+    assert "There is no seat 7 at this table." in text(response)
+
+
+def test_a_round_waiting_for_an_earlier_one_leads_to_the_current_round(
+    phone: Confidant,
+) -> None:
+    started(phone)
+    response = phone.round_page(3)
+    assert response.status_code == 303
+    assert response.headers["Location"] == f"/games/{phone.game_id}"
+
+
+def test_unknown_games_and_rounds_are_plain_404_pages(phone: Confidant) -> None:
+    started(phone)
+    for path in ("/games/nope", "/games/nope/sheet", phone.round_path(21), "/nowhere"):
+        response = phone.get(path)
+        assert response.status_code == 404, path
+        assert response.mimetype == "text/html"
+        assert "To your games" in text(response)
+
+
+def test_the_trump_can_be_changed_while_bidding(phone: Confidant) -> None:
+    started(phone)
+    phone.trump(1, "green")
+    phone.bid(1, 1, 1)
+    assert "Which card was turned up" in text(phone.round_page(1, "?change=trump"))
+    assert phone.trump(1, "red").status_code == 303
+    page = text(phone.round_page(1))
+    assert "Trump: ■ red Dwarves" in page
+    assert pressed(phone.round_page(1).get_data(as_text=True), "Ute bids 1")
+
+
+def test_changing_the_trump_shows_the_one_recorded(phone: Confidant) -> None:
+    def pressed(query: str) -> list[str]:
+        """The value (or, for a link, the address) of each choice shown as pressed."""
+        page = phone.round_page(1, query).get_data(as_text=True)
+        tags = re.findall(r'<(?:button|a) [^>]*aria-pressed="true"[^>]*>', page)
+        return [re.findall(r'(?:value|href)="([^"]*)"', tag)[0] for tag in tags]
+
+    started(phone)
+    phone.trump(1, "wizard", "yellow")
+    assert pressed("?change=trump") == [phone.round_path(1) + "?turned=wizard"]
+    assert pressed("?change=trump&turned=wizard") == ["yellow"]
+    phone.trump(1, "green")
+    assert pressed("?change=trump") == ["green"]
+    assert pressed("?change=trump&turned=wizard") == []
+
+
+def test_the_round_that_deals_every_card_skips_the_trump_step(app: Flask, phone: Confidant) -> None:
+    started(phone, ["Ann", "Bob", "Cy", "Dan", "Eve", "Fay"])
+    with app.app_context():
+        token_game = games.get_game(phone.game_id)
+        assert token_game.table.rules.rounds == 10
+    device = sharing.Device(device_key(phone))
+    with app.test_request_context():
+        for number in range(1, 10):
+            rounds.record_trump(phone.game_id, device, number, "blue")
+            rounds.record_bids(phone.game_id, device, number, [0] * 6)
+            rounds.record_tricks(phone.game_id, device, number, [number, 0, 0, 0, 0, 0])
+    page = text(phone.round_page(10))
+    assert "no trump (no card was left to turn)" in page
+    assert "Bids" in page
+    response = phone.trump(10, "red")
+    assert response.status_code == 409
+    assert "Round 10 deals every card" in text(response)
