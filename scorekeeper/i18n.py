@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import decimal
 import math
 from datetime import datetime
 from typing import Any
@@ -107,7 +108,11 @@ def number(value: int) -> str:
     """A whole number as the language writes it ("1,234" / "1.234"), with a real minus: "−10"."""
     size = abs(value)
     # Below 1,000 no language groups digits: the common case skips babel's formatting.
-    digits = str(size) if size < 1000 else str(flask_babel.format_decimal(size))
+    if size < 1000:
+        digits = str(size)
+    else:  # babel works within the decimal context's 28 digits: add the number's own
+        with decimal.localcontext(prec=28 + len(str(size))):
+            digits = str(flask_babel.format_decimal(size))
     return f"{MINUS}{digits}" if value < 0 else digits
 
 

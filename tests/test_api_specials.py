@@ -125,6 +125,11 @@ def test_a_cloud_change_of_more_than_one_is_refused(api: ApiClient) -> None:
     sentence = _refused(api.put(game_id, 3, "tricks", body))
     assert sentence == "The Cloud changes Thomas's bid of 2 by one, to 1 / 3, not to 4."
     assert api.get(game_id) == before
+    # A number no bid reaches, as a hand-made request may send: refused all the same.
+    huge = {"tricks": [3, 0, 0], "cloud": {"seat": 0, "bid": 10**30}}
+    sentence = _refused(api.put(game_id, 3, "tricks", huge))
+    assert sentence.endswith("to 1 / 3, not to 1,000,000,000,000,000,000,000,000,000,000.")
+    assert api.get(game_id) == before
 
 
 def test_a_refusal_is_said_in_german(api: ApiClient) -> None:

@@ -394,6 +394,9 @@ def test_numbers_and_dates_are_written_as_the_language_writes_them(
         assert i18n.number(-10) == "−10"
         assert i18n.number(999) == "999"  # the largest number without a group
         assert i18n.number(-1000) == "−" + thousands.replace("234", "000")
+        # A number no game holds, as a hand-made request may give one: written whole.
+        huge = i18n.number(-(10**30))
+        assert huge == "−1" + (thousands[1] + "000") * 10
         assert i18n.signed(30) == "+30"
         assert i18n.signed(0) == "0"
         assert i18n.date(datetime(2026, 11, 21, 20, 0, tzinfo=UTC)) == date
