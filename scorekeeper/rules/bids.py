@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from .messages import BidError
+from .messages import BidError, Count
 from .messages import gettext_noop as _
 from .messages import ngettext_noop as _n
 from .scoring import leaders
@@ -72,12 +72,12 @@ def verify_bids(
     for seat, bid in enumerate(bids):
         if bid is not None and not table.holds(round_number, bid):
             raise BidError(
-                _("In round %(round)d %(name)s can bid 0 to %(cards)d, not %(bid)d."),
+                _("In round %(round)d %(name)s can bid 0 to %(cards)d, not %(bid)s."),
                 field=f"bids[{seat}]",
                 round=round_number,
                 name=table.players[seat],
                 cards=table.cards(round_number),
-                bid=bid,
+                bid=Count(bid),
             )
     dealer_seat = table.dealer(round_number)
     dealer_bid = bids[dealer_seat]

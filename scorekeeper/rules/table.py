@@ -12,7 +12,7 @@ from typing import Final
 from confusable_homoglyphs import confusables
 
 from .cards import DECK_SIZE
-from .messages import SetupError
+from .messages import Count, SetupError
 from .messages import gettext_noop as _
 from .variants import GameRules, RoundPlan
 
@@ -159,10 +159,10 @@ def verify_first_dealer(seat: int, players: int) -> None:
     """Raise unless ``seat`` is one of the table's seats."""
     if not 0 <= seat < players:
         raise SetupError(
-            _("The first dealer is a seat from 0 to %(last)d, not %(seat)d."),
+            _("The first dealer is a seat from 0 to %(last)d, not %(seat)s."),
             field="first_dealer",
             last=players - 1,
-            seat=seat,
+            seat=Count(seat),
         )
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .bids import all_bids_in
-from .messages import TrickError
+from .messages import Count, TrickError
 from .messages import gettext_noop as _
 from .messages import ngettext_noop as _n
 from .table import Table
@@ -72,12 +72,12 @@ def verify_trick_count(table: Table, round_number: int, seat: int, count: int) -
     """Raise unless ``seat`` can have won ``count`` tricks: 0 to the cards in hand."""
     if not table.holds(round_number, count):
         raise TrickError(
-            _("In round %(round)d %(name)s can win 0 to %(cards)d tricks, not %(tricks)d."),
+            _("In round %(round)d %(name)s can win 0 to %(cards)d tricks, not %(tricks)s."),
             field=f"tricks[{seat}]",
             round=round_number,
             name=table.players[seat],
             cards=table.cards(round_number),
-            tricks=count,
+            tricks=Count(count),
         )
 
 

@@ -18,7 +18,7 @@ from .helpers import assert_refused, in_seat_order, make_table, record
 
 @pytest.mark.parametrize(
     ("bid", "message"),
-    [(-1, "In round 3 Ute can bid 0 to 3, not -1."), (4, "In round 3 Ute can bid 0 to 3, not 4.")],
+    [(-1, "In round 3 Ute can bid 0 to 3, not −1."), (4, "In round 3 Ute can bid 0 to 3, not 4.")],
 )
 def test_each_bid_is_0_to_cards_in_hand(bid: int, message: str) -> None:
     table = make_table(3)

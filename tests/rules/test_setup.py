@@ -190,7 +190,7 @@ def test_first_dealer_is_one_of_the_seats(players: int, seat: int) -> None:
     ("players", "seat", "message"),
     [
         (3, 3, "The first dealer is a seat from 0 to 2, not 3."),
-        (3, -1, "The first dealer is a seat from 0 to 2, not -1."),
+        (3, -1, "The first dealer is a seat from 0 to 2, not −1."),
         (6, 6, "The first dealer is a seat from 0 to 5, not 6."),
     ],
 )

@@ -44,7 +44,7 @@ TABLE = Table(("Ann", "Bob", "Cy"), first_dealer=0, rules=GameRules(rounds=20))
         ),
         (3, [2, 1, 1], "tricks", "The tricks add up to 4, but round 3 has 3: 1 trick too many."),
         (3, [3, 2, 1], "tricks", "The tricks add up to 6, but round 3 has 3: 3 tricks too many."),
-        (3, [-1, 2, 2], "tricks[0]", "In round 3 Thomas can win 0 to 3 tricks, not -1."),
+        (3, [-1, 2, 2], "tricks[0]", "In round 3 Thomas can win 0 to 3 tricks, not −1."),
         (3, [0, 4, -1], "tricks[1]", "In round 3 Ute can win 0 to 3 tricks, not 4."),
         (3, [1, 2], "tricks", "Give the tricks of each of the 3 players, in seat order, not 2."),
     ],
