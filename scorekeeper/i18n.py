@@ -15,9 +15,7 @@ from flask_babel import get_locale, get_translations
 from . import errors
 from .database import is_connection_lost, is_lock_timeout, is_read_only
 from .rules.cards import Suit
-from .rules.messages import Count, RuleError
-
-MINUS = "\N{MINUS SIGN}"
+from .rules.messages import MINUS, Count, RuleError
 
 
 def gettext(message: str, **params: Any) -> str:

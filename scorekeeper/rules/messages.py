@@ -18,6 +18,10 @@ def ngettext_noop(singular: str, plural: str) -> tuple[str, str]:
     return singular, plural
 
 
+#: The minus sign every negative number is written with ("−1", not "-1").
+MINUS = "\N{MINUS SIGN}"
+
+
 @dataclass(frozen=True)
 class Count:
     """A number a sentence states (``%(name)s`` in its message), which can be large: the web
@@ -27,7 +31,7 @@ class Count:
     value: int
 
     def __str__(self) -> str:
-        return f"{self.value:,}".replace("-", "\N{MINUS SIGN}")
+        return f"{self.value:,}".replace("-", MINUS)
 
 
 class RuleError(ValueError):

@@ -5,7 +5,7 @@ what in the file is wrong."""
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -323,10 +323,10 @@ def _change_facts(facts: FactsFile | None, table: Table, number: int) -> dict[st
     trump = facts.trump
     none_left = trump is not None and trump.turned == Turned.NONE.value
     card = Trump.NO_CARD_LEFT if none_left else _trump(trump, table, number)
-    for values in (facts.bids, facts.tricks, facts.drafts):
+    for values in (facts.bids, facts.tricks):
         if values is not None and len(values) != table.seats:
             raise ValueError(values)
-    if any(count is not None and not table.holds(number, count) for count in facts.drafts or ()):
+    if facts.drafts is not None and not _fit(facts.drafts, table, number):
         raise ValueError(facts.drafts)
     bids = tuple(facts.bids) if facts.bids is not None else None
     tricks = tuple(count or 0 for count in facts.tricks) if facts.tricks is not None else None
@@ -371,18 +371,20 @@ def _tapped_in(
     for kept in drafts:
         record, counts = records.get(kept.round), tuple(kept.tricks)
         bids = record.bids if record is not None and record.tricks is None else None
-        if (
-            bids is None
-            or None in bids
-            or len(counts) != table.seats
-            or any(count is not None and not table.holds(kept.round, count) for count in counts)
-        ):
+        if bids is None or None in bids or not _fit(counts, table, kept.round):
             refusal = _(
                 "its tricks tapped in need every bid in, no tricks yet, counts to its cards."
             )
             raise _bad(refusal, kept.round)
         tapped[kept.round] = counts
     return tapped
+
+
+def _fit(counts: Sequence[int | None], table: Table, number: int) -> bool:
+    """Whether trick counts tapped in give one a seat (or none yet), each to the cards dealt."""
+    return len(counts) == table.seats and all(
+        count is None or table.holds(number, count) for count in counts
+    )
 
 
 def game_label(index: int, item: Any) -> str:

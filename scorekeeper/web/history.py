@@ -19,6 +19,7 @@ from ..extensions import csrf
 from ..i18n import gettext, service_message
 from ..rules.cards import Trump
 from ..rules.game import GameStatus
+from ..rules.messages import MINUS
 from ..rules.table import NAME_MAX_LENGTH
 from ..services import audit, games, history, import_document, importing
 from ..services import statistics as statistics_service
@@ -327,7 +328,7 @@ def decimal(value: float | None) -> str:
         return "–"
     rounded = _half_up(Decimal(repr(value)), 1)
     digits = str(flask_babel.format_decimal(abs(rounded), format="#,##0.0"))
-    return f"{i18n.MINUS}{digits}" if rounded < 0 else digits
+    return f"{MINUS}{digits}" if rounded < 0 else digits
 
 
 def _half_up(value: Decimal, places: int) -> Decimal:
