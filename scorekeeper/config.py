@@ -109,6 +109,9 @@ def build(instance_path: str, overrides: Mapping[str, Any] | None = None) -> dic
         # Games one client address may import, counted in games (an import is also one
         # start above): two exports of everything a phone keeps a day.
         "RATELIMIT_IMPORT_GAMES": _env("RATELIMIT_IMPORT_GAMES", "2000 per day"),
+        # The statistics page, which totals every game the browser keeps (a second at
+        # 10,000 games): a reload every few seconds, not a stranger's hundreds.
+        "RATELIMIT_STATISTICS": _env("RATELIMIT_STATISTICS", "10 per minute"),
         # Streams of the spectator page one address may hold open at once, in each worker
         # (push.py): a pub's tables behind one router, not a stranger's thousands; 0: no cap.
         "RATELIMIT_LIVE_STREAMS": _count("RATELIMIT_LIVE_STREAMS", "streams", "100"),

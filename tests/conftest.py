@@ -39,6 +39,7 @@ RAISED_LIMITS = {
     "RATELIMIT_HAND_OVER": "100000 per minute",
     "RATELIMIT_TABLE_CODE": "100000 per minute",
     "RATELIMIT_IMPORT_GAMES": "100000 per minute",
+    "RATELIMIT_STATISTICS": "100000 per minute",
 }
 
 

@@ -236,6 +236,7 @@ def test_defaults_limit_game_creation_and_hand_over(tmp_path: Path) -> None:
     assert app.config["RATELIMIT_STORAGE_URI"] == "memory://"
     assert app.config["RATELIMIT_CREATE_GAME"] == "10 per minute; 100 per day"
     assert app.config["RATELIMIT_HAND_OVER"] == "20 per minute"
+    assert app.config["RATELIMIT_STATISTICS"] == "10 per minute"
 
 
 def _said(wait: int) -> str:
@@ -339,6 +340,23 @@ def test_hand_over_links_are_limited_per_address(tmp_path: Path) -> None:
     assert "Too many requests came from this address" in text(refused)
     # Opening the invite page is not limited.
     assert phone.client.get(f"/games/{phone.game_id}/share").status_code == 200
+    with app.app_context():
+        db.engine.dispose()
+
+
+def test_the_statistics_page_is_limited_per_address(tmp_path: Path) -> None:
+    """Totalling every kept game costs the server a second at 10,000 games: a script reloading
+    it is turned away, with the sentence and the wait."""
+    app = _app(tmp_path, RATELIMIT_STATISTICS="2 per minute")
+    phone = Confidant(app.test_client())
+    assert phone.start(["Thomas", "Ute", "Kevin"]).status_code == 303
+    statuses = [phone.client.get("/statistics").status_code for _ in range(3)]
+    assert statuses == [200, 200, 429]
+    refused = phone.client.get("/statistics")
+    assert 1 <= int(refused.headers["Retry-After"]) <= 60
+    assert "Too many requests came from this address" in text(refused)
+    # The other pages are not counted with it.
+    assert phone.client.get("/").status_code == 200
     with app.app_context():
         db.engine.dispose()
 

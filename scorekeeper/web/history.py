@@ -303,6 +303,7 @@ def _kind_labels() -> dict[str, str]:
 
 
 @bp.get("/statistics")
+@security.limited("RATELIMIT_STATISTICS")
 def statistics() -> Page:
     """Every player of the games this browser keeps: wins, scores, bids; pairs; sparklines."""
     stats = statistics_service.statistics(current_device())
