@@ -840,6 +840,18 @@ def test_statistics_count_games_wins_scores_and_bids_by_name_in_any_case(
     assert 'href="#player-4"' in body
 
 
+def test_statistics_before_a_round_is_scored_say_what_is_missing(phone: Confidant) -> None:
+    assert "No games yet on this phone: the statistics fill in" in text(phone.get("/statistics"))
+    started(phone, ["Ann", "Bob", "Cy"])
+    page = text(phone.get("/statistics"))
+    assert "No games yet" not in page  # the game is there, on the games list
+    assert "No round scored yet on this phone: the statistics fill in as you play." in page
+    phone.play(1, [0, 0, 0], [0, 0, 1])
+    page = text(phone.get("/statistics"))
+    assert "No round scored yet" not in page
+    assert "Ann Games 1 (0 finished)" in page
+
+
 def test_statistics_round_a_half_away_from_zero_as_people_do(app: Flask, phone: Confidant) -> None:
     # Ann makes her bid in 1 round of 8: 12.5 %, shown as 13 % (as a calculator shows it);
     # her average score, (20 − 7 × 10) / 8 = −6.25, as −6.3.

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import NamedTuple
@@ -44,6 +44,8 @@ class Statistics:
 
     players: list[PlayerStats]
     pairs: list[HeadToHead]
+    #: The games kept, a round scored or not.
+    games: int = 0
 
 
 class Seat(NamedTuple):
@@ -163,7 +165,7 @@ def alphabetical(name: str) -> tuple[str, str]:
     return "".join(char for char in decomposed if not unicodedata.combining(char)), name
 
 
-def tally(games: Iterable[KeptGame]) -> Statistics:
+def tally(games: Sequence[KeptGame]) -> Statistics:
     """The statistics of ``games``, oldest first: each game's totals are the rules' scores
     of its rounds; a game counts for a player from the first round scored, as finished once
     every round is; a run of exact bids goes on from one game into the next."""
@@ -202,6 +204,7 @@ def tally(games: Iterable[KeptGame]) -> Statistics:
             HeadToHead(players[first].name, players[second].name, *counts)
             for (first, second), counts in shown
         ],
+        games=len(games),
     )
 
 
