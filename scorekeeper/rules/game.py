@@ -45,8 +45,9 @@ def bids_visible(reveal: BidReveal, state: RoundState) -> bool:
 @dataclass(frozen=True)
 class RoundRecord:
     """What was recorded of one round: trump, bids (``None``: not bid yet), tricks, whether
-    the Bomb was played, how the Cloud changed a bid (``None``: it did not), and the winner
-    of each trick tallied so far (a seat, or ``None``: nobody)."""
+    the Bomb was played, how the Cloud changed a bid (``None``: it did not), the winner
+    of each trick tallied so far (a seat, or ``None``: nobody), and the tricks tapped in by
+    seat while it is played (``None``: none yet; never scored)."""
 
     trump: Trump | None = None
     bids: tuple[int | None, ...] | None = None
@@ -54,6 +55,7 @@ class RoundRecord:
     bomb: bool = False
     cloud: Cloud | None = None
     tally: tuple[int | None, ...] = ()
+    drafts: tuple[int | None, ...] | None = None
 
 
 @dataclass(frozen=True)

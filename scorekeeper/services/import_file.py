@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any
 
@@ -82,8 +82,6 @@ class ParsedGame:
     created_at: datetime
     updated_at: datetime
     audit: list[AuditRow]
-    #: The trick counts tapped in, by round, in the rounds being played.
-    drafts: dict[int, tuple[int | None, ...]]
     #: Whether the file gives the game's start (without it, the game has no identity to
     #: find it by among the kept ones).
     dated: bool = True
@@ -353,30 +351,34 @@ def parse_game(item: Any, now: datetime) -> ParsedGame:
         raise _bad(_("the totals in the file do not follow from its rounds."))
     return ParsedGame(
         table=table,
-        records=records,
+        records=_tapped_in(entry.drafts or [], table, records),
         created_at=started or now,
         dated=started is not None,
         updated_at=_time(game.updated_at) or now,
         audit=_audit_rows(entry.audit or [], table, records, now),
-        drafts=_tapped_in(entry.drafts or [], table, records),
     )
 
 
 def _tapped_in(
     drafts: list[TappedInFile], table: Table, records: Mapping[int, RoundRecord]
-) -> dict[int, tuple[int | None, ...]]:
-    """The trick counts tapped in, by round: as the tricks step takes them, only in a round
-    whose bids are all in and whose tricks are not, each within the cards dealt."""
-    tapped = {}
+) -> dict[int, RoundRecord]:
+    """The records with the trick counts tapped in: as the tricks step takes them, only in a
+    round whose bids are all in and whose tricks are not, each within the cards dealt."""
+    tapped = dict(records)
     for kept in drafts:
         record, counts = records.get(kept.round), tuple(kept.tricks)
-        bids = record.bids if record is not None and record.tricks is None else None
-        if bids is None or None in bids or not _fit(counts, table, kept.round):
+        if (
+            record is None
+            or record.tricks is not None
+            or record.bids is None
+            or None in record.bids
+            or not _fit(counts, table, kept.round)
+        ):
             refusal = _(
                 "its tricks tapped in need every bid in, no tricks yet, counts to its cards."
             )
             raise _bad(refusal, kept.round)
-        tapped[kept.round] = counts
+        tapped[kept.round] = replace(record, drafts=counts)
     return tapped
 
 

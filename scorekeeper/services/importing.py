@@ -235,7 +235,6 @@ def _game_rows(
     game: ParsedGame, game_id: str, rounds: list[dict[str, Any]], entries: list[dict[str, Any]]
 ) -> None:
     """The rows of the game's rounds and entries, added to ``rounds`` and ``entries``."""
-    table = game.table
     # Each round's last correction (the latest time wins).
     corrected = {
         change["round_number"]: change["changed_at"]
@@ -243,30 +242,6 @@ def _game_rows(
         if change["kind"] == "correction"
     }
     for number, record in sorted(game.records.items()):
-        trump = record.trump if not table.deals_every_card(number) else None
-        rounds.append(
-            {
-                "game_id": game_id,
-                "number": number,
-                "corrected_at": corrected.get(number),
-                "trump_turned": trump.turned.value if trump is not None else None,
-                "trump_suit": trump.suit.value if trump is not None and trump.suit else None,
-                "bomb": record.bomb,
-                "cloud_seat": record.cloud.seat if record.cloud else None,
-                "cloud_bid": record.cloud.bid if record.cloud else None,
-                "tally": list(record.tally) or None,
-            }
-        )
-        drafts = game.drafts.get(number)
-        if record.bids is not None:
-            entries += [
-                {
-                    "game_id": game_id,
-                    "round_number": number,
-                    "seat": seat,
-                    "bid": bid,
-                    "tricks": record.tricks[seat] if record.tricks is not None else None,
-                    "draft_tricks": drafts[seat] if drafts is not None else None,
-                }
-                for seat, bid in enumerate(record.bids)
-            ]
+        row, kept = loading.round_rows(game_id, game.table, number, record, corrected.get(number))
+        rounds.append(row)
+        entries += kept

@@ -6,14 +6,14 @@ what its facts give, and the one write transaction every use case runs in
 from __future__ import annotations
 
 import string
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property
 from itertools import groupby
 from operator import attrgetter
-from typing import Any, NamedTuple
+from typing import Any
 
 from sqlalchemy import and_, bindparam, select, update
 from sqlalchemy.orm import selectinload
@@ -45,26 +45,28 @@ class GameSnapshot:
     created_at: datetime
     updated_at: datetime
     table: Table
-    rounds: Mapping[int, RoundFacts] = field(default_factory=dict)
+    rounds: Mapping[int, RoundRecord] = field(default_factory=dict)
+    #: When each round written again after it was scored was last corrected.
+    corrected_at: Mapping[int, datetime] = field(default_factory=dict)
 
     @cached_property
     def view(self) -> GameView:
         """The game as the rules evaluate its facts."""
-        return evaluate(self.table, {n: kept.record() for n, kept in self.rounds.items()})
+        return evaluate(self.table, self.rounds)
 
     @property
     def drafts(self) -> dict[int, tuple[int | None, ...]]:
         """Tricks tapped in so far, by round, for rounds being played (``None``: not yet)."""
         return {
-            number: tuple(entry.draft for entry in kept.entries)
+            number: kept.drafts
             for number, kept in self.rounds.items()
-            if any(entry.draft is not None for entry in kept.entries)
+            if kept.drafts is not None and any(draft is not None for draft in kept.drafts)
         }
 
     @property
     def corrected(self) -> frozenset[int]:
         """The rounds written again after they were scored."""
-        return frozenset(number for number, kept in self.rounds.items() if kept.corrected_at)
+        return frozenset(self.corrected_at)
 
     def round(self, number: int) -> RoundView:
         """Round ``number``, or :class:`RoundNotFound` when the game has no such round."""
@@ -82,79 +84,59 @@ class GameSnapshot:
         return tallied if tallied is not None else (None,) * self.table.seats
 
 
-class EntryFacts(NamedTuple):
-    """One player's facts in one round (``None``: not yet)."""
+def read_round(row: Any, entries: Sequence[Any]) -> RoundRecord:
+    """The record of a round's row and its entries in seat order (objects or plain rows):
+    bids once it has entries, tricks once every seat's are in, the counts tapped in."""
+    trump = None
+    if row.trump_turned is not None:
+        trump = Trump(Turned(row.trump_turned), Suit(row.trump_suit) if row.trump_suit else None)
+    tricks = [entry.tricks for entry in entries]
+    drafts = tuple(entry.draft_tricks for entry in entries)
+    return RoundRecord(
+        trump=trump,
+        bids=tuple(entry.bid for entry in entries) if entries else None,
+        tricks=tuple(tricks) if entries and None not in tricks else None,
+        tally=read_tally(row.tally),
+        bomb=bool(row.bomb),
+        cloud=None if row.cloud_seat is None else Cloud(row.cloud_seat, row.cloud_bid),
+        drafts=drafts if any(draft is not None for draft in drafts) else None,
+    )
 
-    bid: int | None = None
-    tricks: int | None = None
-    draft: int | None = None
 
-
-@dataclass(frozen=True)
-class RoundFacts:
-    """A round's recorded facts, one entry per seat (none before a bid or trick is kept)."""
-
-    number: int
-    trump_turned: str | None = None
-    trump_suit: str | None = None
-    corrected_at: datetime | None = None
-    entries: tuple[EntryFacts, ...] = ()
-    #: The winner of each trick tallied so far (a seat, or ``None``: nobody).
-    tally: tuple[Winner, ...] = ()
-    bomb: bool = False
-    cloud: Cloud | None = None
-
-    @classmethod
-    def of(cls, row: Any, entries: Iterable[Any]) -> RoundFacts:
-        """The facts of a round's row and its entries in seat order (objects or plain rows)."""
-        corrected = row.corrected_at
-        return cls(
-            number=row.number,
-            trump_turned=row.trump_turned,
-            trump_suit=row.trump_suit,
-            corrected_at=aware(corrected) if corrected is not None else None,
-            entries=tuple(
-                EntryFacts(entry.bid, entry.tricks, entry.draft_tricks) for entry in entries
-            ),
-            tally=read_tally(row.tally),
-            bomb=bool(row.bomb),
-            cloud=None if row.cloud_seat is None else Cloud(row.cloud_seat, row.cloud_bid),
-        )
-
-    def record(self) -> RoundRecord:
-        """The facts as the rules take them."""
-        trump = None
-        if self.trump_turned is not None:
-            suit = Suit(self.trump_suit) if self.trump_suit else None
-            trump = Trump(Turned(self.trump_turned), suit)
-        entries = self.entries
-        bids = tuple(entry.bid for entry in entries) if entries else None
-        tricks: tuple[int, ...] | None = None
-        if entries and all(entry.tricks is not None for entry in entries):
-            tricks = tuple(entry.tricks or 0 for entry in entries)
-        return RoundRecord(
-            trump=trump,
-            bids=bids,
-            tricks=tricks,
-            tally=self.tally,
-            bomb=self.bomb,
-            cloud=self.cloud,
-        )
-
-    def with_trump(self, trump: Trump) -> RoundFacts:
-        """The round with this trump."""
-        suit = trump.suit.value if trump.suit else None
-        return replace(self, trump_turned=trump.turned.value, trump_suit=suit)
-
-    def with_entries(self, seats: int, **columns: Sequence[int | None]) -> RoundFacts:
-        """The round with whole columns (``bid``, ``tricks``, ``draft``) of its entries replaced."""
-        entries = list(self.entries or (EntryFacts(),) * seats)
-        for name, values in columns.items():
-            if len(values) != seats:
-                raise ValueError(f"{name}: one value per seat")
-            for seat, value in enumerate(values):
-                entries[seat] = entries[seat]._replace(**{name: value})
-        return replace(self, entries=tuple(entries))
+def round_rows(
+    game_id: str, table: Table, number: int, record: RoundRecord, corrected_at: datetime | None
+) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """The rows that store round ``number``'s record: the round's, and one entry a seat once
+    a bid is made (the round that deals every card stores no trump: the rules give it)."""
+    trump = None if table.deals_every_card(number) else record.trump
+    cloud = record.cloud
+    row = {
+        "game_id": game_id,
+        "number": number,
+        "trump_turned": trump.turned.value if trump is not None else None,
+        "trump_suit": trump.suit.value if trump is not None and trump.suit else None,
+        "corrected_at": corrected_at,
+        "tally": list(record.tally) or None,
+        "bomb": record.bomb,
+        "cloud_seat": cloud.seat if cloud else None,
+        "cloud_bid": cloud.bid if cloud else None,
+    }
+    if record.bids is None:
+        return row, []
+    blank = (None,) * len(record.bids)
+    columns = zip(record.bids, record.tricks or blank, record.drafts or blank, strict=True)
+    entries = [
+        {
+            "game_id": game_id,
+            "round_number": number,
+            "seat": seat,
+            "bid": bid,
+            "tricks": tricks,
+            "draft_tricks": draft,
+        }
+        for seat, (bid, tricks, draft) in enumerate(columns)
+    ]
+    return row, entries
 
 
 def read_tally(stored: Any) -> tuple[Winner, ...]:
@@ -242,11 +224,13 @@ def load_game(game_id: str, *, lock: bool = False) -> GameSnapshot:
     facts = connection.execute(_FACTS, {"game_id": game_id}).all()
     if not facts:
         raise GameNotFound()  # deleted between the two statements
-    rounds = {}
+    rounds, corrected = {}, {}
     for number, group in groupby(facts, key=attrgetter("number")):
         if number is not None:  # a game without rounds joins to one row of NULLs
             kept = list(group)
-            rounds[number] = RoundFacts.of(kept[0], [row for row in kept if row.seat is not None])
+            rounds[number] = read_round(kept[0], [row for row in kept if row.seat is not None])
+            if kept[0].corrected_at is not None:
+                corrected[number] = aware(kept[0].corrected_at)
     first = rows[0]
     return GameSnapshot(
         id=game_id,
@@ -256,6 +240,7 @@ def load_game(game_id: str, *, lock: bool = False) -> GameSnapshot:
         updated_at=aware(facts[0].updated_at),
         table=game_table(first, tuple(row.name for row in rows)),
         rounds=rounds,
+        corrected_at=corrected,
     )
 
 
@@ -294,7 +279,10 @@ def snapshot(game: Game) -> GameSnapshot:
         created_at=aware(game.created_at),
         updated_at=aware(game.updated_at),
         table=game_table(game),
-        rounds={row.number: RoundFacts.of(row, row.entries) for row in game.rounds},
+        rounds={row.number: read_round(row, row.entries) for row in game.rounds},
+        corrected_at={
+            row.number: aware(row.corrected_at) for row in game.rounds if row.corrected_at
+        },
     )
 
 

@@ -8,13 +8,14 @@ from __future__ import annotations
 from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from typing import Any
 
-from sqlalchemy import insert, update
+from sqlalchemy import delete, insert, update
 
 from ..extensions import db
 from ..models import Entry, Round, RoundChange, utcnow
 from ..rules.cards import trump_from
-from ..rules.game import RoundState
+from ..rules.game import RoundRecord, RoundState
 from ..rules.messages import BidError, OutOfTurnError, SetupError
 from ..rules.messages import gettext_noop as _
 from ..rules.referee import (
@@ -30,7 +31,7 @@ from ..rules.specials import Cloud, scored_bids
 from ..rules.table import Table
 from ..rules.tally import Winner, verify_trick_winner
 from ..rules.tricks import all_made_tricks, complete_draft, verify_trick_count
-from .loading import GameSnapshot, RoundFacts, bump_version, facts_json
+from .loading import GameSnapshot, bump_version, facts_json, round_rows
 from .sharing import Credential, editing
 
 # The ORM's bulk statements: rows inserted, or updated by their primary key, as given.
@@ -50,8 +51,9 @@ class RoundEdit:
         self.seats = game.table.seats
         self.view = game.view
         self.before = game.rounds.get(number)
-        #: The round as it will be written (``RoundFacts`` values are replaced, never changed).
-        self.round = self.before or RoundFacts(number)
+        #: The round as it will be written (records are replaced, never changed).
+        self.round = self.before or RoundRecord()
+        self.corrected_at = game.corrected_at.get(number)
         self.now = utcnow()
         self.kind: str | None = None
         #: The trick counts tapped in before and after (as :meth:`GameSnapshot.draft` gives
@@ -66,52 +68,39 @@ class RoundEdit:
         self.kind = kind
         if self.scored:
             self.kind = "correction"
-            self.round = replace(self.round, corrected_at=self.now)
+            self.corrected_at = self.now
 
     def write(self) -> None:
         """Write what changed in the round, the audit row and the version bump, through the
-        ORM (rows inserted where they were not stored yet, else updated by primary key)."""
+        ORM (rows inserted where they were not stored yet, updated by primary key, or
+        deleted: entries, when the round has no bid any more)."""
         session = db.session
-        game, before, after = self.game, self.before, self.round
-        row = {
-            "game_id": game.id,
-            "number": self.number,
-            "trump_turned": after.trump_turned,
-            "trump_suit": after.trump_suit,
-            "corrected_at": after.corrected_at,
-            "tally": list(after.tally) or None,
-            "bomb": after.bomb,
-            "cloud_seat": after.cloud.seat if after.cloud else None,
-            "cloud_bid": after.cloud.bid if after.cloud else None,
-        }
-        if before is None:
+        game, number = self.game, self.number
+        row, entries = round_rows(game.id, game.table, number, self.round, self.corrected_at)
+        old_entries: list[dict[str, Any]] = []
+        if self.before is None:
             session.execute(_INSERT_ROUND, [row])
-        elif replace(before, entries=after.entries) != after:
-            session.execute(_UPDATE_ROUND, [row])
-        old = before.entries if before is not None else ()
-        entries = [
-            {
-                "game_id": game.id,
-                "round_number": self.number,
-                "seat": seat,
-                "bid": entry.bid,
-                "tricks": entry.tricks,
-                "draft_tricks": entry.draft,
-            }
-            for seat, entry in enumerate(after.entries)
-            if not old or old[seat] != entry
-        ]
-        if entries:
-            session.execute(_UPDATE_ENTRIES if old else _INSERT_ENTRIES, entries)
+        else:
+            corrected = game.corrected_at.get(number)
+            old_row, old_entries = round_rows(game.id, game.table, number, self.before, corrected)
+            if old_row != row:
+                session.execute(_UPDATE_ROUND, [row])
+        if old_entries and not entries:
+            session.execute(
+                delete(Entry).where(Entry.game_id == game.id, Entry.round_number == number)
+            )
+        elif entries:
+            changed = [entry for entry in entries if entry not in old_entries]
+            if changed:
+                session.execute(_UPDATE_ENTRIES if old_entries else _INSERT_ENTRIES, changed)
         if self.kind is not None:
-            facts = [facts_json((before or RoundFacts(self.number)).record())]
-            facts.append(facts_json(after.record()))
+            facts = [facts_json(self.before or RoundRecord()), facts_json(self.round)]
             if self.drafts is not None:
                 for side, drafts in zip(facts, self.drafts, strict=True):
                     side["drafts"] = list(drafts)
             audit = {
                 "game_id": game.id,
-                "round_number": self.number,
+                "round_number": number,
                 "kind": self.kind,
                 "changed_at": self.now,
                 "old": facts[0],
@@ -123,8 +112,14 @@ class RoundEdit:
     def result(self) -> GameSnapshot:
         """The game as this write left it."""
         rounds = {**self.game.rounds, self.number: self.round}
-        version = self.game.version + 1
-        return replace(self.game, version=version, updated_at=self.now, rounds=rounds)
+        corrected = {**self.game.corrected_at, self.number: self.corrected_at}
+        return replace(
+            self.game,
+            version=self.game.version + 1,
+            updated_at=self.now,
+            rounds=rounds,
+            corrected_at={number: at for number, at in corrected.items() if at is not None},
+        )
 
 
 @contextmanager
@@ -155,7 +150,7 @@ def record_trump(
             verify_not_scored(edit.view, number)
         verify_trump_turn(edit.view, number)
         specials = edit.game.table.rules.special_cards
-        edit.round = edit.round.with_trump(trump_from(turned, chosen, specials))
+        edit.round = replace(edit.round, trump=trump_from(turned, chosen, specials))
         edit.audit("trump")
     return edit.result()
 
@@ -171,7 +166,7 @@ def record_bids(
     """Record (or replace) the bids of round ``number``; ``None`` is a bid not made yet."""
     with round_edit(game_id, token, number, if_match) as edit:
         verify_bids_turn(edit.view, number, bids)
-        edit.round = _cloud_kept(edit.round.with_entries(edit.seats, bid=bids))
+        edit.round = _cloud_kept(replace(edit.round, bids=tuple(bids)))
         edit.audit("bids")
     return edit.result()
 
@@ -202,17 +197,17 @@ def record_bid(
         verify_not_scored(view, number)
         _verify_seat(view.table, seat)
         changed = change_bid(view, number, seat, bid)
-        edit.round = _cloud_kept(edit.round.with_entries(edit.seats, bid=changed.bids))
+        edit.round = _cloud_kept(replace(edit.round, bids=tuple(changed.bids)))
         edit.audit("bids")
     return BidRecorded(edit.result(), changed.dealer_bids_again)
 
 
-def _cloud_kept(kept: RoundFacts) -> RoundFacts:
+def _cloud_kept(kept: RoundRecord) -> RoundRecord:
     """The round without the Cloud's change once the bid it changed is no longer the bid."""
     cloud = kept.cloud
-    if cloud is None:
+    if cloud is None or kept.bids is None:
         return kept
-    bid = kept.entries[cloud.seat].bid
+    bid = kept.bids[cloud.seat]
     return kept if bid is not None and abs(bid - cloud.bid) == 1 else replace(kept, cloud=None)
 
 
@@ -244,7 +239,7 @@ def record_tricks(
 
 def _write_tricks(edit: RoundEdit, tricks: Sequence[int]) -> None:
     """The round's tricks, which score it; the drafts tapped in give way to them."""
-    edit.round = edit.round.with_entries(edit.seats, tricks=tricks, draft=(None,) * edit.seats)
+    edit.round = replace(edit.round, tricks=tuple(tricks), drafts=None)
 
 
 def correct_round(
@@ -276,9 +271,10 @@ def correct_round(
         if turned is not None:
             verify_trump_turn(view, number)
             specials_in_deck = view.table.rules.special_cards
-            edit.round = edit.round.with_trump(trump_from(turned, chosen, specials_in_deck))
-        edit.round = edit.round.with_entries(edit.seats, bid=bids, tricks=tricks)
-        edit.round = replace(edit.round, bomb=bomb, cloud=cloud)
+            edit.round = replace(edit.round, trump=trump_from(turned, chosen, specials_in_deck))
+        edit.round = replace(
+            edit.round, bids=tuple(bids), tricks=tuple(tricks), bomb=bomb, cloud=cloud
+        )
         edit.audit("correction")
     return edit.result()
 
@@ -304,7 +300,7 @@ def save_trick_draft(
         before = edit.game.draft(number)
         drafts = list(before)
         drafts[seat] = count
-        edit.round = edit.round.with_entries(edit.seats, draft=drafts)
+        edit.round = replace(edit.round, drafts=tuple(drafts))
         if before[seat] != count:
             edit.drafts = (before, drafts)
             edit.audit("draft")

@@ -9,19 +9,20 @@ phone's page is stale after them and the round's history tells them.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, delete, select
+from sqlalchemy import bindparam, select
 
 from ..extensions import db
-from ..models import Entry, RoundChange
-from ..rules.cards import Suit, Turned
+from ..models import RoundChange
+from ..rules.cards import Suit, Trump, Turned
+from ..rules.game import RoundRecord
 from ..rules.messages import OutOfTurnError
 from ..rules.messages import gettext_noop as _
 from ..rules.specials import Cloud
-from .loading import GameSnapshot, RoundFacts, facts_json
+from .loading import GameSnapshot, facts_json
 from .rounds import RoundEdit
 from .sharing import Credential, editing
 
@@ -269,25 +270,18 @@ def _reverse(
             kept is not None and kept.round == step.round and kept.kind == "correction"
             for kept in (done if redo else done[:-1])
         ) or (redo and step.kind == "correction")
-        edit.round = replace(
-            edit.round, corrected_at=(edit.round.corrected_at or edit.now) if corrected else None
-        )
+        edit.corrected_at = (edit.corrected_at or edit.now) if corrected else None
         if step.draft_seat is not None:  # the history tells the count as it was and is
-            drafts = [entry.draft for entry in edit.round.entries]
-            edit.drafts = (edit.game.draft(step.round), drafts)
+            edit.drafts = (edit.game.draft(step.round), edit.round.drafts or (None,) * edit.seats)
         edit.kind = REDO if redo else UNDO
         edit.write()
-        if edit.before is not None and edit.before.entries and not edit.round.entries:
-            db.session.execute(
-                delete(Entry).where(Entry.game_id == game.id, Entry.round_number == step.round)
-            )
     return Reversed(edit.result(), step)
 
 
 def _unchanged(edit: RoundEdit, step: Step, facts: Facts) -> bool:
     """Whether the round still has the ``facts`` the change left (or found, for a redo):
     for a count tapped in, the player's count (another's may have changed since)."""
-    current = facts_json(edit.round.record())
+    current = facts_json(edit.round)
     current["bids"] = _no_blanks(current["bids"])
     current["tally"] = current.get("tally")
     seat = step.draft_seat
@@ -297,32 +291,30 @@ def _unchanged(edit: RoundEdit, step: Step, facts: Facts) -> bool:
     return current == facts and edit.game.draft(step.round)[seat] == facts["drafts"][seat]
 
 
-def _restored(edit: RoundEdit, facts: Facts, step: Step, *, redo: bool) -> RoundFacts:
+def _restored(edit: RoundEdit, facts: Facts, step: Step, *, redo: bool) -> RoundRecord:
     """The round with ``facts``. Undoing a scoring leaves its tricks tapped in, to change
     the one that was wrong; undoing a count tapped in gives back that player's count only;
     a round not being played keeps no tricks tapped in."""
-    seats = edit.seats
-    trump = facts["trump"]
-    cloud = facts.get("cloud")
-    kept = replace(
-        edit.round,
-        trump_turned=trump["turned"] if trump else None,
-        trump_suit=trump["suit"] if trump else None,
-        tally=tuple(facts["tally"] or ()),
-        bomb=bool(facts.get("bomb")),
-        cloud=Cloud(cloud["seat"], cloud["bid"]) if cloud else None,
-    )
-    blank: Sequence[int | None] = (None,) * seats
-    drafts: Sequence[int | None] = [entry.draft for entry in kept.entries] or blank
+    blank: tuple[int | None, ...] = (None,) * edit.seats
+    drafts = edit.round.drafts or blank
     seat = step.draft_seat
     if seat is not None:  # a count tapped in: that player's count as it was, the others kept
         before = edit.game.draft(step.round)
-        drafts = [*before[:seat], facts["drafts"][seat], *before[seat + 1 :]]
+        drafts = (*before[:seat], facts["drafts"][seat], *before[seat + 1 :])
     if step.scores:
-        drafts = blank if redo else step.new["tricks"]
-    bids, tricks = facts["bids"] or blank, facts["tricks"] or blank
-    if None in bids or facts["tricks"] is not None:
+        drafts = blank if redo else tuple(step.new["tricks"])
+    bids, tricks = facts["bids"], facts["tricks"]
+    if bids is None or None in bids or tricks is not None:
         drafts = blank  # tricks are tapped in only while the round is played
-    if any(value is not None for value in (*bids, *tricks, *drafts)):
-        return kept.with_entries(seats, bid=bids, tricks=tricks, draft=drafts)
-    return replace(kept, entries=())  # no bid yet: the round has no entries (as before)
+    trump, cloud = facts["trump"], facts.get("cloud")
+    suit = Suit(trump["suit"]) if trump and trump["suit"] else None
+    return RoundRecord(
+        trump=Trump(Turned(trump["turned"]), suit) if trump else None,
+        # No bid yet: the round has no entries (as before its first bid).
+        bids=tuple(bids) if bids is not None and any(bid is not None for bid in bids) else None,
+        tricks=tuple(tricks) if tricks is not None else None,
+        tally=tuple(facts["tally"] or ()),
+        bomb=bool(facts.get("bomb")),
+        cloud=Cloud(cloud["seat"], cloud["bid"]) if cloud else None,
+        drafts=drafts if any(draft is not None for draft in drafts) else None,
+    )
