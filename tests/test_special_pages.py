@@ -107,6 +107,10 @@ def test_the_clouds_change_is_tapped_in_and_shown_on_the_sheet(
     assert phone.tap(2, action="cloud", value="2:up").status_code == 303
     assert "The Cloud: Cy bids 2 instead" in text(phone.round_page(2))
     assert phone.tap(2, action="cloud", value="2:sideways").status_code == 422
+    # A digit that is no ASCII digit is refused in the same sentence, not a server error.
+    refused = phone.tap(2, action="cloud", value="²:up")
+    assert refused.status_code == 422
+    assert "This page sent something it never sends." in text(refused)
     for seat, count in ((0, 0), (1, 0)):
         assert phone.tricks(2, seat, count).status_code == 303
     assert phone.score(2).status_code == 303

@@ -253,7 +253,8 @@ def round_changes(
         RoundChange.game_id == game.id, RoundChange.round_number == number
     )
     start = read_cursor(before)
-    if start is not None and start[1].isdigit():
+    # The row's id: ASCII digits that fit the id column (a longer key starts no page).
+    if start is not None and start[1].isascii() and start[1].isdigit() and len(start[1]) <= 18:
         statement = statement.where(
             tuple_(RoundChange.changed_at, RoundChange.id) < tuple_(start[0], int(start[1]))
         )

@@ -47,11 +47,18 @@ class Correction:
     def cloud_change(self) -> Cloud | None:
         """The Cloud's change as the rules take it: the seat and its bid changed by one (the
         bid chosen on the form, which :attr:`complete` and :meth:`cloud_valid` check)."""
-        match = _CLOUD.fullmatch(self.cloud)
-        if match is None:
+        tap = cloud_tap(self.cloud)
+        if tap is None:
             return None
-        seat = int(match[1])
-        return Cloud(seat, (self.bids[seat] or 0) + (1 if match[2] == "up" else -1))
+        seat, up = tap
+        return Cloud(seat, (self.bids[seat] or 0) + (1 if up else -1))
+
+
+def cloud_tap(value: str) -> tuple[int, bool] | None:
+    """The seat and whether up of a Cloud's choice as the pages send it (``"2:up"``);
+    ``None`` for anything else."""
+    match = _CLOUD.fullmatch(value)
+    return None if match is None else (int(match[1]), match[2] == "up")
 
 
 def recorded(snapshot: loading.GameSnapshot, number: int) -> Correction:

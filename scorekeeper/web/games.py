@@ -33,7 +33,7 @@ from ..services import games, loading
 from . import live, screens
 from .common import LANGUAGE_KEY, Page, back_to, current_device, editable, page_blueprint
 from .following import remember_followed
-from .forms import DECK_CHOICES, FULL_GAME, PLAN_CHOICES, RANDOM_DEALER, NewGameForm
+from .forms import DECK_CHOICES, FULL_GAME, PLAN_CHOICES, RANDOM_DEALER, NewGameForm, small_number
 
 bp = page_blueprint("games", __name__)
 
@@ -262,7 +262,8 @@ def _rearranged(setup: dict[str, Any], action: str) -> dict[str, Any]:
     dealer = _form_of(setup).dealer_seat()
     order = list(range(len(names)))
     verb, _sep, argument = action.partition("-")
-    seat = int(argument) if argument.isdigit() else -1
+    seat = small_number(argument)
+    seat = -1 if seat is None else seat
     if verb == "add" and len(names) < MAX_PLAYERS:
         order.append(-1)
     elif verb == "remove" and 0 <= seat < len(names) and len(names) > MIN_PLAYERS:

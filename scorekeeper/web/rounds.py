@@ -18,6 +18,7 @@ from ..rules.variants import Special
 from ..services import games, loading, rounds, sharing, specials, undo
 from . import correction, screens
 from .common import Page, back_to, current_device, editable, flash_stale, page_blueprint
+from .correction import NO_CLOUD, cloud_tap
 from .forms import SeatForm, SpecialForm, TrumpForm, VersionedForm
 
 bp = page_blueprint("rounds", __name__)
@@ -210,11 +211,11 @@ def _record(action: str, form: Any, game_id: str, number: int, device: sharing.D
     elif action == "bomb":
         specials.record_bomb(game_id, device, number, form.value.data == "1", if_match=if_match)
     elif action == "cloud":
-        seat, _sep, way = form.value.data.partition(":")
-        if form.value.data != "none" and not (seat.isdigit() and way in ("up", "down")):
+        tap = cloud_tap(form.value.data)
+        if tap is None and form.value.data != NO_CLOUD:
             raise SetupError(_CLOUD_TAP)
-        chosen = int(seat) if seat.isdigit() else None
-        specials.record_cloud(game_id, device, number, chosen, up=way == "up", if_match=if_match)
+        seat, up = tap or (None, False)
+        specials.record_cloud(game_id, device, number, seat, up=up, if_match=if_match)
     else:
         scored = rounds.score_round(
             game_id, device, number, all_made=action == "all_made", if_match=if_match

@@ -395,3 +395,26 @@ def test_the_same_table_plays_again_with_the_deal_passed_on(app: Flask, phone: C
     unknown = phone.get("/games/new?again=no-such-game")
     assert unknown.status_code == 200
     assert seat_values(unknown.get_data(as_text=True)) == ["", "", ""]
+
+
+def test_a_seat_number_in_other_digits_moves_no_seat(phone: Confidant) -> None:
+    form = phone.new_game_form(["Ann", "Bob", "Cy"], action="up-²")
+    response = phone.client.post("/games/new", data=form)
+    assert response.status_code == 303  # the form again, as it was
+    assert seat_values(phone.get(response.headers["Location"]).get_data(as_text=True))[:3] == [
+        "Ann",
+        "Bob",
+        "Cy",
+    ]
+
+
+@pytest.mark.parametrize("key", ["9" * 19, "9" * 32, "²"])
+def test_a_history_link_with_an_overlong_row_id_shows_the_latest_changes(
+    phone: Confidant, key: str
+) -> None:
+    started(phone)
+    phone.trump(1, "blue")
+    history = f"/games/{phone.game_id}/rounds/1/history"
+    response = phone.get(f"{history}?before=1700000000000000.{key}")
+    assert response.status_code == 200
+    assert "Trump:" in text(response)
