@@ -82,6 +82,11 @@ class RoundView:
     cloud: Cloud | None = None
 
     @property
+    def totals_after(self) -> list[int] | None:
+        """The totals once the round is scored (``None``: not yet)."""
+        return None if self.scores is None else add_scores(self.totals_before, self.scores)
+
+    @property
     def tricks_total(self) -> int:
         """The tricks the players win together: one per card, but the Bomb's trick."""
         return self.cards - self.bomb

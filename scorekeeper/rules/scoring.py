@@ -22,16 +22,6 @@ def add_scores(totals: Sequence[int], scores: Sequence[int]) -> list[int]:
     return [total + points for total, points in zip(totals, scores, strict=True)]
 
 
-def running_totals(scores: Sequence[Sequence[int]], players: int) -> list[list[int]]:
-    """The totals after each round, in seat order."""
-    totals = [0] * players
-    history = []
-    for row in scores:
-        totals = add_scores(totals, row)
-        history.append(totals)
-    return history
-
-
 @dataclass(frozen=True)
 class Standing:
     """One line of the standings: ``rank`` is competition ranking (1, 2, 2, 4)."""

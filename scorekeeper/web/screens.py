@@ -12,7 +12,7 @@ from ..rules.bids import forbidden_bid, verify_bids
 from ..rules.cards import Suit, Trump, Turned
 from ..rules.game import RoundState, RoundView
 from ..rules.messages import BidError, TrickError
-from ..rules.scoring import Standing, running_totals, standings
+from ..rules.scoring import Standing, standings
 from ..rules.tricks import complete_draft, fill_tricks, verify_tricks
 from ..rules.variants import BID_RULES, BidReveal
 from ..services import loading, rounds, undo
@@ -199,12 +199,10 @@ class SheetRow:
 def sheet_rows(game: loading.GameSnapshot) -> list[SheetRow]:
     """Every round × every player: bid, tricks, round score and running total."""
     seats = game.table.seats
-    scored = [view.scores for view in game.view.rounds if view.scores is not None]
-    running = iter(running_totals(scored, seats))
     rows = []
     for view in game.view.rounds:
         shown = view.shown_bids or (None,) * seats
-        totals = next(running) if view.scores is not None else None
+        totals = view.totals_after
         cells = [
             Cell(
                 bid=shown[seat],
@@ -222,9 +220,9 @@ def sheet_rows(game: loading.GameSnapshot) -> list[SheetRow]:
 
 def standings_after(game: loading.GameSnapshot, number: int) -> list[Standing]:
     """The standings as they were once round ``number`` was scored."""
-    scores = [view.scores for view in game.view.rounds[:number] if view.scores is not None]
-    totals = running_totals(scores, game.table.seats)
-    return standings(game.table.players, totals[-1] if totals else [0] * game.table.seats)
+    view = game.view.round(number)
+    totals = view.totals_after if view.totals_after is not None else view.totals_before
+    return standings(game.table.players, totals)
 
 
 @dataclass(frozen=True)
@@ -268,8 +266,7 @@ def _refusal(
 
 def score_chart(game: loading.GameSnapshot) -> chart.Chart:
     """The running totals of every player after each scored round, as a chart."""
-    scored = [view.scores for view in game.view.rounds if view.scores is not None]
-    totals = running_totals(scored, game.table.seats)
+    totals = [view.totals_after for view in game.view.rounds if view.totals_after is not None]
     return chart.score_chart(game.table.players, totals, game.table.rules.rounds)
 
 
