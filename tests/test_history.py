@@ -652,6 +652,19 @@ def test_the_list_filters_by_status_and_searches_player_names(phone: Confidant) 
     assert "No game matches." in text(phone.get("/?q=%25"))
 
 
+@pytest.mark.parametrize("needle", ["_", "/", "\\", "%", "a_b", "c/d", "e\\f", "g%h"])
+def test_a_search_finds_the_characters_sql_reads_as_wildcards_as_written(
+    phone: Confidant, needle: str
+) -> None:
+    started(phone, ["a_b", "c/d", "e\\f"])
+    started(phone, ["axb", "cd", "ef"])
+    started(phone, ["g%h", "Ann", "Bob"])
+    found = text(phone.get("/", query_string={"q": needle}))
+    assert "axb, cd, ef" not in found  # "_" stands for no other character
+    assert ("a_b, c/d, e\\f" in found) == (needle != "%" and "%" not in needle)
+    assert ("g%h, Ann, Bob" in found) == ("%" in needle)
+
+
 def test_names_are_found_and_counted_together_in_any_case_of_any_alphabet(
     app: Flask, phone: Confidant
 ) -> None:

@@ -92,10 +92,6 @@ def _finished() -> ColumnElement[bool]:
     return scored == Game.round_count
 
 
-def _like_escaped(text: str) -> str:
-    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
-
-
 def searchable(search: str) -> bool:
     """Whether ``search`` can be part of a name: no name holds a control character (NUL,
     a line break, …), so a search with one finds nothing, without asking the database."""
@@ -130,7 +126,7 @@ def game_list(
         statement = statement.where(
             exists().where(
                 Player.game_id == Game.id,
-                Player.search_name.like(f"%{_like_escaped(needle)}%", escape="\\"),
+                Player.search_name.contains(needle, autoescape=True),
             )
         )
     start = read_cursor(before)
