@@ -10,7 +10,7 @@ from .. import export, security
 from ..errors import ImportTooLarge
 from ..rules.messages import Count
 from ..schemas.document import Export, ImportedGame, ImportLinks, ImportResult, OneGameExport
-from ..services import games, importing
+from ..services import games, import_document, importing
 from ..services.import_document import IMPORT_MAX_BYTES
 from .games import versioned
 from .openapi import Answer, Operation
@@ -54,7 +54,7 @@ def import_games() -> ResponseReturnValue:
     # The file is read by the import itself, which refuses it in the rules' words.
     try:
         with json_document() as document:
-            security.spend_import(importing.count_games(document))
+            security.spend_import(import_document.count_games(document))
             created = importing.import_games(document).created
     except RequestEntityTooLarge:  # the limit in the words the import page says it in
         raise ImportTooLarge(size=Count(IMPORT_MAX_BYTES // 2**20)) from None

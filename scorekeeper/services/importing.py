@@ -102,11 +102,6 @@ def read_document(file: IO[bytes]) -> Document:
     return import_document.read(file, pause)
 
 
-def count_games(document: Document) -> int:
-    """How many games the file holds (refused, as the import would, when it is no export)."""
-    return import_document.count_games(document)
-
-
 def _parsed(index: int, item: Any, now: datetime) -> ParsedGame:
     """Game ``index`` of the file read and replayed through the rules, or its refusal."""
     try:
@@ -128,7 +123,7 @@ def import_games(document: Document, device: Device | None = None) -> Imported:
     :data:`BATCH_GAMES` games as they come, and the browser's grants in a last one: until it
     commits, no one knows the new games' ids, and no list shows them. A game the rules
     refuse, or any failure on the way, deletes the games written before it: all or nothing."""
-    count_games(document)  # the file's own refusals (the views have asked already)
+    import_document.count_games(document)  # the file's own refusals (the views asked too)
     kept = kept_identities(device)
     db.session.rollback()  # the read ends: no transaction stays open while the file is read
     now = utcnow()

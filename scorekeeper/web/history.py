@@ -169,7 +169,7 @@ def import_games() -> Page:
         else:
             try:
                 with closing(document):
-                    security.spend_import(importing.count_games(document))
+                    security.spend_import(import_document.count_games(document))
                     created = importing.import_games(document, device)
             except errors.ServiceError as refusal:
                 error = service_message(refusal)
