@@ -10,7 +10,8 @@ phone's page is stale after them and the round's history tells them.
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from itertools import zip_longest
 from typing import Any
 
 from sqlalchemy import bindparam, select
@@ -22,7 +23,7 @@ from ..rules.game import RoundRecord
 from ..rules.messages import OutOfTurnError
 from ..rules.messages import gettext_noop as _
 from ..rules.specials import Cloud
-from .loading import GameSnapshot, facts_json
+from .loading import GameSnapshot
 from .rounds import RoundEdit
 from .sharing import Credential, editing
 
@@ -35,30 +36,16 @@ DRAFT = "draft"
 UNDO = "undo"
 REDO = "redo"
 
-#: A round's facts as the audit trail keeps them (``facts_json``).
-Facts = dict[str, Any]
-
 
 @dataclass(frozen=True)
 class Step:
-    """One change that can be taken back (or put back): its round and the facts around it."""
+    """One change that can be taken back (or put back): its round and the facts around it
+    (``drafts``: the counts tapped in, where the change wrote them)."""
 
     round: int
     kind: str
-    old: Facts
-    new: Facts
-
-    @property
-    def changed_seats(self) -> list[int]:
-        """The seats whose bid the change wrote otherwise."""
-        old = self.old["bids"] or []
-        new = self.new["bids"] or []
-        seats = max(len(old), len(new))
-        return [
-            seat
-            for seat in range(seats)
-            if (old[seat] if seat < len(old) else None) != (new[seat] if seat < len(new) else None)
-        ]
+    old: RoundRecord
+    new: RoundRecord
 
     @property
     def seat(self) -> int | None:
@@ -66,14 +53,15 @@ class Step:
         (``None``: no player's, or several players')."""
         if self.kind == DRAFT:
             return self.draft_seat
-        seats = self.changed_seats
+        pairs = zip_longest(self.old.bids or (), self.new.bids or ())
+        seats = [seat for seat, (was, now) in enumerate(pairs) if was != now]
         return seats[0] if len(seats) == 1 else None
 
     @property
     def draft_seat(self) -> int | None:
         """The seat whose trick count tapped in the change wrote otherwise (``None``: it
         wrote no count tapped in)."""
-        old, new = self.old.get("drafts"), self.new.get("drafts")
+        old, new = self.old.drafts, self.new.drafts
         if old is None or new is None:
             return None
         counts = enumerate(zip(old, new, strict=True))  # both one per seat (``_facts``)
@@ -82,7 +70,7 @@ class Step:
     @property
     def scores(self) -> bool:
         """Whether the change scored the round (its tricks were not recorded before)."""
-        return self.old["tricks"] is None and self.new["tricks"] is not None
+        return self.old.tricks is None and self.new.tricks is not None
 
 
 @dataclass(frozen=True)
@@ -100,9 +88,10 @@ _TRAIL = (
 )
 
 
-def _facts(data: Any, seats: int) -> Facts | None:
-    """Stored facts, checked (a row the code did not write is never undone); ``None`` if
-    they are not facts this game could have."""
+def _facts(data: Any, seats: int) -> RoundRecord | None:
+    """Stored facts (``facts_json``, with the counts tapped in where a write changed them),
+    checked: a row the code did not write is never undone; ``None`` if they are not facts
+    this game could have. Bids none of which is made read as none (as a round without)."""
     if not isinstance(data, dict):
         return None
     trump, bids, tricks = data.get("trump"), data.get("bids"), data.get("tricks")
@@ -111,51 +100,41 @@ def _facts(data: Any, seats: int) -> Facts | None:
             return None
         if trump.get("suit") is not None and trump.get("suit") not in set(Suit):
             return None
-    for values, blanks in ((bids, True), (tricks, False)):
+        suit = trump.get("suit")
+        trump = Trump(Turned(trump["turned"]), Suit(suit) if suit is not None else None)
+    drafts, tally, cloud = data.get("drafts"), data.get("tally"), data.get("cloud")
+    for values, blanks in ((bids, True), (tricks, False), (drafts, True)):
         if values is None:
             continue
         if not isinstance(values, list) or len(values) != seats:
             return None
         if not all(_count(value) or (blanks and value is None) for value in values):
             return None
-    tally = data.get("tally")
     if tally is not None and (
         not isinstance(tally, list)
         or not all(winner is None or (_count(winner) and winner < seats) for winner in tally)
     ):
         return None
-    facts: Facts = {
-        "trump": trump,
-        "bids": _no_blanks(bids),
-        "tricks": tricks,
-        "tally": tally or None,
-    }
-    if data.get("bomb") is True:
-        facts["bomb"] = True
-    cloud = data.get("cloud")
-    if cloud is not None:
-        if not isinstance(cloud, dict) or not _count(cloud.get("bid")):
-            return None
-        if not (_count(cloud.get("seat")) and cloud["seat"] < seats):
-            return None
-        facts["cloud"] = {"seat": cloud["seat"], "bid": cloud["bid"]}
-    drafts = data.get("drafts")
-    if drafts is not None:
-        if not isinstance(drafts, list) or len(drafts) != seats:
-            return None
-        if not all(value is None or _count(value) for value in drafts):
-            return None
-        facts["drafts"] = drafts
-    return facts
+    if cloud is not None and not (
+        isinstance(cloud, dict)
+        and _count(cloud.get("bid"))
+        and _count(cloud.get("seat"))
+        and cloud["seat"] < seats
+    ):
+        return None
+    return RoundRecord(
+        trump=trump,
+        bids=None if bids is None or all(bid is None for bid in bids) else tuple(bids),
+        tricks=None if tricks is None else tuple(tricks),
+        bomb=data.get("bomb") is True,
+        cloud=None if cloud is None else Cloud(cloud["seat"], cloud["bid"]),
+        tally=tuple(tally or ()),
+        drafts=None if drafts is None else tuple(drafts),
+    )
 
 
 def _count(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 60
-
-
-def _no_blanks(bids: Any) -> Any:
-    """Bids none of which is made read as no bids (as the rows of a round without any)."""
-    return None if bids is None or all(bid is None for bid in bids) else bids
 
 
 @dataclass
@@ -278,20 +257,19 @@ def _reverse(
     return Reversed(edit.result(), step)
 
 
-def _unchanged(edit: RoundEdit, step: Step, facts: Facts) -> bool:
+def _unchanged(edit: RoundEdit, step: Step, facts: RoundRecord) -> bool:
     """Whether the round still has the ``facts`` the change left (or found, for a redo):
     for a count tapped in, the player's count (another's may have changed since)."""
-    current = facts_json(edit.round)
-    current["bids"] = _no_blanks(current["bids"])
-    current["tally"] = current.get("tally")
+    current = edit.round
+    if current.bids is not None and all(bid is None for bid in current.bids):
+        current = replace(current, bids=None)  # as :func:`_facts` reads them
+    if replace(current, drafts=None) != replace(facts, drafts=None):
+        return False
     seat = step.draft_seat
-    if seat is None:
-        return current == facts
-    current["drafts"] = facts["drafts"]
-    return current == facts and edit.game.draft(step.round)[seat] == facts["drafts"][seat]
+    return seat is None or edit.game.draft(step.round)[seat] == (facts.drafts or ())[seat]
 
 
-def _restored(edit: RoundEdit, facts: Facts, step: Step, *, redo: bool) -> RoundRecord:
+def _restored(edit: RoundEdit, facts: RoundRecord, step: Step, *, redo: bool) -> RoundRecord:
     """The round with ``facts``. Undoing a scoring leaves its tricks tapped in, to change
     the one that was wrong; undoing a count tapped in gives back that player's count only;
     a round not being played keeps no tricks tapped in."""
@@ -300,21 +278,9 @@ def _restored(edit: RoundEdit, facts: Facts, step: Step, *, redo: bool) -> Round
     seat = step.draft_seat
     if seat is not None:  # a count tapped in: that player's count as it was, the others kept
         before = edit.game.draft(step.round)
-        drafts = (*before[:seat], facts["drafts"][seat], *before[seat + 1 :])
+        drafts = (*before[:seat], (facts.drafts or blank)[seat], *before[seat + 1 :])
     if step.scores:
-        drafts = blank if redo else tuple(step.new["tricks"])
-    bids, tricks = facts["bids"], facts["tricks"]
-    if bids is None or None in bids or tricks is not None:
+        drafts = blank if redo else step.new.tricks or blank
+    if facts.bids is None or None in facts.bids or facts.tricks is not None:
         drafts = blank  # tricks are tapped in only while the round is played
-    trump, cloud = facts["trump"], facts.get("cloud")
-    suit = Suit(trump["suit"]) if trump and trump["suit"] else None
-    return RoundRecord(
-        trump=Trump(Turned(trump["turned"]), suit) if trump else None,
-        # No bid yet: the round has no entries (as before its first bid).
-        bids=tuple(bids) if bids is not None and any(bid is not None for bid in bids) else None,
-        tricks=tuple(tricks) if tricks is not None else None,
-        tally=tuple(facts["tally"] or ()),
-        bomb=bool(facts.get("bomb")),
-        cloud=Cloud(cloud["seat"], cloud["bid"]) if cloud else None,
-        drafts=drafts if any(draft is not None for draft in drafts) else None,
-    )
+    return replace(facts, drafts=drafts if any(d is not None for d in drafts) else None)

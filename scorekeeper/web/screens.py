@@ -351,7 +351,7 @@ def change_words(game: loading.GameSnapshot, step: undo.Step) -> str:
     if step.kind == "bids":
         return gettext("the bids of round %(round)d", round=number)
     if step.kind == "tally":
-        trick = len(step.new["tally"] or ())
+        trick = len(step.new.tally)
         return gettext("trick %(trick)d of round %(round)d", trick=trick, round=number)
     if step.kind == "correction":
         return gettext("the correction of round %(round)d", round=number)
