@@ -10,7 +10,7 @@ from datetime import datetime
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError
 
-from ..errors import GameExists, GameNotFound
+from ..errors import GameExists
 from ..extensions import db
 from ..models import Game, Grant, Player, utcnow
 from ..rules.table import Table, clean_names, full_game_rounds
@@ -28,8 +28,8 @@ from .loading import (
     EDIT_TOKEN_BYTES,
     GAME_ID_BYTES,
     GameSnapshot,
+    live_game,
     load_game,
-    valid_id,
     write_transaction,
 )
 from .sharing import Credential, Device, editing, hash_token
@@ -50,14 +50,7 @@ def get_game(game_id: str) -> GameSnapshot:
 
 def game_version(game_id: str) -> int:
     """The game's version, in one statement: what a page polling for changes compares."""
-    if not valid_id(game_id):
-        raise GameNotFound()
-    version = db.session.scalar(
-        select(Game.version).where(Game.id == game_id, Game.deleted_at.is_(None))
-    )
-    if version is None:
-        raise GameNotFound()
-    return version
+    return int(live_game(game_id, Game.version).version)
 
 
 def create_game(

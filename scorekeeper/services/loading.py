@@ -15,7 +15,7 @@ from itertools import groupby
 from operator import attrgetter
 from typing import Any
 
-from sqlalchemy import and_, bindparam, select, update
+from sqlalchemy import Row, and_, bindparam, select, update
 from sqlalchemy.orm import selectinload
 
 from ..database import WRITE_OPTION
@@ -157,6 +157,18 @@ def valid_id(game_id: str) -> bool:
     """Whether ``game_id`` can be a game's id at all: NUL bytes (which PostgreSQL refuses in
     text) or overlong strings are not sent to the database."""
     return len(game_id) <= MAX_ID_LENGTH and _ID_CHARS.issuperset(game_id) and bool(game_id)
+
+
+def live_game(game_id: str, *columns: Any, lock: bool = False) -> Row[*tuple[Any, ...]]:
+    """The ``columns`` of the game (undeleted) in one statement, its row locked for the rest
+    of the transaction with ``lock``; :class:`GameNotFound` when there is no such game."""
+    if not valid_id(game_id):
+        raise GameNotFound()
+    statement = select(*columns).where(Game.id == game_id, Game.deleted_at.is_(None))
+    found = db.session.execute(statement.with_for_update() if lock else statement).first()
+    if found is None:
+        raise GameNotFound()
+    return found
 
 
 def check_round_number(rounds: int, number: int) -> None:

@@ -15,7 +15,6 @@ from sqlalchemy import ColumnElement, delete, exists, func, select, update
 
 from .. import errors
 from ..errors import (
-    GameNotFound,
     HandoverInvalid,
     NotKeeper,
     StaleVersion,
@@ -28,6 +27,7 @@ from .loading import (
     GameSnapshot,
     aware,
     check_round_number,
+    live_game,
     load_game,
     valid_id,
     write_transaction,
@@ -88,16 +88,7 @@ def authorize(game_id: str, token: Credential, number: int | None = None) -> Non
     stranger is refused before the request is read (the write checks again)."""
     if not token:
         raise TokenMissing()
-    if not valid_id(game_id):
-        raise GameNotFound()
-    found = db.session.execute(
-        select(Game.edit_token_hash, Game.round_count).where(
-            Game.id == game_id, Game.deleted_at.is_(None)
-        )
-    ).first()
-    if found is None:
-        raise GameNotFound()
-    token_hash, rounds = found
+    token_hash, rounds = live_game(game_id, Game.edit_token_hash, Game.round_count)
     verify_token(game_id, token_hash, token)
     if number is not None:
         check_round_number(rounds, number)
@@ -160,16 +151,7 @@ def _keeping(game_id: str, device: Device | None) -> Iterator[Device]:
 def lock_game(game_id: str) -> str:
     """Lock the game's row (undeleted) for the rest of the write transaction; the hash of its
     edit token."""
-    if not valid_id(game_id):
-        raise GameNotFound()
-    locked = db.session.scalar(
-        select(Game.edit_token_hash)
-        .where(Game.id == game_id, Game.deleted_at.is_(None))
-        .with_for_update()
-    )
-    if locked is None:
-        raise GameNotFound()
-    return str(locked)
+    return str(live_game(game_id, Game.edit_token_hash, lock=True).edit_token_hash)
 
 
 def handover_game(token: str) -> GameSnapshot:
