@@ -52,6 +52,10 @@ VALUES = st.one_of(
             "7",
             "99999999999999999999",
             "١",
+            "²",  # a digit to str.isdigit(), none to int()
+            "²:up",
+            "up-²",
+            "remove-²",
             "bid",
             "trump",
             "tricks",
