@@ -286,7 +286,18 @@ def test_a_short_game_ends_with_the_winner_and_the_standings(page: Page, base_ur
     page.get_by_role("button", name="See who won").click()
     expect(page.get_by_role("heading", name="Game over", level=1)).to_be_visible()
     expect(page.locator(".headline")).to_have_text("Bob wins with 60 points!")
-    standings = page.locator(".winners .standings-list li")
+    # One column on a phone: the headline under the title, the button across the page.
+    title = page.get_by_role("heading", name="Game over", level=1).bounding_box()
+    headline = page.locator(".headline").bounding_box()
+    again = page.get_by_role("button", name="Play again, same table").bounding_box()
+    width = page.viewport_size["width"] if page.viewport_size else 0
+    assert title is not None
+    assert headline is not None
+    assert again is not None
+    assert headline["x"] == pytest.approx(title["x"], abs=1)
+    assert headline["y"] >= title["y"] + title["height"] - 1
+    assert again["width"] >= 0.9 * (width - 2 * title["x"])
+    standings = page.locator(".game-over .standings-list li")
     expect(standings).to_have_text(
         [
             re.compile(r"^1\.\s+Bob\s+60$"),
@@ -334,7 +345,7 @@ def test_a_full_game_of_twenty_rounds_where_everyone_makes_their_bid(
     page.get_by_role("button", name="See who won").click()
     expect(page.get_by_role("heading", name="Game over", level=1)).to_be_visible()
     expect(page.locator(".headline")).to_have_text("Cy wins with 1,170 points!")
-    expect(page.locator(".winners .standings-list li")).to_have_text(
+    expect(page.locator(".game-over .standings-list li")).to_have_text(
         [
             re.compile(r"^1\.\s+Cy\s+1,170$"),
             re.compile(r"^2\.\s+Bob\s+1,100$"),
