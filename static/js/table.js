@@ -1,4 +1,4 @@
-// Documented in base.html: this file is sent on every page, so keep it small.
+// Sent on every page (see base.html): keep it small.
 (() => {
   const on = (name, handler) => document.addEventListener(name, handler);
   if ("serviceWorker" in navigator && window.isSecureContext) {
@@ -28,7 +28,7 @@
     }
   }
   const showNext = () => document.getElementById("refusal")
-    || document.querySelector("[data-next]")?.scrollIntoView({block: "nearest"});
+    || document.querySelector(".flash.error,[data-next]")?.scrollIntoView({block: "nearest"});
   const settled = () => { localTimes(); showNext(); };
   on("htmx:after:settle", settled);
   if (document.readyState === "loading") on("DOMContentLoaded", settled); else settled();
@@ -43,7 +43,7 @@
         lock = await navigator.wakeLock.request("screen");
         lock.addEventListener("release", () => { lock = null; });
       } catch (refused) {
-        lock = null;  // e.g. battery saver: the screen may sleep, nothing else changes
+        lock = null;  // e.g. battery saver: then the screen may sleep
       }
     } else if (!wanted() && lock !== null) {
       const held = lock;
@@ -51,7 +51,7 @@
       held.release().catch(() => {});
     }
   }
-  // The lock goes when the page is hidden: take it again on coming back, and after each swap.
+  // A hidden page loses the lock: take it again on coming back, and after each swap.
   on("visibilitychange", keepAwake);
   on("htmx:after:settle", keepAwake);
   keepAwake();
