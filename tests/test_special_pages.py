@@ -105,7 +105,14 @@ def test_the_clouds_change_is_tapped_in_and_shown_on_the_sheet(
     for seat, value in ((2, 1), (0, 1), (1, 0)):
         assert phone.bid(2, seat, value).status_code == 303
     assert phone.tap(2, action="cloud", value="2:up").status_code == 303
-    assert "The Cloud: Cy bids 2 instead" in text(phone.round_page(2))
+    page = text(phone.round_page(2))
+    assert "The Cloud: Cy bids 2 instead" in page
+    # The round screen tells the bid the round is scored on, and counts it.
+    assert "Cy bid 1→2 ☁ (bid changed by the Cloud)" in page
+    assert "The bids add up to 3, for 2 tricks." in page
+    assert "Cy 0 tricks · needs 2" in page
+    live = text(phone.get(f"/games/{phone.game_id}/view"))
+    assert "Cy 1→2 ☁ (bid changed by the Cloud) –" in live
     assert phone.tap(2, action="cloud", value="2:sideways").status_code == 422
     # A digit that is no ASCII digit is refused in the same sentence, not a server error.
     refused = phone.tap(2, action="cloud", value="²:up")
@@ -118,6 +125,8 @@ def test_the_clouds_change_is_tapped_in_and_shown_on_the_sheet(
         view = games.get_game(phone.game_id).view.round(2)
     assert view.cloud == Cloud(2, 2)
     assert view.scores == [-10, 20, 40]
+    scored = text(phone.round_page(2))
+    assert "Cy 1→2 ☁ (bid changed by the Cloud) 2 +40" in scored
     sheet = text(phone.get(f"/games/{phone.game_id}/sheet"))
     assert "1→2 ☁ (bid changed by the Cloud) /2" in sheet
 

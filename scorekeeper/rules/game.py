@@ -99,6 +99,12 @@ class RoundView:
             return None
         return self.cloud.seat, self.cloud.bid
 
+    def changed_bid(self, seat: int) -> int | None:
+        """The bid the Cloud changed ``seat``'s to, once the bids are visible (``None``: it
+        changed none of that seat's, or the bids are hidden)."""
+        shown = self.cloud_bid
+        return shown[1] if shown is not None and shown[0] == seat else None
+
     @property
     def bids_visible(self) -> bool:
         """Whether the reveal mode lets the table see the bids now."""

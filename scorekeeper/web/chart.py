@@ -1,6 +1,6 @@
 """The score chart: each player's running total after every round, as the points of an SVG
-drawn on the server (no chart JavaScript). Pure functions of the totals; the template
-``_chart.html`` only lays the shapes out."""
+drawn on the server (no chart JavaScript), and the statistics' sparklines. Pure functions of
+the totals; the templates (``_chart.html``, ``statistics.html``) only lay the shapes out."""
 
 from __future__ import annotations
 
@@ -144,3 +144,53 @@ def marker_path(shape: str, x: float, y: float, size: float = MARKER_SIZE) -> st
         )
     corners = ((x + dx * s, y + dy * s) for dx, dy in CORNERS[shape])
     return "M" + "L".join(f"{round(cx, 2):g},{round(cy, 2):g}" for cx, cy in corners) + "Z"
+
+
+# -- Sparklines: a player's final totals on the statistics page ---------------------------
+
+SPARK_WIDTH = 120
+SPARK_HEIGHT = 32
+SPARK_MARGIN = 2
+
+
+@dataclass(frozen=True)
+class Sparkline:
+    """A player's totals as a small line chart: SVG points in a ``width`` × ``height`` box,
+    the zero line's height (if it crosses), and the values the label names."""
+
+    points: str
+    zero: float | None
+    first: int
+    last: int
+    low: int
+    high: int
+    count: int
+    width: int = SPARK_WIDTH
+    height: int = SPARK_HEIGHT
+
+
+def sparkline(values: Sequence[int]) -> Sparkline | None:
+    """The line through ``values`` (oldest first) scaled into the box, level through the middle
+    when they are all alike; ``None`` for fewer than two (one game has no course to show)."""
+    if len(values) < 2:
+        return None
+    low, high = min(values), max(values)
+    inner = SPARK_HEIGHT - 2 * SPARK_MARGIN
+    step = (SPARK_WIDTH - 2 * SPARK_MARGIN) / (len(values) - 1)
+
+    def y(value: int) -> float:
+        share = (value - low) / (high - low) if high > low else 0.5
+        return round(SPARK_MARGIN + inner - share * inner, 1)
+
+    points = " ".join(
+        f"{round(SPARK_MARGIN + index * step, 1)},{y(value)}" for index, value in enumerate(values)
+    )
+    return Sparkline(
+        points=points,
+        zero=y(0) if low < 0 < high else None,
+        first=values[0],
+        last=values[-1],
+        low=low,
+        high=high,
+        count=len(values),
+    )

@@ -24,7 +24,7 @@ from ..rules.table import NAME_MAX_LENGTH
 from ..services import audit, games, history, import_document, importing
 from ..services import statistics as statistics_service
 from ..services.import_document import IMPORT_MAX_BYTES, MAX_IMPORT_GAMES
-from . import screens
+from . import chart, screens
 from .common import Page, back_to, current_device, editable, page_blueprint
 from .following import followed_ids, forget_followed
 
@@ -310,7 +310,7 @@ def statistics() -> Page:
     return render_template(
         "statistics.html",
         stats=stats,
-        sparkline=screens.sparkline,
+        sparkline=chart.sparkline,
         percent=percent,
         decimal=decimal,
     )

@@ -56,6 +56,13 @@ class Row:
     filled: bool = False
     #: The player's value is in (tapped): the screen moves on to the next row.
     entered: bool = False
+    #: The bid the Cloud changed the player's to (``None``: none, or the bids are hidden).
+    cloud: int | None = None
+
+    @property
+    def scored_bid(self) -> int | None:
+        """The bid the round is scored on: the Cloud's change, else the bid."""
+        return self.cloud if self.cloud is not None else self.bid
 
     @property
     def per_line(self) -> int | None:
@@ -133,6 +140,7 @@ def trick_rows(game: loading.GameSnapshot, number: int) -> list[Row]:
             choices=[Choice(value, filled[seat] == value) for value in range(view.cards + 1)],
             filled=draft[seat] is None and filled[seat] is not None,
             entered=draft[seat] is not None,
+            cloud=view.changed_bid(seat),
         )
         for seat in view.bid_order
     ]
@@ -210,7 +218,7 @@ def sheet_rows(game: loading.GameSnapshot) -> list[SheetRow]:
                 score=view.scores[seat] if view.scores is not None else None,
                 total=totals[seat] if totals is not None else None,
                 dealer=seat == view.dealer,
-                cloud=view.cloud_bid[1] if view.cloud_bid and view.cloud_bid[0] == seat else None,
+                cloud=view.changed_bid(seat),
             )
             for seat in range(seats)
         ]
@@ -268,54 +276,6 @@ def score_chart(game: loading.GameSnapshot) -> chart.Chart:
     """The running totals of every player after each scored round, as a chart."""
     totals = [view.totals_after for view in game.view.rounds if view.totals_after is not None]
     return chart.score_chart(game.table.players, totals, game.table.rules.rounds)
-
-
-SPARK_WIDTH = 120
-SPARK_HEIGHT = 32
-SPARK_MARGIN = 2
-
-
-@dataclass(frozen=True)
-class Sparkline:
-    """A player's totals as a small line chart: SVG points in a ``width`` × ``height`` box,
-    the zero line's height (if it crosses), and the values the label names."""
-
-    points: str
-    zero: float | None
-    first: int
-    last: int
-    low: int
-    high: int
-    count: int
-    width: int = SPARK_WIDTH
-    height: int = SPARK_HEIGHT
-
-
-def sparkline(values: Sequence[int]) -> Sparkline | None:
-    """The line through ``values`` (oldest first) scaled into the box, level through the middle
-    when they are all alike; ``None`` for fewer than two (one game has no course to show)."""
-    if len(values) < 2:
-        return None
-    low, high = min(values), max(values)
-    inner = SPARK_HEIGHT - 2 * SPARK_MARGIN
-    step = (SPARK_WIDTH - 2 * SPARK_MARGIN) / (len(values) - 1)
-
-    def y(value: int) -> float:
-        share = (value - low) / (high - low) if high > low else 0.5
-        return round(SPARK_MARGIN + inner - share * inner, 1)
-
-    points = " ".join(
-        f"{round(SPARK_MARGIN + index * step, 1)},{y(value)}" for index, value in enumerate(values)
-    )
-    return Sparkline(
-        points=points,
-        zero=y(0) if low < 0 < high else None,
-        first=values[0],
-        last=values[-1],
-        low=low,
-        high=high,
-        count=len(values),
-    )
 
 
 # -- Undo and redo -------------------------------------------------------------------------
