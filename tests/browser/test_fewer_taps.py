@@ -120,6 +120,9 @@ def test_the_next_control_is_on_screen_without_scrolling_in_round_ten(
             bid(page, name, number if seat == 0 else 0)
         all_made(page, number)
         expect(round_heading(page, number + 1)).to_be_visible()
+        if number < 9:  # the next round's first tap, its trump, on screen with the points
+            on_screen(page.get_by_role("button", name="Wizard: the dealer chooses", exact=True))
+            expect(page.get_by_role("heading", name=f"Round {number} is scored")).to_be_attached()
     # Round 10, the last, deals every card (no trump to turn): Dee deals, Eve bids first.
     order = [SIX[(10 + offset) % 6] for offset in range(6)]
     for name, value in zip(order, (2, 2, 2, 2, 1, 0), strict=True):
