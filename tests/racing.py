@@ -24,7 +24,7 @@ from flask.testing import FlaskClient
 CSRF = re.compile(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"')
 
 TIMEOUT = 60  # seconds a racer may take before the race counts as hung
-STALE_SENTENCE = "This game was changed a moment ago, on another phone or screen"
+STALE_SENTENCE = "This game was changed a moment ago (on another phone or screen"
 # The 8 different bid sets of a 3-player round 1 (one card each).
 BIDS = [list(bids) for bids in itertools.product([0, 1], repeat=3)]
 

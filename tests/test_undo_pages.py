@@ -61,7 +61,7 @@ def test_an_undo_after_another_phones_write_is_refused_in_one_sentence(
     phone.bid(1, 1, 1)  # another phone's write moves the version on
     response = phone.tap(1, version=stale, action="undo")
     assert response.status_code == 412
-    assert "This game was changed a moment ago, on another phone or screen" in text(response)
+    assert "This game was changed a moment ago (on another phone or screen" in text(response)
     with app.app_context():
         assert games.get_game(phone.game_id).round(1).bids == (None, 1, None)
 

@@ -11,7 +11,10 @@ from flask.testing import FlaskClient
 
 from .confidant import Confidant, text
 
-STALE = "This game was changed a moment ago, on another phone or screen, so your tap was not"
+STALE = (
+    "This game was changed a moment ago (on another phone or screen, or by a tap whose answer "
+    "never came), so your tap was not"
+)
 
 
 @pytest.fixture

@@ -176,9 +176,8 @@ def flash_stale() -> None:
     """Say that another phone wrote first, so the tap was not saved."""
     flash(
         gettext(
-            "This game was changed a moment ago, on another phone or screen, so your tap was not "
-            "saved: "
-            "here is the game as it is now."
+            "This game was changed a moment ago (on another phone or screen, or by a tap whose "
+            "answer never came), so your tap was not saved: here is the game as it is now."
         ),
         "error",
     )

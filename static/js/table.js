@@ -14,7 +14,9 @@
     box.textContent = read ? box.dataset.read : box.dataset.write;
     box.hidden = false;
   });
-  on("htmx:after:request", () => { const box = notice(); if (box) box.hidden = true; });
+  const hide = () => { const box = notice(); if (box) box.hidden = true; };
+  on("htmx:after:request", hide);
+  addEventListener("online", hide);
   on("htmx:before:request", (event) => {
     if (event.detail?.ctx?.sourceElement?.isConnected === false) event.preventDefault();
   });
@@ -27,8 +29,8 @@
       if (!Number.isNaN(moment.getTime())) time.textContent = format.format(moment);
     }
   }
-  const showNext = () => document.getElementById("refusal")
-    || document.querySelector(".flash.error,[data-next]")?.scrollIntoView({block: "nearest"});
+  const showNext = () => (document.getElementById("refusal")
+    || document.querySelector(".flash.error,[data-next]"))?.scrollIntoView({block: "nearest"});
   const settled = () => { localTimes(); showNext(); };
   on("htmx:after:settle", settled);
   if (document.readyState === "loading") on("DOMContentLoaded", settled); else settled();

@@ -420,9 +420,8 @@ def test_a_page_made_stale_by_another_phone_says_so_and_shows_the_fresh_state(
     tap(other, other.get_by_role("button", name="Ute bids 0", exact=True))
 
     expect(other.get_by_role("alert")).to_have_text(
-        "This game was changed a moment ago, on another phone or screen, so your tap was "
-        "not saved: "
-        "here is the game as it is now."
+        "This game was changed a moment ago (on another phone or screen, or by a tap whose "
+        "answer never came), so your tap was not saved: here is the game as it is now."
     )
     ute_bids_1 = other.get_by_role("button", name="Ute bids 1", exact=True)
     expect(ute_bids_1).to_have_attribute("aria-pressed", "true")

@@ -214,6 +214,11 @@ def test_a_secret_games_cloud_says_what_it_does_on_a_narrow_phone(
     refusal = page.get_by_role("alert")
     expect(refusal).to_have_text("The Cloud changes Cy's bid of 0 by one, to 1, not to −1.")
     expect(refusal).to_be_in_viewport()
+    # ... and not under the tally that stays at the top while the rows scroll.
+    bar, said = page.locator(".tally.sticky").bounding_box(), refusal.bounding_box()
+    assert bar is not None
+    assert said is not None
+    assert said["y"] >= bar["y"] + bar["height"] - 1
     expect(page.locator("details.special summary")).to_contain_text(
         "The Cloud: who won its trick changes their bid by one"
     )

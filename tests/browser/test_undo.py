@@ -31,8 +31,8 @@ if TYPE_CHECKING:
 
 SIZES = [(360, 740), (390, 844)]
 STALE = (
-    "This game was changed a moment ago, on another phone or screen, so your tap was not "
-    "saved: here is the game as it is now."
+    "This game was changed a moment ago (on another phone or screen, or by a tap whose answer "
+    "never came), so your tap was not saved: here is the game as it is now."
 )
 
 

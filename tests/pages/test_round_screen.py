@@ -257,8 +257,8 @@ def test_a_stale_page_gets_the_fresh_state_and_saves_nothing(
     response = phone.tap(1, version=stale, action="bid", seat=1, value=0)
     assert response.status_code == 412
     assert (
-        "This game was changed a moment ago, on another phone or screen, so your tap was not"
-        in text(response)
+        "This game was changed a moment ago (on another phone or screen, or by a tap whose "
+        "answer never came), so your tap was not" in text(response)
     )
     assert pressed(response.get_data(as_text=True), "Ute bids 1")
     with app.app_context():
