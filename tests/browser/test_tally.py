@@ -12,7 +12,16 @@ pytest.importorskip("playwright.sync_api")
 
 from playwright.sync_api import Locator, Page, expect
 
-from .helpers import all_made, bid, new_game, next_round, set_trump, shot, tap
+from .helpers import (
+    all_made,
+    bid,
+    expect_fits_the_phone,
+    new_game,
+    next_round,
+    set_trump,
+    shot,
+    tap,
+)
 
 NAMES = ["Ann", "Bob", "Cy"]
 #: A change reaches a following phone within the sweep's half second, and its rendering.
@@ -61,3 +70,23 @@ def test_the_tally_shows_on_a_followers_phone_within_2_s(
     # The tricks step came filled in: scoring is one more tap.
     tap(page, page.get_by_role("button", name="Score round 2", exact=True))
     expect(page.get_by_role("heading", name="Round 2 is scored")).to_be_visible()
+
+
+@pytest.mark.parametrize("width", [360, 390])
+def test_long_names_wrap_in_the_tally_and_nothing_scrolls_sideways(
+    page: Page, base_url: str, width: int
+) -> None:
+    page.set_viewport_size({"width": width, "height": 800})
+    names = ["Anna", "Bernd", "Carla", "Wolfensberger", "Kartenkoenigin2024xyz", "Fritz"]
+    new_game(page, base_url, names, dealer="Anna")
+    set_trump(page, "red Dwarves")
+    for name in names[1:] + names[:1]:
+        bid(page, name, 0)
+    page.get_by_text("Tally each trick as it falls").click()
+    expect(winner_button(page, "Kartenkoenigin2024xyz")).to_be_visible()
+    expect_fits_the_phone(page)
+    shot(page, f"tally-long-names-{width}")
+    for name in names:  # each button within the page, two a line
+        box = winner_button(page, name).bounding_box()
+        assert box is not None
+        assert box["x"] + box["width"] <= width
