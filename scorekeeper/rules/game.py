@@ -99,6 +99,12 @@ class RoundView:
             return None
         return self.cloud.seat, self.cloud.bid
 
+    @property
+    def shown_scored_bids(self) -> tuple[int | None, ...] | None:
+        """The bids as the table may see them, the Cloud's change in its winner's once they
+        are visible: the bids the round is scored on, as far as the table knows them."""
+        return scored_bids(self.shown_bids, self.cloud if self.cloud_bid else None)
+
     def changed_bid(self, seat: int) -> int | None:
         """The bid the Cloud changed ``seat``'s to, once the bids are visible (``None``: it
         changed none of that seat's, or the bids are hidden)."""

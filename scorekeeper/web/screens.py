@@ -60,11 +60,6 @@ class Row:
     cloud: int | None = None
 
     @property
-    def scored_bid(self) -> int | None:
-        """The bid the round is scored on: the Cloud's change, else the bid."""
-        return self.cloud if self.cloud is not None else self.bid
-
-    @property
     def per_line(self) -> int | None:
         """How many number buttons a line holds so that the lines come out even (round 6's
         seven as 4 and 3, not 6 and a lone 6); ``None`` when they fit on one line."""

@@ -9,7 +9,6 @@ from flask_babel import ngettext
 
 from ..i18n import gettext
 from ..rules.game import RoundState
-from ..rules.specials import scored_bids
 from ..rules.tally import Need, Progress, nobody_allowed, progress
 from ..services import loading
 
@@ -78,9 +77,7 @@ def board(game: loading.GameSnapshot, number: int) -> Board | None:
     view = game.view.round(number)
     if view.state is not RoundState.PLAYING:
         return None
-    # The bids as shown, the Cloud's change in its winner's (it is known once they are).
-    cloud = view.cloud if view.cloud_bid else None
-    shown = scored_bids(view.shown_bids, cloud) or (None,) * game.table.seats
+    shown = view.shown_scored_bids or (None,) * game.table.seats
     rows = [
         TallyRow(
             seat=player.seat,
