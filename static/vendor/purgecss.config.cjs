@@ -15,6 +15,15 @@ const options = {
   keyframes: true,
   // Set by htmx at run time, and the browser's own states: never in the sources as words.
   safelist: {standard: [/^htmx-/, /-moz-/]},
+  // What PurgeCSS keeps though no page can match it, left out before it runs (build.sh): it
+  // keeps :host() always, and takes an attribute's name and value, or an element's name, as
+  // words found anywhere ("false", "mark"). No page has a shadow root; aria-invalid is only
+  // ever "true", on text fields, selects and the file field; no <address>, <mark>, <progress>.
+  unused: [/:host\(/, /\[aria-invalid=false\]/, /^\[type=(checkbox|radio)\][^,]*\[aria-invalid=/,
+    /^(address|mark|progress)$/],
+  // The themes' value of a custom property that every rule reading it sets anew (buttons and
+  // fields their own --pico-box-shadow): left out of the :root rules.
+  unusedInThemes: ["--pico-box-shadow"],
 };
 module.exports = {
   // Every page: Pico as the templates use it.
