@@ -69,3 +69,15 @@ def test_a_bid_the_cloud_changed_stays_on_one_line(page: Page, base_url: str) ->
     heights = cells.evaluate_all("cells => cells.map((cell) => cell.offsetHeight)")
     assert len(set(heights)) == 1, heights
     shot(page, "spectator-cloud-360")
+
+
+def test_the_dealers_mark_leaves_the_widest_bid_readable(page: Page, base_url: str) -> None:
+    page.set_viewport_size({"width": 360, "height": 740})
+    page.goto(f"{base_url}/games/{in_round_ten(page, base_url)}/view")
+    # Cy deals round 3, where the Cloud's "2→1☁/2" is the widest bid of the column.
+    cell = page.locator("table.sheet #round-3 td.dealer")
+    expect(cell.locator(".bt")).to_contain_text("2→1☁")
+    mark, bid = cell.locator(".dealer-mark").bounding_box(), cell.locator(".bt").bounding_box()
+    assert mark is not None
+    assert bid is not None
+    assert mark["x"] >= bid["x"] + bid["width"], "the D is drawn over the bid"
