@@ -42,6 +42,7 @@ TITLES: dict[str, LazyString] = {
     "not-found": _l("Not found"),
     "unauthorized": _l("Edit token missing"),
     "forbidden": _l("Edit token rejected"),
+    "table-code-rejected": _l("Table code rejected"),
     "method-not-allowed": _l("Method not allowed"),
     "out-of-turn": _l("Out of turn"),
     "stale-version": _l("The game has changed"),
