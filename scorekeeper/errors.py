@@ -18,7 +18,7 @@ HANDOVER_MINUTES = 15
 #: Digits of a table code.
 TABLE_CODE_DIGITS = 8
 
-#: The problem type (API.md) each status is answered with.
+#: The problem type (API.md) each status is answered with, unless a refusal names its own.
 PROBLEMS = {
     401: "unauthorized",
     403: "forbidden",
@@ -119,13 +119,13 @@ class TableCodeMalformed(ServiceError):
 
 class TableCodeWrong(ServiceError):
     status = 403
+    problem = "table-code-rejected"
     message = _(
         "This is not the table code of this game: ask the scorekeeper to read it out again."
     )
 
 
-class TableCodeMissing(ServiceError):
-    status = 403
+class TableCodeMissing(TableCodeWrong):
     message = _(
         "This game has no table code yet: it appears on the scorekeeper's round screen "
         "and invite page."

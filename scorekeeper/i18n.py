@@ -23,11 +23,12 @@ def gettext(message: str, **params: Any) -> str:
     return str(flask_babel.gettext(message, **params))
 
 
-def rule_message(error: RuleError) -> str:
-    """The rule's sentence in the request's language."""
+def rule_message(error: RuleError, *, api: bool = False) -> str:
+    """The rule's sentence in the request's language; ``api``: it lists the suits by the
+    values a client sends ("blue, green"), which a page names instead."""
     translations = get_translations()
     shown = {}
-    if "suits" in error.params:
+    if "suits" in error.params and not api:
         # The API's keys ("blue, green") would be English on a page: name the suits instead.
         shown["suits"] = ", ".join(suit_label(suit) for suit in Suit)
     suit = error.params.get("suit")
@@ -49,11 +50,11 @@ def suit_label(suit: Suit) -> str:
     return gettext("%(colour)s %(people)s", colour=colour, people=people)
 
 
-def service_message(error: errors.ServiceError) -> str:
-    """The service's sentence in the request's language (a rule's refusal quoted in it, too),
-    and the wait, when the refusal has one."""
+def service_message(error: errors.ServiceError, *, api: bool = False) -> str:
+    """The service's sentence in the request's language (a rule's refusal quoted in it, too,
+    as :func:`rule_message` says it), and the wait, when the refusal has one."""
     params = {
-        key: rule_message(value) if isinstance(value, RuleError) else value
+        key: rule_message(value, api=api) if isinstance(value, RuleError) else value
         for key, value in error.params.items()
     }
     said = gettext(error.message, **(params | _counts(params)))

@@ -229,6 +229,7 @@ def test_delete_then_the_game_is_gone(app: Flask, api: ApiClient) -> None:
     response = api.client.delete(url, headers=api.headers(game_id, **{"If-Match": '"2"'}))
     assert response.status_code == 204
     assert not response.get_data()
+    assert "Content-Type" not in response.headers  # no body, so no type for it
     _problem(api.client.get(url), 404)
     _problem(api.client.get(url, headers={"If-None-Match": '"3"'}), 404)
     _problem(api.put(game_id, 1, "bids", {"bids": [0, 0, 0]}), 404)

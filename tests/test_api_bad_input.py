@@ -418,15 +418,17 @@ def test_too_many_bids_for_a_scored_round_are_refused(api: ApiClient) -> None:
 
 
 def test_a_negative_count_is_refused_before_a_stale_version(api: ApiClient) -> None:
+    """Below the range as over it, in the rules' words: 422 whatever the version."""
     game_id = api.create(["Ann", "Bob", "Cy"], first_dealer=0)["id"]
     api.trump(game_id, 1, "red")
-    for what, body, where in (
-        ("bids", {"bids": [None, -1, None]}, "bids[1]"),
-        ("tricks", {"tricks": [0, -2, 3]}, "tricks[1]"),
+    for what, body, where, detail in (
+        ("bids", {"bids": [None, -1, None]}, "bids[1]", "Bob can bid 0 to 1, not −1."),
+        ("bids", {"bids": [None, 2, None]}, "bids[1]", "Bob can bid 0 to 1, not 2."),
+        ("tricks", {"tricks": [0, -2, 3]}, "tricks[1]", "Bob can win 0 to 1 tricks, not −2."),
     ):
         response = api.put(game_id, 1, what, body, **{"If-Match": '"1"'})  # stale: it is 2
         assert response.status_code == 422, response.get_json()
         problem = response.get_json()
-        assert problem["detail"] == f"{where} cannot be below 0."
+        assert problem["detail"] == f"In round 1 {detail}"
         assert problem["errors"] == [{"field": where, "message": problem["detail"]}]
     assert api.get(game_id)["version"] == 2  # nothing written

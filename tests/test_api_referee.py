@@ -160,7 +160,7 @@ def test_the_referee_records_and_reads_nothing(app: Flask, client: FlaskClient) 
         (
             {"trump": "purple", "cards": [Z]},
             "trump",
-            "A suit is one of blue Humans, green Elves, red Dwarves, yellow Giants, not “purple”.",
+            "A suit is one of blue, green, red, yellow, not “purple”.",
         ),
         (
             {"trump": None, "reading": "lax", "cards": [Z]},

@@ -84,6 +84,26 @@ def test_a_round_before_the_previous_is_scored_is_out_of_turn(
     assert api.get(game_id)["rounds"][1]["state"] == "trump"
 
 
+@pytest.mark.parametrize(
+    ("language", "turned", "expected"),
+    [
+        ("en", "wizard", "give the chosen suit, one of blue, green, red, yellow."),
+        ("de", "wizard", "Gib die gewählte Farbe an (blue, green, red, yellow)."),
+        ("en", "werewolf", "one of blue, green, red, yellow, or none for no trump."),
+        ("de", "werewolf", "eine von blue, green, red, yellow, oder none für keinen Trumpf."),
+    ],
+)
+def test_a_trump_without_its_suit_names_the_values_to_send(
+    api: ApiClient, language: str, turned: str, expected: str
+) -> None:
+    """The API names the values a client sends ("blue"), not the suits' names on a page."""
+    game_id = api.create(NAMES, first_dealer=0, rules={"special_cards": ["werewolf"]})["id"]
+    response = api.put(game_id, 1, "trump", {"turned": turned}, **{"Accept-Language": language})
+    problem = _refused(response, 422)
+    assert problem["detail"].endswith(expected)
+    assert problem["errors"] == [{"field": "chosen", "message": problem["detail"]}]
+
+
 # -- The round that deals every card -------------------------------------------------------
 
 

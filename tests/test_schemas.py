@@ -62,7 +62,7 @@ def test_a_refused_bid_names_its_seat(api: ApiClient) -> None:
     response = api.put(game_id, 1, "bids", {"bids": [0, -1, None]})
     assert response.status_code == 422
     assert response.get_json()["errors"][0]["field"] == "bids[1]"
-    assert response.get_json()["detail"] == "bids[1] cannot be below 0."
+    assert response.get_json()["detail"] == "In round 1 Bob can bid 0 to 1, not −1."
 
 
 @pytest.mark.parametrize(

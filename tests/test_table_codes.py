@@ -285,6 +285,27 @@ def test_an_app_shows_a_new_code_and_another_app_takes_over_with_it(client: Flas
 
 
 @pytest.mark.parametrize(
+    ("language", "title"), [("en", "Table code rejected"), ("de", "Tischcode abgelehnt")]
+)
+def test_a_refused_table_code_is_titled_for_the_table_code(
+    client: FlaskClient, language: str, title: str
+) -> None:
+    """Not "Edit token rejected": no edit token was sent; the code, missing or wrong, is."""
+    created = client.post("/api/v1/games", json={"players": ["A", "B", "C"]}).get_json()
+    takeover = f"/api/v1/games/{created['id']}/takeover"
+    headers = {"Accept-Language": language}
+    for made in (False, True):  # no code yet, then a wrong one
+        if made:
+            edit = {"Authorization": f"Bearer {created['edit_token']}"}
+            client.post(f"/api/v1/games/{created['id']}/table-code", headers=edit)
+        answer = client.post(takeover, json={"table_code": "00000000"}, headers=headers)
+        assert answer.status_code == 403
+        problem = answer.get_json()
+        assert problem["type"] == "/api/v1/problems/table-code-rejected"
+        assert problem["title"] == title
+
+
+@pytest.mark.parametrize(
     ("body", "status"),
     [
         ({"table_code": "12"}, 422),

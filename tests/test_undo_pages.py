@@ -102,3 +102,35 @@ def test_a_trick_count_tapped_in_is_undone_and_the_history_tells_it(
     assert "Ute: eingetippte Stiche 1 → –" in german
     german = text(phone.get(phone.round_path(1), headers={"Accept-Language": "de"}))
     assert "die Stiche von Ute in Runde 1" in german  # the redo button
+
+
+@pytest.mark.parametrize(
+    ("deck", "action", "value", "named", "german"),
+    [
+        (["cloud"], "cloud", "0:up", "the Cloud in round 1", "die Wolke in Runde 1"),
+        (["bomb"], "bomb", "1", "the Bomb in round 1", "die Bombe in Runde 1"),
+        (
+            ["bomb", "cloud"],
+            "bomb",
+            "1",
+            "the Bomb or the Cloud in round 1",
+            "die Bombe oder die Wolke in Runde 1",
+        ),
+    ],
+)
+def test_the_undo_of_a_special_card_names_the_cards_in_the_deck(
+    client: FlaskClient, deck: list[str], action: str, value: str, named: str, german: str
+) -> None:
+    phone = Confidant(client)
+    form = phone.new_game_form(["Thomas", "Ute", "Kevin"])
+    form["special_cards"] = deck
+    phone.game_id = client.post("/games/new", data=form).headers["Location"].rsplit("/", 1)[-1]
+    phone.trump(1, "green")
+    for seat, bid in ((1, 1), (2, 0), (0, 0)):
+        phone.bid(1, seat, bid)
+    assert phone.tap(1, action=action, value=value).status_code == 303
+    assert f"Undo: {named}" in text(phone.round_page(1))
+    in_german = text(phone.get(phone.round_path(1), headers={"Accept-Language": "de"}))
+    assert f"Rückgängig: {german}" in in_german
+    response = phone.tap(1, action="undo")
+    assert f"Undone: {named}." in text(phone.get(response.headers["Location"]))

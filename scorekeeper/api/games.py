@@ -83,4 +83,6 @@ def get_game(game_id: str) -> Response:
 def delete_game(game_id: str) -> Response:
     """Delete the game."""
     games.delete_game(game_id, token(), if_match=if_match())
-    return Response(status=204)
+    deleted = Response(status=204)
+    del deleted.headers["Content-Type"]  # no body to type (Flask's default says text/html)
+    return deleted

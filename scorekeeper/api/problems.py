@@ -42,6 +42,7 @@ TITLES: dict[str, LazyString] = {
     "not-found": _l("Not found"),
     "unauthorized": _l("Edit token missing"),
     "forbidden": _l("Edit token rejected"),
+    "table-code-rejected": _l("Table code rejected"),
     "method-not-allowed": _l("Method not allowed"),
     "out-of-turn": _l("Out of turn"),
     "stale-version": _l("The game has changed"),
@@ -81,11 +82,12 @@ def _problem(error: Answered) -> Problem:
     if isinstance(error, Problem):
         return error
     if isinstance(error, errors.ServiceError):
-        return Problem(error.status, error.problem, service_message(error), headers=error.headers)
+        said = service_message(error, api=True)
+        return Problem(error.status, error.problem, said, headers=error.headers)
     if isinstance(error, OutOfTurnError):
-        return Problem(409, "out-of-turn", rule_message(error))
+        return Problem(409, "out-of-turn", rule_message(error, api=True))
     if isinstance(error, RuleError):
-        return Problem(422, "rule-violation", rule_message(error), error.field)
+        return Problem(422, "rule-violation", rule_message(error, api=True), error.field)
     if isinstance(error, HTTPException):
         return _http_problem(error)
     detail = unavailable_message(error)

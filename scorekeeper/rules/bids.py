@@ -55,6 +55,22 @@ def verify_one_bid_per_seat(table: Table, bids: Sequence[int | None]) -> None:
         )
 
 
+def verify_bid_range(table: Table, round_number: int, bids: Sequence[int | None]) -> None:
+    """Raise unless ``bids`` has one place for each seat and every bid given is 0 to the
+    cards in hand: what no other bid and no standings can make right."""
+    verify_one_bid_per_seat(table, bids)
+    for seat, bid in enumerate(bids):
+        if bid is not None and not table.holds(round_number, bid):
+            raise BidError(
+                _("In round %(round)d %(name)s can bid 0 to %(cards)d, not %(bid)s."),
+                field=f"bids[{seat}]",
+                round=round_number,
+                name=table.players[seat],
+                cards=table.cards(round_number),
+                bid=Count(bid),
+            )
+
+
 def verify_bids(
     table: Table,
     round_number: int,
@@ -68,17 +84,7 @@ def verify_bids(
     ``hidden``: the table cannot see the bids now (covered bids before they are all in,
     secret bids before the round is scored), so a refusal must not name the dealer's bid.
     """
-    verify_one_bid_per_seat(table, bids)
-    for seat, bid in enumerate(bids):
-        if bid is not None and not table.holds(round_number, bid):
-            raise BidError(
-                _("In round %(round)d %(name)s can bid 0 to %(cards)d, not %(bid)s."),
-                field=f"bids[{seat}]",
-                round=round_number,
-                name=table.players[seat],
-                cards=table.cards(round_number),
-                bid=Count(bid),
-            )
+    verify_bid_range(table, round_number, bids)
     dealer_seat = table.dealer(round_number)
     dealer_bid = bids[dealer_seat]
     if dealer_bid is None or dealer_bid != forbidden_bid(table, round_number, bids, totals_before):

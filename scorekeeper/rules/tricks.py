@@ -37,9 +37,7 @@ def verify_tricks(
     """Raise unless each count lies in 0 ... r and they sum to the tricks of the round: r,
     or r - 1 when the Bomb was played."""
     cards = table.tricks(round_number, bomb=bomb)
-    verify_one_count_per_seat(table, tricks)
-    for seat, count in enumerate(tricks):
-        verify_trick_count(table, round_number, seat, count)
+    verify_trick_counts(table, round_number, tricks)
     total = sum(tricks)
     if total == cards:
         return
@@ -66,6 +64,13 @@ def verify_tricks(
         round=round_number,
         cards=cards,
     )
+
+
+def verify_trick_counts(table: Table, round_number: int, tricks: Sequence[int]) -> None:
+    """Raise unless ``tricks`` has one count for each seat, each 0 to the cards in hand."""
+    verify_one_count_per_seat(table, tricks)
+    for seat, count in enumerate(tricks):
+        verify_trick_count(table, round_number, seat, count)
 
 
 def verify_trick_count(table: Table, round_number: int, seat: int, count: int) -> None:

@@ -127,7 +127,7 @@ class TrumpBody(Model):
 class BidsBody(Model):
     """The bids so far."""
 
-    bids: list[Annotated[int, Field(ge=0)] | None] = Field(
+    bids: list[Annotated[int, Field(json_schema_extra={"minimum": 0})] | None] = Field(
         description="One bid per seat, in seat order; null: not bid yet."
     )
 
@@ -151,7 +151,7 @@ class Cloud(Model):
 class TricksBody(Model):
     """The tricks won."""
 
-    tricks: list[Annotated[int, Field(ge=0)]] = Field(
+    tricks: list[Annotated[int, Field(json_schema_extra={"minimum": 0})]] = Field(
         description="The tricks each seat won, in seat order; they sum to the cards (minus "
         "one when the Bomb was played)."
     )

@@ -5,15 +5,17 @@ Each use case is one transaction, as ``docs/write-path.md`` tells.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from sqlalchemy import delete, insert, update
 
 from ..extensions import db
 from ..models import Entry, Round, RoundChange, utcnow
+from ..rules.bids import verify_bid_range
 from ..rules.cards import trump_from
 from ..rules.game import RoundRecord, RoundState
 from ..rules.messages import BidError, OutOfTurnError, SetupError
@@ -30,7 +32,7 @@ from ..rules.referee import (
 from ..rules.specials import Cloud, scored_bids
 from ..rules.table import Table
 from ..rules.tally import Winner, verify_trick_winner
-from ..rules.tricks import all_made_tricks, complete_draft, verify_trick_count
+from ..rules.tricks import all_made_tricks, complete_draft, verify_trick_count, verify_trick_counts
 from .loading import GameSnapshot, bump_version, facts_json, round_rows
 from .sharing import Credential, editing
 
@@ -124,10 +126,15 @@ class RoundEdit:
 
 @contextmanager
 def round_edit(
-    game_id: str, token: Credential, number: int, if_match: Collection[int] | None
+    game_id: str,
+    token: Credential,
+    number: int,
+    if_match: Collection[int] | None,
+    values: Callable[[Table], None] | None = None,
 ) -> Iterator[RoundEdit]:
-    """Round ``number`` of the game, locked, for the block to change; written when it ends."""
-    with editing(game_id, token, if_match, number) as game:
+    """Round ``number`` of the game, locked, for the block to change; written when it ends
+    (``values``: as :func:`editing` takes them)."""
+    with editing(game_id, token, if_match, number, values) as game:
         edit = RoundEdit(game, number)
         yield edit
         edit.write()
@@ -164,7 +171,8 @@ def record_bids(
     if_match: Collection[int] | None = None,
 ) -> GameSnapshot:
     """Record (or replace) the bids of round ``number``; ``None`` is a bid not made yet."""
-    with round_edit(game_id, token, number, if_match) as edit:
+    in_range = partial(verify_bid_range, round_number=number, bids=bids)
+    with round_edit(game_id, token, number, if_match, in_range) as edit:
         verify_bids_turn(edit.view, number, bids)
         edit.round = _cloud_kept(replace(edit.round, bids=tuple(bids)))
         edit.audit("bids")
@@ -228,7 +236,8 @@ def record_tricks(
 ) -> GameSnapshot:
     """Record (or correct) the tricks won in round ``number``, which scores it, with whether
     the Bomb was played and the Cloud's change of a bid (``None``: none)."""
-    with round_edit(game_id, token, number, if_match) as edit:
+    in_range = partial(verify_trick_counts, round_number=number, tricks=tricks)
+    with round_edit(game_id, token, number, if_match, in_range) as edit:
         verify_specials_turn(edit.view, number, bomb=bomb, cloud=cloud)
         verify_tricks_turn(edit.view, number, tricks, bomb=bomb)
         edit.round = replace(edit.round, bomb=bomb, cloud=cloud)

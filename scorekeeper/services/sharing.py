@@ -6,7 +6,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -23,6 +23,7 @@ from ..errors import (
 )
 from ..extensions import db
 from ..models import Game, Grant, Handover, TableCode, utcnow
+from ..rules.table import Table
 from .loading import (
     GameSnapshot,
     aware,
@@ -96,10 +97,15 @@ def authorize(game_id: str, token: Credential, number: int | None = None) -> Non
 
 @contextmanager
 def editing(
-    game_id: str, token: Credential, if_match: Collection[int] | None, number: int | None = None
+    game_id: str,
+    token: Credential,
+    if_match: Collection[int] | None,
+    number: int | None = None,
+    values: Callable[[Table], None] | None = None,
 ) -> Iterator[GameSnapshot]:
     """The game, locked in a write transaction, once ``token`` may edit it, it has round
-    ``number`` and is at a version ``if_match`` names, checked in that order (404 before 412)."""
+    ``number``, ``values`` accepts the request's values (those no version of the game makes
+    right) and it is at a version ``if_match`` names, checked in that order (404, 422, 412)."""
     if not token:
         raise TokenMissing()
     with write_transaction():
@@ -107,6 +113,8 @@ def editing(
         verify_token(game.id, game.edit_token_hash, token)
         if number is not None:
             check_round_number(game.table.rules.rounds, number)
+        if values is not None:
+            values(game.table)
         if if_match is not None and game.version not in if_match:
             raise StaleVersion(version=game.version)
         yield game

@@ -14,7 +14,7 @@ from ..rules.game import RoundState, RoundView
 from ..rules.messages import BidError, TrickError
 from ..rules.scoring import Standing, standings
 from ..rules.tricks import complete_draft, fill_tricks, verify_tricks
-from ..rules.variants import BID_RULES, BidReveal
+from ..rules.variants import BID_RULES, BidReveal, Special
 from ..services import loading, rounds, undo
 from . import chart
 
@@ -310,7 +310,12 @@ def change_words(game: loading.GameSnapshot, step: undo.Step) -> str:
         return gettext("trick %(trick)d of round %(round)d", trick=trick, round=number)
     if step.kind == "correction":
         return gettext("the correction of round %(round)d", round=number)
-    if step.kind == "specials":
+    if step.kind == "specials":  # named as the game's deck has them
+        deck = game.table.rules.special_cards
+        if Special.CLOUD not in deck:
+            return gettext("the Bomb in round %(round)d", round=number)
+        if Special.BOMB not in deck:
+            return gettext("the Cloud in round %(round)d", round=number)
         return gettext("the Bomb or the Cloud in round %(round)d", round=number)
     return gettext("the scoring of round %(round)d", round=number)
 
