@@ -226,6 +226,25 @@ def test_the_history_says_what_the_bomb_and_the_cloud_did(phone: Confidant) -> N
     ]
 
 
+@pytest.mark.parametrize(
+    ("deck", "action", "value", "said"),
+    [
+        ("bomb", "bomb", "1", ("Bomb recorded", ["The Bomb was played"])),
+        ("cloud", "cloud", "2:up", ("Cloud recorded", ["The Cloud: Cy bids 2 instead of 1"])),
+    ],
+)
+def test_the_history_names_the_one_special_card_in_the_deck(
+    phone: Confidant, deck: str, action: str, value: str, said: tuple[str, list[str]]
+) -> None:
+    _start(phone, [deck])
+    phone.play(1, [1, 0, 0], [1, 0, 0])
+    assert phone.trump(2, "red").status_code == 303
+    for seat, bid in ((2, 1), (0, 1), (1, 0)):
+        assert phone.bid(2, seat, bid).status_code == 303
+    assert phone.tap(2, action=action, value=value).status_code == 303
+    assert shown_changes(phone.get(f"/games/{phone.game_id}/rounds/2/history"))[0] == said
+
+
 def test_the_history_names_the_clouds_player_but_not_a_secret_bid(phone: Confidant) -> None:
     path = _specials_round(phone, bid_reveal="secret")
     assert phone.tap(2, action="cloud", value="2:down").status_code == 303

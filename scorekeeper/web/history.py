@@ -4,7 +4,7 @@ players' statistics."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from contextlib import closing
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -21,6 +21,7 @@ from ..rules.cards import Trump
 from ..rules.game import GameStatus
 from ..rules.messages import MINUS
 from ..rules.table import NAME_MAX_LENGTH
+from ..rules.variants import Special
 from ..services import audit, games, history, import_document, importing
 from ..services import statistics as statistics_service
 from ..services.import_document import IMPORT_MAX_BYTES, MAX_IMPORT_GAMES
@@ -266,7 +267,7 @@ def round_history(game_id: str, number: int) -> Page:
         older=page.older,
         before=before,
         editable=editable(game_id),
-        kinds=_kind_labels(),
+        kinds=_kind_labels(game.table.rules.special_cards),
         shown=shown_value,
     )
 
@@ -283,7 +284,14 @@ def shown_value(value: audit.Value) -> str:
     return str(value)
 
 
-def _kind_labels() -> dict[str, str]:
+def _kind_labels(deck: Collection[Special]) -> dict[str, str]:
+    """What each kind of write did; the special cards' as the game's deck has them."""
+    if Special.CLOUD not in deck:
+        specials = gettext("Bomb recorded")
+    elif Special.BOMB not in deck:
+        specials = gettext("Cloud recorded")
+    else:
+        specials = gettext("Bomb or Cloud recorded")
     return {
         "trump": gettext("Trump recorded"),
         "bids": gettext("Bids recorded"),
@@ -292,7 +300,7 @@ def _kind_labels() -> dict[str, str]:
         "tricks": gettext("Tricks recorded"),
         "score": gettext("Round scored"),
         "correction": gettext("Corrected"),
-        "specials": gettext("Bomb or Cloud recorded"),
+        "specials": specials,
         "import": gettext("Imported"),
         "undo": gettext("Undone"),
         "redo": gettext("Redone"),
