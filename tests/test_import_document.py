@@ -5,6 +5,7 @@ the standard library reads JSON (a key given twice, UTF-16, a byte order mark)."
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import pytest
@@ -159,6 +160,30 @@ def test_a_file_nested_deeper_than_any_export_is_refused_as_no_json(
     # Nesting well within the bound is read (the field itself is ignored).
     body = json.dumps(one).replace('"@"', "[" * 100 + "]" * 100)
     assert post(api, body.encode()).status_code == 201
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["0." + "9" * 8_000_000, json.dumps("x" * 8_000_000), json.dumps('ä"\\' * 800_000)],
+    ids=["number", "string", "escapes"],
+)
+def test_a_file_holding_a_value_longer_than_any_export_is_refused_at_once(
+    app: Flask, api: ApiClient, value: str
+) -> None:
+    """The parser lexes a value again from its start with each read of the file it runs
+    over into: one of 8 MB held the worker for seconds, a number for up to half a minute
+    (one of 23 MB past gunicorn's 30 s, which then killed it with every stream it served)."""
+    one = exported(api)
+    one["game"]["notes"] = "@"
+    body = json.dumps(one).replace('"@"', value)
+    started = time.monotonic()
+    response = post(api, body.encode())
+    assert time.monotonic() - started < 2
+    assert response.status_code == 400
+    assert response.get_json()["detail"] == "The body is not valid JSON."
+    # Values far longer than any export's are read (the field itself is ignored).
+    for short in ("0." + "9" * 17, json.dumps('ä"\\' * 5_000)):
+        assert post(api, json.dumps(one).replace('"@"', short).encode()).status_code == 201
 
 
 @pytest.mark.parametrize(

@@ -44,6 +44,13 @@ _LONE_SURROGATE = re.compile(rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][
 #: Bytes a chunk of the scan for it carries over into the next one.
 _OVERLAP = 64
 _CHUNK = 1024 * 1024
+#: Bytes of one value (a string, a number) that no export comes near (a name has at most 24
+#: characters). Yajl lexes a value that runs over from one read of the file (64 KB) into
+#: the next again from its start with each read: one of 23 MB held a worker for 12 s (a
+#: string), or past gunicorn's 30 s, which killed it with every stream it served (a number).
+_LONGEST = 64 * 1024
+#: Every quote a quote, every other byte an "x".
+_QUOTES = bytes(0x22 if byte == 0x22 else 0x78 for byte in range(256))
 
 _OPENING = frozenset({"start_map", "start_array"})
 _CLOSING = frozenset({"end_map", "end_array"})
@@ -124,8 +131,8 @@ def read(file: IO[bytes], pause: Callable[[], None]) -> Document:
 
 
 def _outline(file: IO[bytes], pause: Callable[[], None]) -> Document:
-    if _holds_lone_surrogate(file):
-        raise NotJson("a lone surrogate")
+    if refusal := _refusal(file):
+        raise NotJson(refusal)
     top: str | None = None
     depth = 0
     key: str | None = None  # the top-level key whose value is being read
@@ -207,19 +214,25 @@ def _utf8(file: IO[bytes]) -> IO[bytes]:
     return copy
 
 
-def _holds_lone_surrogate(file: IO[bytes]) -> bool:
-    r"""Whether ``file`` escapes half a surrogate pair (``\ud800`` alone), which Python's
-    parser reads as a character no text can hold, and yajl's as "?". A match within the last
-    bytes of a chunk may be the first half of a pair split over two: it is looked at again
-    with the next chunk, which follows the last :data:`_OVERLAP` bytes of this one."""
+def _refusal(file: IO[bytes]) -> str | None:
+    r"""Why ``file`` is refused before it is parsed, or ``None``: :data:`_LONGEST` bytes
+    without a quote (escaped quotes and backslashes do not count), or an escape of half a
+    surrogate pair (``\ud800`` alone), which Python's parser reads as a character no text can
+    hold, and yajl's as "?". A match within the last bytes of a chunk may be the first half
+    of a pair split over two: it is looked at again with the next chunk, which follows the
+    last :data:`_OVERLAP` bytes of this one."""
     window = b""
     while chunk := file.read(_CHUNK):
         window = window[-_OVERLAP:] + chunk
+        plain = window.replace(b"\\\\", b"xx").replace(b'\\"', b"xx").translate(_QUOTES)
+        if b"x" * _LONGEST in plain:
+            return "a value too long"
         settled = len(window) - _OVERLAP // 4
         if any(_escaped(window, found, settled) for found in _LONE_SURROGATE.finditer(window)):
-            return True
+            return "a lone surrogate"
     file.seek(0)
-    return any(_escaped(window, found, len(window)) for found in _LONE_SURROGATE.finditer(window))
+    last = any(_escaped(window, found, len(window)) for found in _LONE_SURROGATE.finditer(window))
+    return "a lone surrogate" if last else None
 
 
 def _escaped(text: bytes, found: re.Match[bytes], settled: int) -> bool:
