@@ -186,6 +186,27 @@ def test_a_file_holding_a_value_longer_than_any_export_is_refused_at_once(
         assert post(api, json.dumps(one).replace('"@"', short).encode()).status_code == 201
 
 
+@pytest.mark.parametrize("listed", [False, True], ids=["game", "games"])
+def test_a_game_of_more_values_than_any_export_holds_is_refused_before_it_is_read(
+    app: Flask, api: ApiClient, listed: bool
+) -> None:
+    """A game is read whole: one holding 7.6 million empty strings (23 MB) took a worker's
+    memory past 1.4 GB and held it for 16 s."""
+    one = exported(api)
+    count = game_count(app)
+    values = import_document.GAME_BLOCKS * import_document.EVENTS_PER_PAUSE
+    for notes, status in ((values // 2, 201), (values + 2 * import_document.EVENTS_PER_PAUSE, 422)):
+        one["game"]["notes"] = [""] * notes  # ignored, as any field the export has not
+        document = many(one, 3) if listed else one
+        response = post(api, json.dumps(document).encode())
+        assert response.status_code == status
+    assert response.get_json()["detail"] == (
+        "Nothing was imported, as the file is refused: one of its games is larger than any "
+        "the Tablet of Truth exports."
+    )
+    assert game_count(app) == count + (3 if listed else 1)
+
+
 @pytest.mark.parametrize(
     ("body", "status", "detail"),
     [

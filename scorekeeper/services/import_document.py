@@ -26,6 +26,10 @@ from ..rules.messages import gettext_noop as _
 MAX_DEPTH = 500
 #: Parser events read at once, between two pauses of the first pass for other requests.
 EVENTS_PER_PAUSE = 20_000
+#: Blocks of those events that one game of a file (or another top-level value) may fill:
+#: 200,000 events, several times a game of 20 rounds and 500 audit entries. A game is read
+#: whole, and one of millions of values took a worker's memory past a gigabyte.
+GAME_BLOCKS = 10
 #: The path ijson gives the games of a file's ``games`` list (and the value of a top-level
 #: key of that name, or of a key "item" in an object ``games``, which the first pass counts
 #: among them to know which ones ``ijson.items`` yields are the list's).
@@ -79,6 +83,8 @@ class Document:
     #: The games list's first game, counted among every value at :data:`GAMES`.
     first: int = 0
     count: int = 0
+    #: Whether a game (or another top-level value) fills more than :data:`GAME_BLOCKS`.
+    oversized: bool = False
     #: Whether ``file`` is a copy made here (in UTF-8), which :meth:`close` closes.
     copied: bool = False
 
@@ -123,6 +129,8 @@ def read(file: IO[bytes], pause: Callable[[], None]) -> Document:
     called every :data:`EVENTS_PER_PAUSE` events. Close the document when done."""
     utf8 = _utf8(file)
     try:
+        if refusal := _refusal(utf8):
+            raise NotJson(refusal)
         return replace(_outline(utf8, pause), copied=utf8 is not file)
     except BaseException:
         if utf8 is not file:
@@ -131,8 +139,6 @@ def read(file: IO[bytes], pause: Callable[[], None]) -> Document:
 
 
 def _outline(file: IO[bytes], pause: Callable[[], None]) -> Document:
-    if refusal := _refusal(file):
-        raise NotJson(refusal)
     top: str | None = None
     depth = 0
     key: str | None = None  # the top-level key whose value is being read
@@ -140,6 +146,8 @@ def _outline(file: IO[bytes], pause: Callable[[], None]) -> Document:
     inner: str | None = None  # in a top-level object's object: the key whose value is read
     ordinal = 0  # values at GAMES so far
     games = (0, 0)  # the last games list: its first ordinal, its count
+    # Blocks in a row that began no top-level value and no listed game; where the last ended.
+    quiet, spot, oversized = 0, (key, ordinal), False
     events = ijson.basic_parse(file, use_float=True)
     try:
         while block := list(islice(events, EVENTS_PER_PAUSE)):
@@ -175,6 +183,8 @@ def _outline(file: IO[bytes], pause: Callable[[], None]) -> Document:
                         depth += 1
                 else:
                     depth -= 1
+            quiet, spot = (quiet + 1 if spot == (key, ordinal) else 0), (key, ordinal)
+            oversized |= quiet >= GAME_BLOCKS
             pause()
     except (ijson.JSONError, ValueError) as error:
         raise NotJson(str(error)) from None
@@ -190,6 +200,7 @@ def _outline(file: IO[bytes], pause: Callable[[], None]) -> Document:
         games_listed=values.get("games") == ("start_array",),
         first=games[0],
         count=games[1],
+        oversized=oversized,
     )
 
 
@@ -262,6 +273,9 @@ def count_games(document: Document) -> int:
         count = 1 if "game" in document.keys else 0
     if not count:
         raise ImportRefused(reason=RuleError(_("it holds no game.")))
+    if document.oversized:
+        refusal = _("one of its games is larger than any the Tablet of Truth exports.")
+        raise ImportRefused(reason=RuleError(refusal))
     if count > MAX_IMPORT_GAMES:
         raise ImportRefused(
             reason=RuleError(
