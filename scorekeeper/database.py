@@ -9,8 +9,8 @@ from typing import Any
 
 from flask import Flask
 from sqlalchemy import ColumnElement, event, func, make_url
-from sqlalchemy.engine import Connection, Dialect
-from sqlalchemy.exc import DisconnectionError, SQLAlchemyError
+from sqlalchemy.engine import Connection, Dialect, ExceptionContext
+from sqlalchemy.exc import DisconnectionError, OperationalError, SQLAlchemyError
 from sqlalchemy.orm import QueryableAttribute
 
 from .extensions import db
@@ -25,6 +25,9 @@ LOCK_TIMEOUT_MS = 15_000
 _LOCK_TIMEOUT = f"-c lock_timeout={LOCK_TIMEOUT_MS}"
 # A PostgreSQL connection idle in the pool longer than this is pinged before it is used.
 PING_AFTER_IDLE = 1.0  # seconds
+# A PostgreSQL server that does not answer a new connection within this long is unreachable
+# (503) rather than waited for as long as the network lets a request hang.
+CONNECT_TIMEOUT = 5  # seconds
 
 
 def normalize_url(url: str) -> str:
@@ -38,12 +41,14 @@ def engine_options(url: str) -> dict[str, Any]:
         # The driver waits up to this long for another writer's lock before giving up.
         return {"connect_args": {"timeout": LOCK_TIMEOUT_MS / 1000}}
     if url.startswith("postgresql"):
-        # Options given in the URL (``?options=-c search_path=...``) are kept.
-        given = make_url(url).query.get("options", "")
+        # Options given in the URL (``?options=-c search_path=...``, ``connect_timeout``) are kept.
+        query = make_url(url).query
+        given = query.get("options", "")
         options = " ".join([*([given] if isinstance(given, str) else given), _LOCK_TIMEOUT])
         # Not pinged before each request (_ping_if_idle); reads end with COMMIT, which keeps
         # psycopg's prepared statements (end_read_transaction).
-        return {"connect_args": {"options": options.strip()}}
+        timeout = query.get("connect_timeout", CONNECT_TIMEOUT)
+        return {"connect_args": {"options": options.strip(), "connect_timeout": timeout}}
     return {"pool_pre_ping": True}
 
 
@@ -59,6 +64,14 @@ def init_engine(app: Flask) -> None:
         app.teardown_appcontext(end_read_transaction)
         event.listen(engine, "checkin", _returned)
         event.listen(engine, "checkout", functools.partial(_ping_if_idle, engine.dialect))
+        event.listen(engine, "handle_error", _unreachable)
+
+
+def _unreachable(context: ExceptionContext) -> None:
+    """A connection that could not be opened (the server down, unknown or silent) is lost
+    like one cut in use: a retry may find it back (503), no fault of this server (500)."""
+    if context.connection is None and isinstance(context.sqlalchemy_exception, OperationalError):
+        context.is_disconnect = True
 
 
 def _returned(_dbapi_connection: Any, record: Any) -> None:

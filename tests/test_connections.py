@@ -1,10 +1,14 @@
 """PostgreSQL connections that the server closed: one idle in the pool is replaced before
-it is used; one lost in the middle of a request is answered 503 (try again), never a 500,
-and the next request is served on a new connection."""
+it is used; one lost in the middle of a request, or one that cannot be opened, is answered
+503 (try again), never a 500, and the next request is served on a new connection."""
 
 from __future__ import annotations
 
+import socket
+import threading
+import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 
 import pytest
 import sqlalchemy as sa
@@ -111,3 +115,40 @@ def test_a_connection_lost_retires_the_others_the_pool_held_then(
     assert api.trump(game_id, 1, "red")["version"] == 2
     assert api.bids(game_id, 1, [0, 1, 0])["version"] == 3
     assert pooled_backends(pg_app).isdisjoint(backends)
+
+
+@contextmanager
+def unreachable_server(*, answers: bool) -> Iterator[str]:
+    """The URL of a PostgreSQL server that refuses connections (``answers=False``: nothing
+    listens), or one that takes them and never says a word (closed after 10 s)."""
+    server = socket.create_server(("127.0.0.1", 0))
+    port = server.getsockname()[1]
+    if not answers:
+        server.close()
+    silence = threading.Timer(10, server.close)
+    silence.start()
+    try:
+        yield f"postgresql://tablet@127.0.0.1:{port}/tablet"
+    finally:
+        silence.cancel()
+        server.close()
+
+
+@pytest.mark.parametrize("answers", [False, True], ids=["refused", "silent"])
+def test_a_database_that_cannot_be_reached_is_a_503_within_seconds(
+    answers: bool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(database, "CONNECT_TIMEOUT", 1)
+    with unreachable_server(answers=answers) as url, app_on(url) as app:
+        started = time.monotonic()
+        response = app.test_client().post("/api/v1/games", json={"players": ["A", "B", "C"]})
+        assert time.monotonic() - started < 5
+        assert response.status_code == 503
+        assert response.headers["Retry-After"] == "1"
+        assert response.get_json()["detail"] == (
+            "The database could not be reached: try again in a moment."
+        )
+        page = app.test_client().get("/games/some-game/view")
+        assert page.status_code == 503
+        assert page.headers["Retry-After"] == "1"
+        assert "The database could not be reached: try again in a moment." in page.text

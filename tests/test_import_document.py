@@ -5,6 +5,7 @@ the standard library reads JSON (a key given twice, UTF-16, a byte order mark)."
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 import pytest
@@ -159,6 +160,51 @@ def test_a_file_nested_deeper_than_any_export_is_refused_as_no_json(
     # Nesting well within the bound is read (the field itself is ignored).
     body = json.dumps(one).replace('"@"', "[" * 100 + "]" * 100)
     assert post(api, body.encode()).status_code == 201
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["0." + "9" * 8_000_000, json.dumps("x" * 8_000_000), json.dumps('ä"\\' * 800_000)],
+    ids=["number", "string", "escapes"],
+)
+def test_a_file_holding_a_value_longer_than_any_export_is_refused_at_once(
+    app: Flask, api: ApiClient, value: str
+) -> None:
+    """The parser lexes a value again from its start with each read of the file it runs
+    over into: one of 8 MB held the worker for seconds, a number for up to half a minute
+    (one of 23 MB past gunicorn's 30 s, which then killed it with every stream it served)."""
+    one = exported(api)
+    one["game"]["notes"] = "@"
+    body = json.dumps(one).replace('"@"', value)
+    started = time.monotonic()
+    response = post(api, body.encode())
+    assert time.monotonic() - started < 2
+    assert response.status_code == 400
+    assert response.get_json()["detail"] == "The body is not valid JSON."
+    # Values far longer than any export's are read (the field itself is ignored).
+    for short in ("0." + "9" * 17, json.dumps('ä"\\' * 5_000)):
+        assert post(api, json.dumps(one).replace('"@"', short).encode()).status_code == 201
+
+
+@pytest.mark.parametrize("listed", [False, True], ids=["game", "games"])
+def test_a_game_of_more_values_than_any_export_holds_is_refused_before_it_is_read(
+    app: Flask, api: ApiClient, listed: bool
+) -> None:
+    """A game is read whole: one holding 7.6 million empty strings (23 MB) took a worker's
+    memory past 1.4 GB and held it for 16 s."""
+    one = exported(api)
+    count = game_count(app)
+    values = import_document.GAME_BLOCKS * import_document.EVENTS_PER_PAUSE
+    for notes, status in ((values // 2, 201), (values + 2 * import_document.EVENTS_PER_PAUSE, 422)):
+        one["game"]["notes"] = [""] * notes  # ignored, as any field the export has not
+        document = many(one, 3) if listed else one
+        response = post(api, json.dumps(document).encode())
+        assert response.status_code == status
+    assert response.get_json()["detail"] == (
+        "Nothing was imported, as the file is refused: one of its games is larger than any "
+        "the Tablet of Truth exports."
+    )
+    assert game_count(app) == count + (3 if listed else 1)
 
 
 @pytest.mark.parametrize(

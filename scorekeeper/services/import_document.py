@@ -26,6 +26,10 @@ from ..rules.messages import gettext_noop as _
 MAX_DEPTH = 500
 #: Parser events read at once, between two pauses of the first pass for other requests.
 EVENTS_PER_PAUSE = 20_000
+#: Blocks of those events that one game of a file (or another top-level value) may fill:
+#: 200,000 events, several times a game of 20 rounds and 500 audit entries. A game is read
+#: whole, and one of millions of values took a worker's memory past a gigabyte.
+GAME_BLOCKS = 10
 #: The path ijson gives the games of a file's ``games`` list (and the value of a top-level
 #: key of that name, or of a key "item" in an object ``games``, which the first pass counts
 #: among them to know which ones ``ijson.items`` yields are the list's).
@@ -44,6 +48,13 @@ _LONE_SURROGATE = re.compile(rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][
 #: Bytes a chunk of the scan for it carries over into the next one.
 _OVERLAP = 64
 _CHUNK = 1024 * 1024
+#: Bytes of one value (a string, a number) that no export comes near (a name has at most 24
+#: characters). Yajl lexes a value that runs over from one read of the file (64 KB) into
+#: the next again from its start with each read: one of 23 MB held a worker for 12 s (a
+#: string), or past gunicorn's 30 s, which killed it with every stream it served (a number).
+_LONGEST = 64 * 1024
+#: Every quote a quote, every other byte an "x".
+_QUOTES = bytes(0x22 if byte == 0x22 else 0x78 for byte in range(256))
 
 _OPENING = frozenset({"start_map", "start_array"})
 _CLOSING = frozenset({"end_map", "end_array"})
@@ -72,6 +83,8 @@ class Document:
     #: The games list's first game, counted among every value at :data:`GAMES`.
     first: int = 0
     count: int = 0
+    #: Whether a game (or another top-level value) fills more than :data:`GAME_BLOCKS`.
+    oversized: bool = False
     #: Whether ``file`` is a copy made here (in UTF-8), which :meth:`close` closes.
     copied: bool = False
 
@@ -116,6 +129,8 @@ def read(file: IO[bytes], pause: Callable[[], None]) -> Document:
     called every :data:`EVENTS_PER_PAUSE` events. Close the document when done."""
     utf8 = _utf8(file)
     try:
+        if refusal := _refusal(utf8):
+            raise NotJson(refusal)
         return replace(_outline(utf8, pause), copied=utf8 is not file)
     except BaseException:
         if utf8 is not file:
@@ -124,8 +139,6 @@ def read(file: IO[bytes], pause: Callable[[], None]) -> Document:
 
 
 def _outline(file: IO[bytes], pause: Callable[[], None]) -> Document:
-    if _holds_lone_surrogate(file):
-        raise NotJson("a lone surrogate")
     top: str | None = None
     depth = 0
     key: str | None = None  # the top-level key whose value is being read
@@ -133,6 +146,8 @@ def _outline(file: IO[bytes], pause: Callable[[], None]) -> Document:
     inner: str | None = None  # in a top-level object's object: the key whose value is read
     ordinal = 0  # values at GAMES so far
     games = (0, 0)  # the last games list: its first ordinal, its count
+    # Blocks in a row that began no top-level value and no listed game; where the last ended.
+    quiet, spot, oversized = 0, (key, ordinal), False
     events = ijson.basic_parse(file, use_float=True)
     try:
         while block := list(islice(events, EVENTS_PER_PAUSE)):
@@ -168,6 +183,8 @@ def _outline(file: IO[bytes], pause: Callable[[], None]) -> Document:
                         depth += 1
                 else:
                     depth -= 1
+            quiet, spot = (quiet + 1 if spot == (key, ordinal) else 0), (key, ordinal)
+            oversized |= quiet >= GAME_BLOCKS
             pause()
     except (ijson.JSONError, ValueError) as error:
         raise NotJson(str(error)) from None
@@ -183,6 +200,7 @@ def _outline(file: IO[bytes], pause: Callable[[], None]) -> Document:
         games_listed=values.get("games") == ("start_array",),
         first=games[0],
         count=games[1],
+        oversized=oversized,
     )
 
 
@@ -207,19 +225,25 @@ def _utf8(file: IO[bytes]) -> IO[bytes]:
     return copy
 
 
-def _holds_lone_surrogate(file: IO[bytes]) -> bool:
-    r"""Whether ``file`` escapes half a surrogate pair (``\ud800`` alone), which Python's
-    parser reads as a character no text can hold, and yajl's as "?". A match within the last
-    bytes of a chunk may be the first half of a pair split over two: it is looked at again
-    with the next chunk, which follows the last :data:`_OVERLAP` bytes of this one."""
+def _refusal(file: IO[bytes]) -> str | None:
+    r"""Why ``file`` is refused before it is parsed, or ``None``: :data:`_LONGEST` bytes
+    without a quote (escaped quotes and backslashes do not count), or an escape of half a
+    surrogate pair (``\ud800`` alone), which Python's parser reads as a character no text can
+    hold, and yajl's as "?". A match within the last bytes of a chunk may be the first half
+    of a pair split over two: it is looked at again with the next chunk, which follows the
+    last :data:`_OVERLAP` bytes of this one."""
     window = b""
     while chunk := file.read(_CHUNK):
         window = window[-_OVERLAP:] + chunk
+        plain = window.replace(b"\\\\", b"xx").replace(b'\\"', b"xx").translate(_QUOTES)
+        if b"x" * _LONGEST in plain:
+            return "a value too long"
         settled = len(window) - _OVERLAP // 4
         if any(_escaped(window, found, settled) for found in _LONE_SURROGATE.finditer(window)):
-            return True
+            return "a lone surrogate"
     file.seek(0)
-    return any(_escaped(window, found, len(window)) for found in _LONE_SURROGATE.finditer(window))
+    last = any(_escaped(window, found, len(window)) for found in _LONE_SURROGATE.finditer(window))
+    return "a lone surrogate" if last else None
 
 
 def _escaped(text: bytes, found: re.Match[bytes], settled: int) -> bool:
@@ -249,6 +273,9 @@ def count_games(document: Document) -> int:
         count = 1 if "game" in document.keys else 0
     if not count:
         raise ImportRefused(reason=RuleError(_("it holds no game.")))
+    if document.oversized:
+        refusal = _("one of its games is larger than any the Tablet of Truth exports.")
+        raise ImportRefused(reason=RuleError(refusal))
     if count > MAX_IMPORT_GAMES:
         raise ImportRefused(
             reason=RuleError(
