@@ -14,6 +14,15 @@
     box.textContent = read ? box.dataset.read : box.dataset.write;
     box.hidden = false;
   });
+  // A form's refresh (a name typed, a bid tapped) refused keeps the form and says why.
+  on("htmx:response:error", (event) => {
+    const ctx = event.detail.ctx, box = notice();
+    if (!box || !ctx.sourceElement?.matches("[hx-vals*=refresh]")) return;
+    ctx.swap = "none";
+    const page = new DOMParser().parseFromString(ctx.text, "text/html");
+    box.textContent = page.querySelector(".refusal")?.textContent || box.dataset.write;
+    box.hidden = false;
+  });
   const hide = () => { const box = notice(); if (box) box.hidden = true; };
   on("htmx:after:request", hide);
   addEventListener("online", hide);

@@ -155,6 +155,25 @@ def test_a_late_answer_on_the_new_game_form_never_wipes_a_name_typed_since(
         expect(page.get_by_label(f"Seat {seat}", exact=True)).to_have_value(name)
 
 
+def test_a_refused_refresh_keeps_the_new_game_form_and_says_why(
+    page: Page, base_url: str, problems: Problems
+) -> None:
+    # The browser's session is lost (cookies cleared), so the next name sent is refused as a
+    # page too old to send (400): the form stays as typed, and the refusal is said.
+    problems.allow(r"^console error: Failed to load resource: .* status of 400 ")
+    page.goto(base_url + "/games/new")
+    page.get_by_label("Seat 1", exact=True).fill("Dee")
+    page.get_by_label("Seat 1", exact=True).blur()
+    expect(page.get_by_role("radio", name="Dee", exact=True)).to_be_visible()
+    page.context.clear_cookies()
+    page.get_by_label("Seat 2", exact=True).fill("Eli")
+    page.get_by_label("Seat 2", exact=True).blur()
+    expect(page.locator("#connection")).to_have_text(re.compile(r"^This page was too old"))
+    expect(page.get_by_role("heading", name="New game", level=1)).to_be_visible()
+    expect(page.get_by_label("Seat 1", exact=True)).to_have_value("Dee")
+    expect(page.get_by_label("Seat 2", exact=True)).to_have_value("Eli")
+
+
 def test_start_goes_through_while_a_name_is_still_on_its_way(
     page: Page, base_url: str, problems: Problems
 ) -> None:
