@@ -4,6 +4,7 @@ the standard library reads JSON (a key given twice, UTF-16, a byte order mark)."
 
 from __future__ import annotations
 
+import io
 import json
 import time
 from typing import Any
@@ -194,8 +195,8 @@ def test_a_game_of_more_values_than_any_export_holds_is_refused_before_it_is_rea
     memory past 1.4 GB and held it for 16 s."""
     one = exported(api)
     count = game_count(app)
-    values = import_document.GAME_BLOCKS * import_document.EVENTS_PER_PAUSE
-    for notes, status in ((values // 2, 201), (values + 2 * import_document.EVENTS_PER_PAUSE, 422)):
+    values = import_document.GAME_BLOCKS * import_document.EVENTS_PER_BLOCK
+    for notes, status in ((values // 2, 201), (values + 2 * import_document.EVENTS_PER_BLOCK, 422)):
         one["game"]["notes"] = [""] * notes  # ignored, as any field the export has not
         document = many(one, 3) if listed else one
         response = post(api, json.dumps(document).encode())
@@ -266,3 +267,22 @@ def test_a_round_with_a_value_too_few_is_refused_in_the_rules_words(
         f"Nothing was imported, as round 1 of game 1 (Ann, Bob, Cy) is refused: {reason}"
     )
     assert game_count(app) == count
+
+
+def test_a_file_of_few_long_values_lets_other_requests_run_as_it_is_read() -> None:
+    # 40 strings of 10,000 escaped "ä" (2.4 MB): few parser events, a lot to decode.
+    text = b",".join([b'"' + b"\\u00e4" * 10_000 + b'"'] * 40)
+    body = b'{"schema_version": 1, "game": {"id": [' + text + b"]}}"
+    pauses = [0]
+
+    def pause() -> None:
+        pauses[-1] += 1
+
+    document = import_document.read(io.BytesIO(body), pause)
+    pauses.append(0)
+    for _game in document.games():
+        pass
+    # Other requests get a turn at least every 64 KB the parser reads, in each pass.
+    reads = len(body) // (64 * 1024)
+    assert pauses[0] >= reads  # the outline
+    assert pauses[1] >= reads  # the games

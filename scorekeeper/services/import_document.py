@@ -24,8 +24,8 @@ from ..rules.messages import gettext_noop as _
 #: Nesting no export comes near (it has six levels). A deeper file is refused as no JSON, as
 #: the standard library's parser refuses one near a thousand levels.
 MAX_DEPTH = 500
-#: Parser events read at once, between two pauses of the first pass for other requests.
-EVENTS_PER_PAUSE = 20_000
+#: Parser events the first pass reads at once (a block).
+EVENTS_PER_BLOCK = 20_000
 #: Blocks of those events that one game of a file (or another top-level value) may fill:
 #: 200,000 events, several times a game of 20 rounds and 500 audit entries. A game is read
 #: whole, and one of millions of values took a worker's memory past a gigabyte.
@@ -68,6 +68,18 @@ class NotJson(ValueError):
     """The file is not JSON (or is nested deeper than any export)."""
 
 
+class Paced:
+    """A file that lets other requests run before each read (the parser reads 64 KB at a
+    time), so a stretch of few parser events (long escaped strings) is not read at once."""
+
+    def __init__(self, file: IO[bytes], pause: Callable[[], None]) -> None:
+        self.file, self.pause = file, pause
+
+    def read(self, size: int = -1) -> bytes:
+        self.pause()
+        return self.file.read(size)
+
+
 @dataclass(frozen=True)
 class Document:
     """An export file, and what its first pass found: the kind of its top value
@@ -75,7 +87,7 @@ class Document:
     ``schema_version``, and where the games of its ``games`` list are. A key given twice
     counts once, with its last value, as the standard library's parser reads it."""
 
-    file: IO[bytes]
+    file: Paced
     top: str
     keys: frozenset[str] = frozenset()
     schema_version: Any = None
@@ -91,14 +103,14 @@ class Document:
     def close(self) -> None:
         """Close the copy of the file made to read it, if one was made."""
         if self.copied:
-            self.file.close()
+            self.file.file.close()
 
     def games(self) -> Iterator[Any]:
         """The file's games one at a time, each ``{"game": …, "audit": …}`` as exported."""
         if "games" not in self.keys:
             yield {key: self._last(key) for key in ("game", "audit", "drafts")}
             return
-        self.file.seek(0)
+        self.file.file.seek(0)
         for ordinal, item in enumerate(ijson.items(self.file, GAMES, use_float=True)):
             if ordinal >= self.first + self.count:
                 return
@@ -107,7 +119,7 @@ class Document:
 
     def _last(self, key: str) -> Any:
         """The value of the top-level ``key`` (its last, if given twice), or ``None``."""
-        self.file.seek(0)
+        self.file.file.seek(0)
         last = deque(ijson.items(self.file, key, use_float=True), maxlen=1)
         return last[0] if last else None
 
@@ -126,19 +138,20 @@ def spool(stream: IO[bytes]) -> IO[bytes]:
 
 def read(file: IO[bytes], pause: Callable[[], None]) -> Document:
     """The outline of ``file`` (which must be seekable), or :class:`NotJson`. ``pause`` is
-    called every :data:`EVENTS_PER_PAUSE` events. Close the document when done."""
+    called before each read of the file, by this pass and by those that read its games.
+    Close the document when done."""
     utf8 = _utf8(file)
     try:
         if refusal := _refusal(utf8):
             raise NotJson(refusal)
-        return replace(_outline(utf8, pause), copied=utf8 is not file)
+        return replace(_outline(Paced(utf8, pause)), copied=utf8 is not file)
     except BaseException:
         if utf8 is not file:
             utf8.close()
         raise
 
 
-def _outline(file: IO[bytes], pause: Callable[[], None]) -> Document:
+def _outline(file: Paced) -> Document:
     top: str | None = None
     depth = 0
     key: str | None = None  # the top-level key whose value is being read
@@ -150,7 +163,7 @@ def _outline(file: IO[bytes], pause: Callable[[], None]) -> Document:
     quiet, spot, oversized = 0, (key, ordinal), False
     events = ijson.basic_parse(file, use_float=True)
     try:
-        while block := list(islice(events, EVENTS_PER_PAUSE)):
+        while block := list(islice(events, EVENTS_PER_BLOCK)):
             for event, value in block:
                 if depth > 2:  # inside a game (most events): only the depth counts
                     if event in _OPENING:
@@ -185,7 +198,6 @@ def _outline(file: IO[bytes], pause: Callable[[], None]) -> Document:
                     depth -= 1
             quiet, spot = (quiet + 1 if spot == (key, ordinal) else 0), (key, ordinal)
             oversized |= quiet >= GAME_BLOCKS
-            pause()
     except (ijson.JSONError, ValueError) as error:
         raise NotJson(str(error)) from None
     if top != "start_map":
