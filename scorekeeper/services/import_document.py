@@ -27,8 +27,7 @@ MAX_DEPTH = 500
 #: Parser events the first pass reads at once (a block).
 EVENTS_PER_BLOCK = 20_000
 #: Blocks of those events that one game of a file (or another top-level value) may fill:
-#: 200,000 events, several times a game of 20 rounds and 500 audit entries. A game is read
-#: whole, and one of millions of values took a worker's memory past a gigabyte.
+#: several times the largest game an export holds. A game is read whole, in memory.
 GAME_BLOCKS = 10
 #: The path ijson gives the games of a file's ``games`` list (and the value of a top-level
 #: key of that name, or of a key "item" in an object ``games``, which the first pass counts
@@ -48,10 +47,9 @@ _LONE_SURROGATE = re.compile(rb"\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F][
 #: Bytes a chunk of the scan for it carries over into the next one.
 _OVERLAP = 64
 _CHUNK = 1024 * 1024
-#: Bytes of one value (a string, a number) that no export comes near (a name has at most 24
-#: characters). Yajl lexes a value that runs over from one read of the file (64 KB) into
-#: the next again from its start with each read: one of 23 MB held a worker for 12 s (a
-#: string), or past gunicorn's 30 s, which killed it with every stream it served (a number).
+#: Bytes of one value (a string, a number) that no export comes near (names are short).
+#: Yajl lexes a value that runs over from one read of the file into the next again from its
+#: start with each read, so a longer one would hold a worker (docs/design.md).
 _LONGEST = 64 * 1024
 #: Every quote a quote, every other byte an "x".
 _QUOTES = bytes(0x22 if byte == 0x22 else 0x78 for byte in range(256))
@@ -69,7 +67,7 @@ class NotJson(ValueError):
 
 
 class Paced:
-    """A file that lets other requests run before each read (the parser reads 64 KB at a
+    """A file that lets other requests run before each read (the parser reads a block at a
     time), so a stretch of few parser events (long escaped strings) is not read at once."""
 
     def __init__(self, file: IO[bytes], pause: Callable[[], None]) -> None:
@@ -142,9 +140,10 @@ def read(file: IO[bytes], pause: Callable[[], None]) -> Document:
     Close the document when done."""
     utf8 = _utf8(file)
     try:
-        if refusal := _refusal(utf8):
+        paced = Paced(utf8, pause)
+        if refusal := _refusal(paced):
             raise NotJson(refusal)
-        return replace(_outline(Paced(utf8, pause)), copied=utf8 is not file)
+        return replace(_outline(paced), copied=utf8 is not file)
     except BaseException:
         if utf8 is not file:
             utf8.close()
@@ -237,7 +236,7 @@ def _utf8(file: IO[bytes]) -> IO[bytes]:
     return copy
 
 
-def _refusal(file: IO[bytes]) -> str | None:
+def _refusal(file: Paced) -> str | None:
     r"""Why ``file`` is refused before it is parsed, or ``None``: :data:`_LONGEST` bytes
     without a quote (escaped quotes and backslashes do not count), or an escape of half a
     surrogate pair (``\ud800`` alone), which Python's parser reads as a character no text can
@@ -253,7 +252,7 @@ def _refusal(file: IO[bytes]) -> str | None:
         settled = len(window) - _OVERLAP // 4
         if any(_escaped(window, found, settled) for found in _LONE_SURROGATE.finditer(window)):
             return "a lone surrogate"
-    file.seek(0)
+    file.file.seek(0)
     last = any(_escaped(window, found, len(window)) for found in _LONE_SURROGATE.finditer(window))
     return "a lone surrogate" if last else None
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from flask import (
     Blueprint,
+    current_app,
     flash,
     make_response,
     redirect,
@@ -145,6 +146,7 @@ def error_page(error: Exception) -> Response:
     elif isinstance(error, DBAPIError) and (unavailable := i18n.unavailable_message(error)):
         status = 503
         message = unavailable
+        current_app.logger.warning("database unavailable: %s", error)  # as the API logs it
     elif isinstance(error, HTTPException) and (error.code or 500) < 500:
         status = error.code or 500
         message = {

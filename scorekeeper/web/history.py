@@ -286,9 +286,9 @@ def shown_value(value: audit.Value) -> str:
 
 def _kind_labels(deck: Collection[Special]) -> dict[str, str]:
     """What each kind of write did; the special cards' as the game's deck has them."""
-    if Special.CLOUD not in deck:
+    if Special.CLOUD not in deck and Special.BOMB in deck:
         specials = gettext("Bomb recorded")
-    elif Special.BOMB not in deck:
+    elif Special.BOMB not in deck and Special.CLOUD in deck:
         specials = gettext("Cloud recorded")
     else:
         specials = gettext("Bomb or Cloud recorded")

@@ -312,9 +312,9 @@ def change_words(game: loading.GameSnapshot, step: undo.Step) -> str:
         return gettext("the correction of round %(round)d", round=number)
     if step.kind == "specials":  # named as the game's deck has them
         deck = game.table.rules.special_cards
-        if Special.CLOUD not in deck:
+        if Special.CLOUD not in deck and Special.BOMB in deck:
             return gettext("the Bomb in round %(round)d", round=number)
-        if Special.BOMB not in deck:
+        if Special.BOMB not in deck and Special.CLOUD in deck:
             return gettext("the Cloud in round %(round)d", round=number)
         return gettext("the Bomb or the Cloud in round %(round)d", round=number)
     return gettext("the scoring of round %(round)d", round=number)
