@@ -21,6 +21,13 @@ class Cloud:
     bid: int
 
 
+def only_one_recorded(table: Table) -> Special | None:
+    """The special card a round records (the Bomb or the Cloud) when the deck has just one of
+    the two (``None``: both, or neither)."""
+    recorded = {Special.BOMB, Special.CLOUD} & set(table.rules.special_cards)
+    return recorded.pop() if len(recorded) == 1 else None
+
+
 def verify_bomb(table: Table, bomb: bool) -> None:
     """Raise when the Bomb is said to be played in a game without it."""
     if bomb and Special.BOMB not in table.rules.special_cards:

@@ -4,7 +4,7 @@ players' statistics."""
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Mapping
 from contextlib import closing
 from decimal import ROUND_HALF_UP, Decimal
 
@@ -20,6 +20,7 @@ from ..i18n import gettext, service_message
 from ..rules.cards import Trump
 from ..rules.game import GameStatus
 from ..rules.messages import MINUS
+from ..rules.specials import only_one_recorded
 from ..rules.table import NAME_MAX_LENGTH
 from ..rules.variants import Special
 from ..services import audit, games, history, import_document, importing
@@ -267,7 +268,7 @@ def round_history(game_id: str, number: int) -> Page:
         older=page.older,
         before=before,
         editable=editable(game_id),
-        kinds=_kind_labels(game.table.rules.special_cards),
+        kinds=_kind_labels(only_one_recorded(game.table)),
         shown=shown_value,
     )
 
@@ -284,11 +285,11 @@ def shown_value(value: audit.Value) -> str:
     return str(value)
 
 
-def _kind_labels(deck: Collection[Special]) -> dict[str, str]:
+def _kind_labels(only: Special | None) -> dict[str, str]:
     """What each kind of write did; the special cards' as the game's deck has them."""
-    if Special.CLOUD not in deck and Special.BOMB in deck:
+    if only is Special.BOMB:
         specials = gettext("Bomb recorded")
-    elif Special.BOMB not in deck and Special.CLOUD in deck:
+    elif only is Special.CLOUD:
         specials = gettext("Cloud recorded")
     else:
         specials = gettext("Bomb or Cloud recorded")

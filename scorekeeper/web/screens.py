@@ -13,6 +13,7 @@ from ..rules.cards import Suit, Trump, Turned
 from ..rules.game import RoundState, RoundView
 from ..rules.messages import BidError, TrickError
 from ..rules.scoring import Standing, standings
+from ..rules.specials import only_one_recorded
 from ..rules.tricks import complete_draft, fill_tricks, verify_tricks
 from ..rules.variants import BID_RULES, BidReveal, Special
 from ..services import loading, rounds, undo
@@ -311,10 +312,10 @@ def change_words(game: loading.GameSnapshot, step: undo.Step) -> str:
     if step.kind == "correction":
         return gettext("the correction of round %(round)d", round=number)
     if step.kind == "specials":  # named as the game's deck has them
-        deck = game.table.rules.special_cards
-        if Special.CLOUD not in deck and Special.BOMB in deck:
+        only = only_one_recorded(game.table)
+        if only is Special.BOMB:
             return gettext("the Bomb in round %(round)d", round=number)
-        if Special.BOMB not in deck and Special.CLOUD in deck:
+        if only is Special.CLOUD:
             return gettext("the Cloud in round %(round)d", round=number)
         return gettext("the Bomb or the Cloud in round %(round)d", round=number)
     return gettext("the scoring of round %(round)d", round=number)
