@@ -6,7 +6,7 @@ HOST ?= 0.0.0.0
 PORT ?= 5000
 export FLASK_APP := scorekeeper:create_app
 
-.PHONY: run test lint typecheck pytest bench load crash racing translations clean
+.PHONY: run test quick mutate lint typecheck pytest bench load crash racing translations clean
 
 # The virtual environment is rebuilt when pyproject.toml changes.
 $(BIN)/.installed: pyproject.toml
@@ -34,8 +34,23 @@ lint: $(BIN)/.installed-test
 typecheck: $(BIN)/.installed-test
 	$(BIN)/mypy
 
+# One pytest worker a core (pytest-xdist); PYTEST_JOBS=0 runs in one process.
+PYTEST_JOBS ?= auto
 pytest: $(BIN)/.installed-test
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(PYTEST_JOBS) $(PYTEST_ARGS)
+
+# The loop between edits: the rules, the use cases and the API on SQLite, hypothesis's quick
+# profile. `make test` stays the whole suite.
+quick: $(BIN)/.installed-test
+	HYPOTHESIS_PROFILE=quick TEST_DATABASE_URL= $(BIN)/pytest -n $(PYTEST_JOBS) -q \
+		tests/rules tests/services tests/api $(PYTEST_ARGS)
+
+# Mutation testing of the rules and the use cases (mutmut, outside CI: it takes a while),
+# against the tests of the layers that own them. MUTATE_ARGS="--sample 4" runs one mutant
+# in four; docs/development.md has the score.
+mutate: $(BIN)/.installed-test
+	$(BIN)/python -m pip install --quiet 'mutmut==3.8.1'
+	$(BIN)/python scripts/mutate.py $(MUTATE_ARGS)
 
 # Benchmarks: figures, not pass/fail timings (docs/performance.md). PostgreSQL rows need
 # BENCH_DATABASE_URL (or TEST_DATABASE_URL); each run works in a schema of its own.
@@ -60,7 +75,7 @@ racing: $(BIN)/.installed-test
 
 # The catalogues: extract every marked message, merge it into each language's .po (new ones
 # untranslated, changed ones marked fuzzy), compile the .mo files the app reads. Then
-# translate what `pytest tests/test_catalogue.py` lists as missing, and run it again.
+# translate what `pytest tests/app/test_catalogue.py` lists as missing, and run it again.
 TRANSLATIONS := scorekeeper/translations
 translations: $(BIN)/.installed
 	$(BIN)/pybabel extract -F babel.cfg -k _l -k _n:1,2 --add-comments=Translators: \
@@ -70,4 +85,4 @@ translations: $(BIN)/.installed
 	$(BIN)/pybabel compile -d $(TRANSLATIONS) --statistics
 
 clean:
-	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache .hypothesis mutants

@@ -8,8 +8,8 @@ After each pair the game is read back: a write that was acknowledged but is not 
 two acknowledged writes, is a *silent overwrite*, and there must be none.
 
 ``python -m bench.racing`` runs 1,000 pairs per path on SQLite and on PostgreSQL (when
-``BENCH_DATABASE_URL`` or ``TEST_DATABASE_URL`` names one); ``tests/test_racing.py`` runs 100
-of the same races (``tests/racing.py``).
+``BENCH_DATABASE_URL`` or ``TEST_DATABASE_URL`` names one);
+``tests/services/test_racing.py`` runs 100 of the same races (``tests/racing.py``).
 """
 
 from __future__ import annotations

@@ -1,5 +1,10 @@
 """A browser without a browser: the Flask test client driving the Confidant's pages the way
-a phone does (CSRF token and version taken from the page, every tap a form POST)."""
+a phone does (CSRF token and version taken from the page, every tap a form POST).
+
+A tap is one request, as on a phone: the helper keeps the session's CSRF token and the
+game's version (read from the last round screen it was shown, counted up by each write the
+server accepted). A test in which another phone or the API writes too passes the version
+it means, or reads the round screen again."""
 
 from __future__ import annotations
 
@@ -31,16 +36,26 @@ class Confidant:
     def __init__(self, client: FlaskClient) -> None:
         self.client = client
         self.game_id = ""
+        self._csrf: str | None = None
+        self._versions: dict[str, int] = {}
 
     # -- pages -----------------------------------------------------------------------------
 
     def get(self, path: str, **kwargs: Any) -> TestResponse:
-        return self.client.get(path, **kwargs)
+        response = self.client.get(path, **kwargs)
+        if self.game_id and path.startswith(f"/games/{self.game_id}/rounds/"):
+            match = _VERSION.search(response.get_data(as_text=True))
+            if match:
+                self._versions[self.game_id] = int(match.group(1))
+        return response
 
     def csrf(self, path: str = "/games/new") -> str:
-        match = _CSRF.search(self.get(path).get_data(as_text=True))
-        assert match, f"no CSRF token on {path}"
-        return match.group(1)
+        """The session's CSRF token: read once from ``path``, then kept."""
+        if self._csrf is None or path != "/games/new":
+            match = _CSRF.search(self.get(path).get_data(as_text=True))
+            assert match, f"no CSRF token on {path}"
+            self._csrf = match.group(1)
+        return self._csrf
 
     def new_game_form(self, names: list[str], **choices: Any) -> dict[str, Any]:
         form: dict[str, Any] = {"csrf_token": self.csrf()}
@@ -74,24 +89,42 @@ class Confidant:
         return self.get(self.round_path(number) + query)
 
     def version(self, number: int) -> int:
+        """The game's version as the round screen shows it now."""
         body = self.round_page(number).get_data(as_text=True)
         match = _VERSION.search(body)
         assert match, "the round page carries no version"
         return int(match.group(1))
 
+    def known_version(self, number: int) -> int:
+        """The version this phone last saw, or the round screen's when it has seen none."""
+        known = self._versions.get(self.game_id)
+        return known if known is not None else self.version(number)
+
     # -- taps ------------------------------------------------------------------------------
 
     def tap(self, number: int, version: int | None = None, **fields: Any) -> TestResponse:
-        """One form POST from the round screen, with the session's CSRF token and the page's
-        version."""
-        page = self.round_path(number)
-        data = {
-            # The session's token, which every page of it carries (a scored round has no form).
-            "csrf_token": self.csrf(),
-            "version": str(version if version is not None else self.version(number)),
-        }
+        """One form POST from the round screen, with the session's CSRF token and the version
+        the phone last saw, or ``version``. Without ``version``, a tap told the game moved on
+        (412: another phone, a correction or the API wrote) is made again on the screen that
+        answer shows, as the Confidant would."""
+        response = self._post_tap(number, version, fields)
+        if version is None and response.status_code == 412:
+            response = self._post_tap(number, None, fields)
+        return response
+
+    def _post_tap(self, number: int, version: int | None, fields: dict[str, Any]) -> TestResponse:
+        shown = version if version is not None else self.known_version(number)
+        data = {"csrf_token": self.csrf(), "version": str(shown)}
         data.update({key: str(value) for key, value in fields.items()})
-        return self.client.post(page, data=data)
+        response = self.client.post(self.round_path(number), data=data)
+        match = _VERSION.search(response.get_data(as_text=True))
+        if response.status_code == 303:
+            self._versions[self.game_id] = shown + 1
+        elif match:  # a refusal shows the screen again, at the game's version
+            self._versions[self.game_id] = int(match.group(1))
+        else:
+            self._versions.pop(self.game_id, None)
+        return response
 
     def trump(self, number: int, turned: str, chosen: str | None = None) -> TestResponse:
         fields = {"action": "trump", "turned": turned}

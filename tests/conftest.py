@@ -1,10 +1,14 @@
-"""Fixtures: an app on a fresh database per test, on SQLite always and on PostgreSQL when
-``TEST_DATABASE_URL`` is set. Schemas are built by the migrations, as ``make run`` does."""
+"""Fixtures: one app per backend for the session (per worker under pytest-xdist), its tables
+emptied before each test; schemas built by the migrations, as ``make run`` does.
+
+A database test runs on SQLite. A test whose outcome can depend on the backend (locking,
+statement counts, SQL that the backends read differently: docs/development.md lists them)
+is marked ``both_backends`` and runs on PostgreSQL too when ``TEST_DATABASE_URL`` is set; one
+marked ``postgres`` runs on PostgreSQL alone."""
 
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,15 +19,26 @@ import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient, FlaskCliRunner
 from flask_migrate import upgrade
+from hypothesis import HealthCheck, settings
 
-from scorekeeper import create_app
+from scorekeeper import create_app, push
 from scorekeeper.database import normalize_url
-from scorekeeper.extensions import db
+from scorekeeper.extensions import cache, db, limiter
 
 from .api_client import ApiClient
+from .confidant import Confidant
 from .openapi_check import CheckedClient
 
-BACKENDS = ["sqlite", "postgresql"]
+# Hypothesis: CI's profile draws as many examples as the properties were written for; the
+# quick one (`make quick`, or HYPOTHESIS_PROFILE=quick) a few, for the loop between edits.
+settings.register_profile(
+    "ci", max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.register_profile(
+    "quick", max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
 DATA_TABLES = (
     "round_changes",
     "handovers",
@@ -43,6 +58,28 @@ RAISED_LIMITS = {
 }
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line(
+        "markers",
+        "both_backends: its outcome can depend on the backend; runs on SQLite and, with "
+        "TEST_DATABASE_URL, on PostgreSQL (docs/development.md says why each is marked)",
+    )
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """The backends a database test runs on: SQLite; both when marked ``both_backends``;
+    PostgreSQL alone when marked ``postgres``."""
+    if "backend" not in metafunc.fixturenames:
+        return
+    if metafunc.definition.get_closest_marker("postgres"):
+        backends = ["postgresql"]
+    elif metafunc.definition.get_closest_marker("both_backends"):
+        backends = ["sqlite", "postgresql"]
+    else:
+        backends = ["sqlite"]
+    metafunc.parametrize("backend", backends, indirect=True)
+
+
 def make_app(database_url: str, **config: Any) -> Flask:
     """An app for tests on ``database_url``, with ``config`` besides the tests' settings."""
     app = create_app(
@@ -50,7 +87,7 @@ def make_app(database_url: str, **config: Any) -> Flask:
             "TESTING": True,
             "SQLALCHEMY_DATABASE_URI": database_url,
             "SECRET_KEY": "test-secret",
-            # The suite starts many games from one address; tests/test_security.py checks
+            # The suite starts many games from one address; tests/app/test_security.py checks
             # the limits at their real values.
             **RAISED_LIMITS,
             **config,
@@ -84,12 +121,44 @@ def migrate(database_url: str) -> None:
         db.engine.dispose()
 
 
+def empty(database_url: str) -> None:
+    """Delete every row of the app's tables (the schema and its migration stay)."""
+    engine = sa.create_engine(database_url)
+    with engine.begin() as connection:
+        if engine.dialect.name == "postgresql":
+            connection.exec_driver_sql(f"TRUNCATE {', '.join(DATA_TABLES)} RESTART IDENTITY")
+        else:
+            for table in DATA_TABLES:
+                connection.exec_driver_sql(f"DELETE FROM {table}")
+    engine.dispose()
+
+
 @pytest.fixture(scope="session")
-def sqlite_template(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A migrated SQLite database, copied for each test."""
-    path = tmp_path_factory.mktemp("template") / "template.sqlite3"
-    migrate(f"sqlite:///{path}")
-    return path
+def sqlite_url(tmp_path_factory: pytest.TempPathFactory) -> str:
+    """This session's (this worker's) SQLite file, migrated."""
+    path = tmp_path_factory.mktemp("database") / "test.sqlite3"
+    url = f"sqlite:///{path}"
+    migrate(url)
+    return url
+
+
+def _worker_database(url: str) -> str:
+    """Under pytest-xdist each worker works in a database of its own beside
+    TEST_DATABASE_URL's (``test_gw0``, …), made when missing; else in that database."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker:
+        return url
+    base = sa.engine.make_url(url)
+    name = f"{base.database}_{worker}"
+    engine = sa.create_engine(base, isolation_level="AUTOCOMMIT")
+    with engine.connect() as connection:
+        found = connection.exec_driver_sql(
+            "SELECT 1 FROM pg_database WHERE datname = %(name)s", {"name": name}
+        ).first()
+        if not found:
+            connection.exec_driver_sql(f'CREATE DATABASE "{name}"')
+    engine.dispose()
+    return base.set(database=name).render_as_string(hide_password=False)
 
 
 @pytest.fixture(scope="session")
@@ -102,18 +171,18 @@ def postgres_url() -> str:
             "postgresql://postgres@127.0.0.1:5432/test (CI sets it)"
         )
     url = normalize_url(url)
-    engine = sa.create_engine(url)
     try:
+        url = _worker_database(url)
+        engine = sa.create_engine(url)
         with engine.begin() as connection:
             connection.exec_driver_sql("DROP SCHEMA public CASCADE")
             connection.exec_driver_sql("CREATE SCHEMA public")
+        engine.dispose()
     except sa.exc.OperationalError as error:
         message = f"cannot reach PostgreSQL at TEST_DATABASE_URL: {error}"
         if os.environ.get("CI"):
             pytest.fail(message)
         pytest.skip(message)
-    finally:
-        engine.dispose()
     migrate(url)
     return url
 
@@ -136,25 +205,25 @@ def redis_url() -> str:
     return REDIS_URL
 
 
-@pytest.fixture(params=BACKENDS)
-def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    """A fresh, migrated database on each backend."""
-    if request.param == "sqlite":
-        path = tmp_path / "test.sqlite3"
-        shutil.copyfile(request.getfixturevalue("sqlite_template"), path)
-        return f"sqlite:///{path}"
-    url: str = request.getfixturevalue("postgres_url")
-    engine = sa.create_engine(url)
-    with engine.begin() as connection:
-        connection.exec_driver_sql(f"TRUNCATE {', '.join(DATA_TABLES)} CASCADE")
-    engine.dispose()
+@pytest.fixture
+def backend(request: pytest.FixtureRequest) -> str:
+    """The backend of this test's database, "sqlite" or "postgresql" (pytest_generate_tests)."""
+    name: str = request.param
+    return name
+
+
+@pytest.fixture
+def database_url(backend: str, request: pytest.FixtureRequest) -> str:
+    """The backend's database, every table empty."""
+    url: str = request.getfixturevalue(f"{backend}_url".replace("postgresql", "postgres"))
+    empty(url)
     return url
 
 
 @contextmanager
-def app_on(database_url: str) -> Iterator[Flask]:
-    """An app for tests on ``database_url``, its connections closed afterwards."""
-    app = make_app(database_url)
+def app_on(database_url: str, **config: Any) -> Iterator[Flask]:
+    """An app of its own for tests on ``database_url``, its connections closed afterwards."""
+    app = make_app(database_url, **config)
     yield app
     close(app)
 
@@ -167,11 +236,30 @@ def close(app: Flask) -> None:
         db.engine.dispose()
 
 
+_apps: dict[str, Flask] = {}
+
+
 @pytest.fixture
 def app(database_url: str) -> Iterator[Flask]:
-    """The app on a fresh database."""
-    with app_on(database_url) as app:
-        yield app
+    """The backend's app for the session, on empty tables, its limits and caches emptied and
+    its settings put back after the test."""
+    app = _apps.get(database_url)
+    if app is None:
+        app = _apps[database_url] = make_app(database_url)
+    config = dict(app.config)
+    with app.app_context():
+        limiter.reset()
+        cache.clear()
+    yield app
+    app.extensions["push"].close()
+    push.init_app(app)  # a hub of its own for the next test
+    app.config.clear()
+    app.config.update(config)
+
+
+def pytest_sessionfinish() -> None:
+    for app in _apps.values():
+        close(app)
 
 
 @pytest.fixture
@@ -190,6 +278,18 @@ def runner(app: Flask) -> FlaskCliRunner:
 def api(client: FlaskClient) -> ApiClient:
     """A small client for the JSON API."""
     return ApiClient(client)
+
+
+@pytest.fixture
+def phone(client: FlaskClient) -> Confidant:
+    """The Confidant's phone: the round screen's taps, a form POST each."""
+    return Confidant(client)
+
+
+@pytest.fixture
+def other_phone(app: Flask) -> Confidant:
+    """Another phone at the table, with cookies of its own."""
+    return Confidant(app.test_client())
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

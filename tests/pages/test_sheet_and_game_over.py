@@ -10,7 +10,7 @@ from flask import Flask
 from scorekeeper.services import audit, games, rounds, sharing
 
 from ..confidant import Confidant, text
-from ..test_queries import count_statements
+from ..statements import count_statements
 from .helpers import device_key, started
 
 # -- The sheet, corrections and game over ------------------------------------------------------

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import TypeVar
 
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from scorekeeper.rules.bids import allowed_bids, forbidden_bid
@@ -30,7 +30,6 @@ from .helpers import (
 T = TypeVar("T")
 
 
-@settings(max_examples=150, deadline=None)
 @given(played_games())
 def test_totals_equal_the_sum_of_round_scores(game_facts: tuple[Table, Records]) -> None:
     table, records = game_facts
@@ -62,7 +61,6 @@ def test_totals_equal_the_sum_of_round_scores(game_facts: tuple[Table, Records])
             assert view.totals_after == totals
 
 
-@settings(max_examples=200, deadline=None)
 @given(played_games(), st.data())
 def test_a_change_to_one_round_changes_no_round_before_it_nor_after_it_unless_its_outcome(
     game_facts: tuple[Table, Records], data: st.DataObject
@@ -98,7 +96,6 @@ def passed_on(view: RoundView) -> list[int] | None:
     return None if view.scores is None else add_scores(view.totals_before, view.scores)
 
 
-@settings(max_examples=200, deadline=None)
 @given(dealer_turns())
 def test_dealer_always_has_an_allowed_bid_and_at_most_one_forbidden(
     turn: tuple[Table, int, list[int | None], list[int]],
@@ -126,7 +123,6 @@ def test_dealer_always_has_an_allowed_bid_and_at_most_one_forbidden(
     assert forbidden_bid(table, round_number, bids, totals) == (expected[0] if expected else None)
 
 
-@settings(max_examples=200, deadline=None)
 @given(dealer_turns(), st.data())
 def test_forbidden_bid_is_never_outside_0_to_cards(
     turn: tuple[Table, int, list[int | None], list[int]], data: st.DataObject
@@ -140,7 +136,6 @@ def test_forbidden_bid_is_never_outside_0_to_cards(
         assert forbidden is None  # the dealer's limit waits for every other bid
 
 
-@settings(max_examples=150, deadline=None)
 @given(seatings())
 def test_every_seat_deals_equally_often_give_or_take_one(table: Table) -> None:
     # 60 / n rounds is never a multiple of n (20/3, 15/4, 12/5, 10/6), so not even a full
@@ -160,7 +155,6 @@ def test_every_seat_deals_equally_often_give_or_take_one(table: Table) -> None:
         assert min(deals) == rounds // players
 
 
-@settings(max_examples=100, deadline=None)
 @given(played_games(max_rounds=6), st.data())
 def test_scores_and_standings_do_not_depend_on_seat_order(
     game_facts: tuple[Table, Records],
@@ -197,7 +191,6 @@ def test_scores_and_standings_do_not_depend_on_seat_order(
     }
 
 
-@settings(max_examples=200, deadline=None)
 @given(st.integers(0, 20), st.integers(0, 20))
 def test_score_is_positive_exactly_when_bid_is_met(bid: int, tricks: int) -> None:
     assert (score(bid, tricks) > 0) is (bid == tricks)

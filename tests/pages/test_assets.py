@@ -1,0 +1,70 @@
+"""What a page's first visit loads: Pico's styles and the app's as one file, kept a year, and
+htmx only on the pages that use it (not the spectator page, which follows its stream with the
+browser's own EventSource)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from flask.testing import FlaskClient
+
+from ..confidant import Confidant
+
+STATIC = Path(__file__).resolve().parents[2] / "static"
+_LINKED = re.compile(r'<(?:link rel="stylesheet" href|script src)="(/static/[^"]+)"')
+_HX = re.compile(r"\shx-(?!boost)[a-z:-]+=")
+
+
+def _loads(client: FlaskClient, path: str) -> list[str]:
+    response = client.get(path)
+    assert response.status_code == 200, path
+    return _LINKED.findall(response.get_data(as_text=True))
+
+
+def test_pico_and_the_apps_styles_come_as_one_file_kept_a_year(client: FlaskClient) -> None:
+    styles = [link for link in _loads(client, "/") if ".css" in link]
+    assert styles[0].startswith("/static/css/site.css?v=")
+    response = client.get(styles[0])
+    assert response.status_code == 200
+    assert response.mimetype == "text/css"
+    assert "max-age=31536000" in response.headers["Cache-Control"]
+    body = response.get_data()
+    pico = (STATIC / "vendor/pico-2.1.1.min.css").read_bytes().strip()
+    app_css = (STATIC / "css/app.css").read_bytes().strip()
+    assert body.startswith(pico)
+    assert body.index(app_css) > len(pico)
+    again = client.get(styles[0], headers={"If-None-Match": response.headers["ETag"]})
+    assert again.status_code == 304
+    response.close()
+    again.close()
+
+
+def test_htmx_comes_with_the_pages_that_use_it_and_no_other(client: FlaskClient) -> None:
+    phone = Confidant(client)
+    assert phone.start(["Ann", "Bob", "Cy"], rounds="1").status_code == 303
+    game = f"/games/{phone.game_id}"
+    with_htmx = ["/games/new", f"{game}/rounds/1", f"{game}/referee"]
+    phone.play(1, [1, 0, 0], [1, 0, 0])
+    with_htmx.append(f"{game}/rounds/1/correct")
+    without = ["/", f"{game}", f"{game}/sheet", f"{game}/view", f"{game}/share", "/statistics"]
+    without.append("/import")
+    for path in with_htmx + without:
+        page = client.get(path).get_data(as_text=True)
+        loads_htmx = any("/htmx-" in link for link in _LINKED.findall(page))
+        assert loads_htmx == (path in with_htmx), path
+        # A page that asks htmx for something (a poll, a swap) loads it.
+        assert loads_htmx or not _HX.search(page), path
+
+
+def test_the_spectator_page_follows_its_stream_without_htmx(client: FlaskClient) -> None:
+    game = client.post("/api/v1/games", json={"players": ["Ann", "Bob", "Cy"]}).get_json()
+    scripts = [link for link in _loads(client, f"/games/{game['id']}/view") if ".js" in link]
+    assert [link.split("?")[0] for link in scripts] == [
+        "/static/js/table.js",
+        "/static/js/follow.js",
+    ]
+    response = client.get(scripts[1])
+    assert response.mimetype == "text/javascript"
+    assert "new EventSource(" in response.get_data(as_text=True)
+    response.close()

@@ -1,0 +1,206 @@
+"""The correction form of a scored round with the Bomb and the Cloud in the deck: the Bomb
+ticked or not, the Cloud's change of a bid chosen or taken back, as the sheet then shows
+them; a refusal by the field with nothing changed; the live refresh keeping them."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from flask import Flask
+
+from scorekeeper.rules.specials import Cloud
+from scorekeeper.services import games
+
+from ..confidant import Confidant, text, words
+
+
+def _two_rounds(phone: Confidant, deck: list[str]) -> str:
+    """Ann, Bob and Cy with ``deck``: round 1 scored 30, 20, 20; round 2 (Bob deals, two
+    cards) bid 1, 0, 1 and won 1, 0, 1: 30, 20, 30. The correction form of round 2."""
+    form = phone.new_game_form(["Ann", "Bob", "Cy"])
+    form["special_cards"] = deck
+    response = phone.client.post("/games/new", data=form)
+    assert response.status_code == 303, text(response)
+    phone.game_id = response.headers["Location"].rsplit("/", 1)[-1]
+    phone.play(1, [1, 0, 0], [1, 0, 0])
+    phone.play(2, [1, 0, 1], [1, 0, 1], turned="red")
+    return f"/games/{phone.game_id}/rounds/2/correct"
+
+
+def _form(phone: Confidant, path: str, tricks: list[int], **fields: Any) -> dict[str, Any]:
+    """The correction of round 2 as sent: trump red, bids 1, 0, 1, these tricks."""
+    version = re.search(r'name="version" value="(\d+)"', _body(phone, path))
+    assert version, "the correction form carries no version"
+    return {
+        "csrf_token": phone.csrf(path),
+        "version": version.group(1),
+        "turned": "red",
+        **{f"bid-{seat}": bid for seat, bid in enumerate(("1", "0", "1"))},
+        **{f"tricks-{seat}": str(count) for seat, count in enumerate(tricks)},
+        **fields,
+    }
+
+
+def _body(phone: Confidant, path: str) -> str:
+    return phone.get(path).get_data(as_text=True)
+
+
+def _sheet(phone: Confidant) -> str:
+    return text(phone.get(f"/games/{phone.game_id}/sheet"))
+
+
+def test_the_form_offers_the_bomb_and_the_cloud_only_from_the_deck(phone: Confidant) -> None:
+    path = _two_rounds(phone, [])
+    plain = _body(phone, path)
+    assert 'name="bomb"' not in plain
+    assert 'name="cloud"' not in plain
+    path = _two_rounds(phone, ["bomb"])
+    page = _body(phone, path)
+    assert 'name="bomb" value="1" >' in page  # offered, not ticked: it was not played
+    assert "The Bomb was played: its trick goes to nobody" in words(page)
+    assert 'name="cloud"' not in page
+    path = _two_rounds(phone, ["cloud"])
+    page = _body(phone, path)
+    assert 'name="bomb"' not in page
+    assert 'name="cloud" value="none" checked' in page
+    shown = words(page)
+    assert "The Cloud: who won its trick changes their bid by one" in shown
+    # In bid order, each bid and the bids the Cloud can change it to; Bob's 0 only up.
+    assert "Cy 1→0 1→2 Ann 1→0 1→2" in shown
+    assert "Bob 0→1 Save the correction" in shown
+    assert 'aria-label="Bob bids one more"' in page
+    assert 'aria-label="Bob bids one less"' not in page
+
+
+def test_marking_the_bomb_in_a_correction_changes_the_scores_on_the_sheet(
+    app: Flask, phone: Confidant
+) -> None:
+    path = _two_rounds(phone, ["bomb"])
+    assert "Total 60 40 50" in _sheet(phone)
+    response = phone.client.post(path, data=_form(phone, path, [1, 0, 0], bomb="1"))
+    assert response.status_code == 303, text(response)
+    sheet = text(phone.get(response.headers["Location"]))
+    assert "Round 2 is corrected; every total is recomputed." in sheet
+    assert "Total 60 40 10" in sheet  # Cy bid 1 and won nothing: the Bomb took the trick
+    assert "the Bomb was played" in sheet
+    assert 'name="bomb" value="1" checked' in _body(phone, path)
+    history = text(phone.get(f"/games/{phone.game_id}/rounds/2/history"))
+    assert "Corrected" in history
+    assert "Cy: tricks 1 → 0" in history
+
+    # Unticked again: the round is back to two tricks.
+    response = phone.client.post(path, data=_form(phone, path, [1, 0, 1]))
+    assert response.status_code == 303, text(response)
+    assert "Total 60 40 50" in _sheet(phone)
+    with app.app_context():
+        assert games.get_game(phone.game_id).view.round(2).bomb is False
+
+
+def test_a_bomb_the_tricks_do_not_add_up_with_is_refused_by_it_and_changes_nothing(
+    app: Flask, phone: Confidant
+) -> None:
+    path = _two_rounds(phone, ["bomb"])
+    with app.app_context():
+        before = games.get_game(phone.game_id).version
+    response = phone.client.post(path, data=_form(phone, path, [1, 0, 1], bomb="1"))
+    assert response.status_code == 422
+    body = response.get_data(as_text=True)
+    sentence = (
+        "The tricks add up to 2, but round 2 has 1: 1 trick too many "
+        "(the Bomb was played: its trick goes to nobody)."
+    )
+    # Said by the Bomb's box, which stays ticked, as do the tricks as sent.
+    start = body.index("<legend>Bomb</legend>")
+    bomb = body[start : body.index("</fieldset>", start)]
+    assert sentence in words(bomb)
+    assert 'name="bomb" value="1" checked aria-describedby="bomb-refusal"' in bomb
+    assert 'name="tricks-2" value="1" checked' in body
+    assert "Total 60 40 50" in _sheet(phone)
+    with app.app_context():
+        after = games.get_game(phone.game_id)
+    assert (after.version, after.view.round(2).bomb) == (before, False)
+
+
+def test_the_clouds_change_is_chosen_moved_and_taken_back_in_a_correction(
+    app: Flask, phone: Confidant
+) -> None:
+    path = _two_rounds(phone, ["cloud"])
+    # Ann won the Cloud's trick and went up to 2: she bid 1 and won 1, so she missed.
+    response = phone.client.post(path, data=_form(phone, path, [1, 0, 1], cloud="0:up"))
+    assert response.status_code == 303, text(response)
+    sheet = _sheet(phone)
+    assert "1→2 ☁ (bid changed by the Cloud) /1" in sheet
+    assert "Total 20 40 50" in sheet
+    page = _body(phone, path)
+    assert 'name="cloud" value="0:up" checked' in page  # prefilled from the round
+
+    # It was Bob, from 0 up to 1, who won nothing: he missed, and Ann made her bid.
+    response = phone.client.post(path, data=_form(phone, path, [1, 0, 1], cloud="1:up"))
+    assert response.status_code == 303, text(response)
+    assert "Total 60 10 50" in _sheet(phone)
+    with app.app_context():
+        assert games.get_game(phone.game_id).view.round(2).cloud == Cloud(1, 1)
+
+    # No change by the Cloud after all.
+    response = phone.client.post(path, data=_form(phone, path, [1, 0, 1], cloud="none"))
+    assert response.status_code == 303, text(response)
+    assert "Total 60 40 50" in _sheet(phone)
+    assert "☁ (bid changed by the Cloud)" not in _sheet(phone)
+    with app.app_context():
+        assert games.get_game(phone.game_id).view.round(2).cloud is None
+
+
+def test_a_cloud_change_below_zero_is_refused_by_it_and_changes_nothing(
+    app: Flask, phone: Confidant
+) -> None:
+    path = _two_rounds(phone, ["cloud"])
+    with app.app_context():
+        before = games.get_game(phone.game_id).version
+    # Bob bid 0: the Cloud cannot take him down.
+    response = phone.client.post(path, data=_form(phone, path, [1, 0, 1], cloud="1:down"))
+    assert response.status_code == 422
+    body = response.get_data(as_text=True)
+    start = body.index("The Cloud: who won its trick")
+    cloud = body[start : body.index("</fieldset>", start)]
+    assert "The Cloud changes Bob's bid of 0 by one, to 1, not to −1." in words(cloud)
+    assert 'name="cloud" value="1:down" checked' in cloud  # as sent
+    assert "0→−1" in words(cloud)
+    assert "Total 60 40 50" in _sheet(phone)
+    with app.app_context():
+        assert games.get_game(phone.game_id).version == before
+    # A choice the form never offers is refused as such.
+    response = phone.client.post(path, data=_form(phone, path, [1, 0, 1], cloud="7:up"))
+    assert response.status_code == 400
+    assert "This page sent something it never sends." in text(response)
+
+
+def test_the_live_refresh_keeps_the_bomb_and_the_cloud_and_follows_the_bids(
+    app: Flask, phone: Confidant
+) -> None:
+    path = _two_rounds(phone, ["bomb", "cloud"])
+    with app.app_context():
+        before = games.get_game(phone.game_id).version
+    # Ann's bid tapped to 2 on the form, with the Bomb ticked and Ann's bid going down.
+    tapped = _form(phone, path, [1, 0, 0], bomb="1", cloud="0:down", action="refresh")
+    tapped["bid-0"] = "2"
+    response = phone.client.post(path, data=tapped)
+    assert response.status_code == 200
+    body = response.get_data(as_text=True)
+    assert 'name="bomb" value="1" checked' in body
+    assert re.search(
+        r'name="cloud" value="0:down" checked\s+aria-label="Ann bids one less">2→1<', body
+    )
+    assert "Ann 2→1" in words(body)
+    assert "2→3" not in words(body)  # two cards: Ann cannot bid 3
+    with app.app_context():
+        assert games.get_game(phone.game_id).version == before  # a refresh saves nothing
+
+    # Saved so: Ann bid 2, the Cloud took her to 1, and she won her 1 trick.
+    del tapped["action"]
+    response = phone.client.post(path, data=tapped)
+    assert response.status_code == 303, text(response)
+    with app.app_context():
+        view = games.get_game(phone.game_id).view.round(2)
+    assert (view.bids, view.cloud, view.bomb) == ((2, 0, 1), Cloud(0, 1), True)
+    assert view.scores == [30, 20, -10]

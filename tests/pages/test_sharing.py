@@ -1,0 +1,282 @@
+"""Inviting the table and handing the scorekeeping over: the invite page, one-time hand-over
+links, and taking the right back from every other phone."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from html import unescape
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from scorekeeper import models
+from scorekeeper.services import sharing
+
+from ..confidant import Confidant, text, without_language_switch
+from ..services.test_concurrency import race
+
+_HANDOVER_LINK = re.compile(r'id="handover-link">([^<]+)<')
+
+
+def other(app: Flask) -> Confidant:
+    return Confidant(app.test_client())
+
+
+def started(phone: Confidant) -> str:
+    response = phone.start(["Thomas", "Ute", "Kevin"])
+    assert response.status_code == 303, text(response)
+    return phone.game_id
+
+
+def handover_link(phone: Confidant) -> str:
+    """Tap "Make a hand-over link" on the invite page; the link it shows."""
+    token = phone.csrf(f"/games/{phone.game_id}/share")
+    made = phone.client.post(f"/games/{phone.game_id}/handover", data={"csrf_token": token})
+    # Answered with a redirect to the invite page, which shows the link (a reload too).
+    assert made.status_code == 303, text(made)
+    assert made.headers["Location"] == f"/games/{phone.game_id}/share"
+    page = phone.get(made.headers["Location"])
+    assert page.status_code == 200
+    match = _HANDOVER_LINK.search(page.get_data(as_text=True))
+    assert match, "no hand-over link on the page"
+    return unescape(match.group(1))
+
+
+def take_over(taker: Confidant, link: str) -> tuple[int, str]:
+    """Open the link, then tap "Keep the score on this phone"; the answer's status and text."""
+    opened = taker.client.get(link)
+    assert opened.status_code == 303
+    assert opened.headers["Location"] == "/handover"
+    confirm = taker.client.get("/handover")
+    if confirm.status_code != 200:
+        return confirm.status_code, text(confirm)
+    token = taker.csrf("/handover")
+    answer = taker.client.post("/handover", data={"csrf_token": token})
+    return answer.status_code, answer.headers.get("Location", "") or text(answer)
+
+
+def can_keep_score(app: Flask, phone: Confidant, game_id: str) -> bool:
+    page = phone.client.get(f"/games/{game_id}/rounds/1")
+    return page.status_code == 200
+
+
+# -- Invite ----------------------------------------------------------------------------------
+
+
+def test_the_invite_page_shows_the_view_link_and_its_qr_code(phone: Confidant) -> None:
+    game_id = started(phone)
+    page = phone.get(f"/games/{game_id}/share")
+    body = page.get_data(as_text=True)
+    assert page.status_code == 200
+    assert f"http://localhost/games/{game_id}/view" in body
+    svg = re.search(r"<svg role=\"img\"[^>]*class=\"qr\".*?</svg>", body, re.S)
+    assert svg, "no QR code"
+    assert "style=" not in svg.group(0)
+    assert 'fill="#fff"' in svg.group(0)  # the light quiet zone, even in dark mode
+    assert "Make a hand-over link" in body
+    assert "Follow the game: read only" in text(page)  # the code says what it is for
+
+
+def test_taking_the_right_back_is_offered_only_when_there_is_something_to_take(
+    phone: Confidant, app: Flask
+) -> None:
+    game_id = started(phone)
+    page = text(phone.get(f"/games/{game_id}/share"))
+    assert "No other phone can keep the score of this game." in page
+    assert "Only this phone keeps score" not in page
+
+    link = handover_link(phone)
+    page = text(phone.get(f"/games/{game_id}/share"))
+    assert "No other phone can keep the score of this game. 1 hand-over link still works." in page
+    assert "Only this phone keeps score" in page
+
+    assert take_over(other(app), link) == (303, f"/games/{game_id}")
+    page = text(phone.get(f"/games/{game_id}/share"))
+    assert "1 other phone can keep the score of this game." in page
+    assert "hand-over link still" not in page  # used up
+    assert "Only this phone keeps score" in page
+
+
+def test_a_spectator_sees_the_invite_but_no_hand_over(phone: Confidant, app: Flask) -> None:
+    game_id = started(phone)
+    page = other(app).get(f"/games/{game_id}/share")
+    assert page.status_code == 200
+    body = without_language_switch(page.get_data(as_text=True))
+    assert f"/games/{game_id}/view" in body
+    assert "<form" not in body
+
+
+# -- Handing over ----------------------------------------------------------------------------
+
+
+def test_a_hand_over_link_works_once_and_only_for_the_first_phone(
+    phone: Confidant, app: Flask
+) -> None:
+    game_id = started(phone)
+    link = handover_link(phone)
+    assert link.startswith("http://localhost/handover/")
+    taker, late = other(app), other(app)
+    assert not can_keep_score(app, taker, game_id)
+    status, where = take_over(taker, link)
+    assert (status, where) == (303, f"/games/{game_id}")
+    assert can_keep_score(app, taker, game_id)
+    taker.game_id = game_id
+    assert taker.trump(1, "red").status_code == 303
+    status, message = take_over(late, link)
+    assert status == 410
+    assert "This hand-over link no longer works" in message
+    assert not can_keep_score(app, late, game_id)
+    assert can_keep_score(app, phone, game_id)  # the giver keeps the right too
+
+
+def test_the_confirmation_page_changes_nothing(phone: Confidant, app: Flask) -> None:
+    # A messenger's link preview opens the link: the link must still work for the phone.
+    game_id = started(phone)
+    link = handover_link(phone)
+    preview = other(app)
+    preview.client.get(link)
+    page = preview.client.get("/handover")
+    assert "Take over scorekeeping" in text(page)
+    assert not can_keep_score(app, preview, game_id)
+    assert take_over(other(app), link)[0] == 303
+
+
+def test_an_expired_hand_over_link_is_refused(
+    phone: Confidant, app: Flask, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id = started(phone)
+    link = handover_link(phone)
+    later = models.utcnow() + sharing.HANDOVER_LIFETIME + timedelta(seconds=1)
+    monkeypatch.setattr(sharing, "utcnow", lambda: later)
+    taker = other(app)
+    status, message = take_over(taker, link)
+    assert status == 410
+    assert "each link works once, for 15 minutes" in message
+    assert not can_keep_score(app, taker, game_id)
+
+
+@pytest.mark.parametrize("token", ["nope", "x" * 500, "%00", "é"])
+def test_a_made_up_hand_over_link_is_refused(app: Flask, token: str) -> None:
+    status, _message = take_over(other(app), f"/handover/{token}")
+    assert status == 410
+
+
+def test_posting_without_a_link_is_refused(app: Flask) -> None:
+    stranger = other(app)
+    answer = stranger.client.post("/handover", data={"csrf_token": stranger.csrf()})
+    assert answer.status_code == 410
+
+
+def test_only_the_scorekeeper_makes_hand_over_links(phone: Confidant, app: Flask) -> None:
+    game_id = started(phone)
+    stranger = other(app)
+    refused = stranger.client.post(
+        f"/games/{game_id}/handover", data={"csrf_token": stranger.csrf()}
+    )
+    assert refused.status_code == 403
+    without_csrf = phone.client.post(f"/games/{game_id}/handover")
+    assert without_csrf.status_code == 400
+    with app.app_context():
+        assert models.db.session.query(models.Handover).count() == 0
+
+
+def test_two_phones_redeeming_one_link_at_once_exactly_one_wins(
+    phone: Confidant, app: Flask
+) -> None:
+    game_id = started(phone)
+    link = handover_link(phone)
+
+    def redeem(client: FlaskClient) -> tuple[int, bool]:
+        taker = Confidant(client)
+        status, _where = take_over(taker, link)
+        return status, can_keep_score(app, taker, game_id)
+
+    results = race(app, [redeem] * 4)
+    assert sorted(status for status, _ in results) == [303, 410, 410, 410]
+    assert [kept for status, kept in results if status == 303] == [True]
+    assert not any(kept for status, kept in results if status != 303)
+
+
+# -- Taking the right back ---------------------------------------------------------------------
+
+
+def test_revoking_leaves_only_this_phone_and_the_api_token(client: FlaskClient, app: Flask) -> None:
+    created = client.post("/api/v1/games", json={"players": ["Ann", "Bob", "Cy"]}).get_json()
+    game_id, edit_token = created["id"], created["edit_token"]
+    keeper = other(app)
+    with app.app_context():
+        # The API's game has no browser yet: hand one its right as a hand-over would.
+        models.db.session.add(models.Grant(device_hash=_device_hash(keeper), game_id=game_id))
+        models.db.session.commit()
+    keeper.game_id = game_id
+    taker, unused = other(app), other(app)
+    assert take_over(taker, handover_link(keeper))[0] == 303
+    pending = handover_link(keeper)
+    page = keeper.get(f"/games/{game_id}/share")
+    assert "1 other phone can keep the score of this game." in text(page)
+
+    revoked = keeper.client.post(
+        f"/games/{game_id}/revoke", data={"csrf_token": keeper.csrf(f"/games/{game_id}/share")}
+    )
+    assert revoked.status_code == 303
+    page = keeper.get(revoked.headers["Location"])
+    assert "1 other phone can no longer keep score." in text(page)
+    assert "No other phone can keep the score of this game." in text(page)
+    assert can_keep_score(app, keeper, game_id)
+    assert not can_keep_score(app, taker, game_id)
+    assert take_over(unused, pending)[0] == 410  # unused links are void too
+    api_write = client.put(
+        f"/api/v1/games/{game_id}/rounds/1/trump",
+        json={"turned": "red"},
+        headers={"Authorization": f"Bearer {edit_token}"},
+    )
+    assert api_write.status_code == 200
+
+
+def test_a_spectator_cannot_revoke(phone: Confidant, app: Flask) -> None:
+    game_id = started(phone)
+    stranger = other(app)
+    answer = stranger.client.post(f"/games/{game_id}/revoke", data={"csrf_token": stranger.csrf()})
+    assert answer.status_code == 403
+    assert can_keep_score(app, phone, game_id)
+
+
+def _device_hash(phone: Confidant) -> str:
+    phone.get("/games/new")  # any page that makes the device key
+    phone.start(["A", "B", "C"])
+    with phone.client.session_transaction() as session:
+        return sharing.Device(session["device"]).hash
+
+
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(token=st.one_of(st.text(max_size=300), st.integers(), st.none(), st.lists(st.text())))
+def test_any_token_in_the_session_is_refused_without_a_server_error(
+    app: Flask, token: object
+) -> None:
+    taker = other(app)
+    with taker.client.session_transaction() as session:
+        session["handover"] = token
+    assert taker.client.get("/handover").status_code == 410
+    with taker.client.session_transaction() as session:
+        session["handover"] = token
+    answer = taker.client.post("/handover", data={"csrf_token": taker.csrf()})
+    assert answer.status_code == 410
+
+
+def test_the_invite_page_shows_the_link_made_on_reload_while_it_works(
+    phone: Confidant, app: Flask
+) -> None:
+    game_id = started(phone)
+    link = handover_link(phone)
+    reloaded = phone.get(f"/games/{game_id}/share").get_data(as_text=True)
+    assert unescape(_HANDOVER_LINK.search(reloaded).group(1)) == link  # type: ignore[union-attr]
+    assert take_over(other(app), link)[0] == 303
+    # Used up: the page no longer shows it.
+    page = phone.get(f"/games/{game_id}/share").get_data(as_text=True)
+    assert _HANDOVER_LINK.search(page) is None

@@ -1,0 +1,276 @@
+"""The special cards and the round plan on the pages: the new-game form's deck and plan, the
+trump step's Bomb and Werewolf, the tricks step's Bomb toggle and Cloud change (in words when
+the bids are secret), the sheet's marks, the correction of a Werewolf round."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from scorekeeper.rules.cards import Turned
+from scorekeeper.rules.specials import Cloud
+from scorekeeper.rules.variants import RoundPlan, Special
+from scorekeeper.services import games
+
+from ..confidant import Confidant, text, words
+from .test_history import shown_changes
+
+
+def _start(phone: Confidant, deck: list[str], **choices: Any) -> str:
+    form = phone.new_game_form(["Ann", "Bob", "Cy"], **choices)
+    form["special_cards"] = deck
+    response = phone.client.post("/games/new", data=form)
+    assert response.status_code == 303, text(response)
+    phone.game_id = response.headers["Location"].rsplit("/", 1)[-1]
+    return phone.game_id
+
+
+def test_the_new_game_form_offers_the_deck_and_the_plan(phone: Confidant) -> None:
+    body = phone.get("/games/new").get_data(as_text=True)
+    for card in ("bomb", "cloud", "werewolf", "juggler", "dragon", "shapeshifter"):
+        assert f'name="special_cards" value="{card}"' in body
+    assert 'name="special_cards" value="bomb" checked' not in body  # default: none
+    assert 'name="round_plan" value="every_hand" checked' in body
+    assert "Odd hands only: 1, 3, 5, … cards" in text(phone.get("/games/new"))
+
+
+def test_a_game_started_with_a_deck_and_odd_hands_keeps_them(app: Flask, phone: Confidant) -> None:
+    game_id = _start(phone, ["bomb", "dragon"], round_plan="odd_hands")
+    with app.app_context():
+        game = games.get_game(game_id)
+    rules = game.table.rules
+    # The one box for the Dragon puts the Fairy in too.
+    assert rules.special_cards == {Special.BOMB, Special.DRAGON, Special.FAIRY}
+    assert rules.round_plan is RoundPlan.ODD_HANDS
+    assert rules.rounds == 10
+    assert [view.cards for view in game.view.rounds][:3] == [1, 3, 5]
+    assert "Round 1 of 10" in text(phone.round_page(1))
+
+
+def test_the_trump_step_offers_the_bomb_and_the_werewolf_only_from_the_deck(
+    phone: Confidant,
+) -> None:
+    _start(phone, [])
+    plain = text(phone.round_page(1))
+    assert "Bomb: no trump" not in plain
+    assert "Werewolf: its holder names the trump" not in plain
+    _start(phone, ["bomb", "werewolf"])
+    page = text(phone.round_page(1))
+    assert "Bomb: no trump" in page
+    assert "Werewolf: its holder names the trump" in page
+
+
+def test_the_werewolfs_holder_names_no_trump_and_the_sheet_marks_it(phone: Confidant) -> None:
+    _start(phone, ["werewolf"])
+    choice = text(phone.round_page(1, "?turned=werewolf"))
+    assert "The Werewolf: its holder takes the turned card and names the trump" in choice
+    assert "No trump" in choice
+    assert phone.trump(1, "werewolf", "none").status_code == 303
+    assert "no trump, named by the Werewolf's holder" in text(phone.round_page(1))
+    assert "☾" in phone.get(f"/games/{phone.game_id}/sheet").get_data(as_text=True)
+
+
+def test_the_bomb_toggle_takes_a_trick_from_the_sum(app: Flask, phone: Confidant) -> None:
+    _start(phone, ["bomb"])
+    phone.play(1, [1, 0, 0], [1, 0, 0])
+    assert phone.trump(2, "red").status_code == 303
+    for seat, value in ((2, 1), (0, 1), (1, 0)):
+        assert phone.bid(2, seat, value).status_code == 303
+    assert "Tricks so far: 0 of 2." in text(phone.round_page(2))
+    assert phone.tap(2, action="bomb", value="1").status_code == 303
+    page = text(phone.round_page(2))
+    assert "Tricks so far: 0 of 1." in page
+    assert phone.tricks(2, 0, 1).status_code == 303
+    assert phone.score(2).status_code == 303  # Bob and Cy filled in from the sum: 0
+    with app.app_context():
+        view = games.get_game(phone.game_id).view.round(2)
+    assert (view.bomb, view.tricks, view.scores) == (True, (1, 0, 0), [30, 20, -10])
+
+
+def test_the_clouds_change_is_tapped_in_and_shown_on_the_sheet(
+    app: Flask, phone: Confidant
+) -> None:
+    _start(phone, ["cloud"])
+    phone.play(1, [1, 0, 0], [1, 0, 0])
+    assert phone.trump(2, "red").status_code == 303
+    for seat, value in ((2, 1), (0, 1), (1, 0)):
+        assert phone.bid(2, seat, value).status_code == 303
+    assert phone.tap(2, action="cloud", value="2:up").status_code == 303
+    page = text(phone.round_page(2))
+    assert "The Cloud: Cy bids 2 instead" in page
+    # The round screen tells the bid the round is scored on, and counts it.
+    assert "Cy bid 1→2 ☁ (bid changed by the Cloud)" in page
+    assert "The bids add up to 3, for 2 tricks." in page
+    assert "Cy 0 tricks · needs 2" in page
+    live = text(phone.get(f"/games/{phone.game_id}/view"))
+    assert "Cy 1→2 ☁ (bid changed by the Cloud) –" in live
+    assert phone.tap(2, action="cloud", value="2:sideways").status_code == 422
+    # A digit that is no ASCII digit is refused in the same sentence, not a server error.
+    refused = phone.tap(2, action="cloud", value="²:up")
+    assert refused.status_code == 422
+    assert "This page sent something it never sends." in text(refused)
+    for seat, count in ((0, 0), (1, 0)):
+        assert phone.tricks(2, seat, count).status_code == 303
+    assert phone.score(2).status_code == 303
+    with app.app_context():
+        view = games.get_game(phone.game_id).view.round(2)
+    assert view.cloud == Cloud(2, 2)
+    assert view.scores == [-10, 20, 40]
+    scored = text(phone.round_page(2))
+    assert "Cy 1→2 ☁ (bid changed by the Cloud) 2 +40" in scored
+    sheet = text(phone.get(f"/games/{phone.game_id}/sheet"))
+    assert "1→2 ☁ (bid changed by the Cloud) /2" in sheet
+
+
+def test_a_werewolf_round_is_corrected_with_its_choice_kept(app: Flask, phone: Confidant) -> None:
+    _start(phone, ["werewolf"])
+    assert phone.trump(1, "werewolf", "red").status_code == 303
+    for seat, value in ((1, 0), (2, 0), (0, 1)):
+        assert phone.bid(1, seat, value).status_code == 303
+    assert phone.tricks(1, 0, 1).status_code == 303
+    assert phone.score(1).status_code == 303
+    path = f"/games/{phone.game_id}/rounds/1/correct"
+    body = phone.get(path).get_data(as_text=True)
+    assert 'name="turned" value="werewolf" checked' in body
+    assert 'name="chosen" value="red" checked' in body
+    form = {
+        "csrf_token": phone.csrf(),
+        "version": str(phone.version(2)),
+        "turned": "werewolf",
+        "chosen": "none",
+        "bid-0": "1",
+        "bid-1": "0",
+        "bid-2": "0",
+        "tricks-0": "1",
+        "tricks-1": "0",
+        "tricks-2": "0",
+    }
+    assert phone.client.post(path, data=form).status_code == 303
+    with app.app_context():
+        trump = games.get_game(phone.game_id).view.round(1).trump
+    assert trump is not None
+    assert (trump.turned, trump.suit) == (Turned.WEREWOLF, None)
+
+
+def test_in_a_secret_game_the_clouds_taps_say_what_they_do_and_a_refusal_is_shown_by_them(
+    app: Flask, phone: Confidant
+) -> None:
+    _start(phone, ["cloud"], bid_reveal="secret")
+    phone.play(1, [1, 0, 0], [1, 0, 0])
+    assert phone.trump(2, "red").status_code == 303
+    for seat, value in ((2, 1), (0, 1), (1, 0)):
+        assert phone.bid(2, seat, value).status_code == 303
+    body = phone.round_page(2).get_data(as_text=True)
+    assert re.search(r'aria-label="Bob bids one less">One less</button>', body)
+    assert re.search(r'aria-label="Bob bids one more">One more</button>', body)
+    assert "−1" not in body
+    assert "+1" not in body
+    assert "→" not in text(phone.round_page(2))  # no bid given away
+
+    # Bob bid 0: the Cloud cannot take him lower. Said at the Cloud's taps, opened.
+    version = phone.version(2)
+    refused = phone.tap(2, action="cloud", value="1:down")
+    assert refused.status_code == 422
+    page = refused.get_data(as_text=True)
+    start = page.index('<details class="special" open>')
+    cloud = page[start : page.index("</details>", start)]
+    assert "The Cloud changes Bob's bid of 0 by one, to 1, not to −1." in words(cloud)
+    assert 'id="refusal" role="alert"' in cloud
+    with app.app_context():
+        game = games.get_game(phone.game_id)
+    assert (game.version, game.view.round(2).cloud) == (version, None)
+
+    # Bob up to 1: that tap alone shows pressed, and the bid stays secret.
+    assert phone.tap(2, action="cloud", value="1:up").status_code == 303
+    body = phone.round_page(2).get_data(as_text=True)
+    pressed = re.findall(r'aria-pressed="true"\s+aria-label="([^"]+)"', body)
+    assert pressed == ["Bob bids one more"]
+    assert "The Cloud: Bob's bid is changed" in text(phone.round_page(2))
+
+
+# -- The round's history -------------------------------------------------------------------
+
+
+def _specials_round(phone: Confidant, **choices: Any) -> str:
+    """A game with the Bomb and the Cloud, round 2 being played: Ann 1, Bob 0, Cy 1."""
+    _start(phone, ["bomb", "cloud"], **choices)
+    phone.play(1, [1, 0, 0], [1, 0, 0])
+    assert phone.trump(2, "red").status_code == 303
+    for seat, value in ((2, 1), (0, 1), (1, 0)):
+        assert phone.bid(2, seat, value).status_code == 303
+    return f"/games/{phone.game_id}/rounds/2/history"
+
+
+def test_the_history_says_what_the_bomb_and_the_cloud_did(phone: Confidant) -> None:
+    path = _specials_round(phone)
+    for value in ("1", "0"):
+        assert phone.tap(2, action="bomb", value=value).status_code == 303
+    for value in ("2:up", "none"):
+        assert phone.tap(2, action="cloud", value=value).status_code == 303
+    assert phone.tap(2, action="undo").status_code == 303
+    assert shown_changes(phone.get(path))[:5] == [
+        ("Undone", ["The Cloud: Cy bids 2 instead of 1"]),
+        ("Bomb or Cloud recorded", ["No change by the Cloud"]),
+        ("Bomb or Cloud recorded", ["The Cloud: Cy bids 2 instead of 1"]),
+        ("Bomb or Cloud recorded", ["The Bomb was taken back"]),
+        ("Bomb or Cloud recorded", ["The Bomb was played"]),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("deck", "action", "value", "said"),
+    [
+        ("bomb", "bomb", "1", ("Bomb recorded", ["The Bomb was played"])),
+        ("cloud", "cloud", "2:up", ("Cloud recorded", ["The Cloud: Cy bids 2 instead of 1"])),
+    ],
+)
+def test_the_history_names_the_one_special_card_in_the_deck(
+    phone: Confidant, deck: str, action: str, value: str, said: tuple[str, list[str]]
+) -> None:
+    _start(phone, [deck])
+    phone.play(1, [1, 0, 0], [1, 0, 0])
+    assert phone.trump(2, "red").status_code == 303
+    for seat, bid in ((2, 1), (0, 1), (1, 0)):
+        assert phone.bid(2, seat, bid).status_code == 303
+    assert phone.tap(2, action=action, value=value).status_code == 303
+    assert shown_changes(phone.get(f"/games/{phone.game_id}/rounds/2/history"))[0] == said
+
+
+def test_the_history_names_the_clouds_player_but_not_a_secret_bid(phone: Confidant) -> None:
+    path = _specials_round(phone, bid_reveal="secret")
+    assert phone.tap(2, action="cloud", value="2:down").status_code == 303
+    assert shown_changes(phone.get(path))[0] == (
+        "Bomb or Cloud recorded",
+        ["The Cloud: Cy's bid is changed"],
+    )
+    assert not re.search(r"bids \d|→ ?\d", text(phone.get(path)))
+    for seat, count in ((0, 1), (1, 1)):
+        assert phone.tricks(2, seat, count).status_code == 303
+    assert phone.score(2).status_code == 303
+    # Scored: the bids are shown, and so is what the Cloud made of Cy's.
+    assert ("Bomb or Cloud recorded", ["The Cloud: Cy bids 0 instead of 1"]) in shown_changes(
+        phone.get(path)
+    )
+
+
+def test_a_trick_tallied_to_nobody_records_the_bomb_in_the_history(phone: Confidant) -> None:
+    path = _specials_round(phone)
+    assert phone.tap(2, action="nobody").status_code == 303
+    assert shown_changes(phone.get(path))[0] == (
+        "Trick tallied",
+        ["Trick 1: nobody", "The Bomb was played"],
+    )
+
+
+def test_the_history_of_the_special_cards_in_german(phone: Confidant) -> None:
+    path = _specials_round(phone)
+    assert phone.tap(2, action="bomb", value="1").status_code == 303
+    assert phone.tap(2, action="cloud", value="2:up").status_code == 303
+    phone.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "de-DE,de;q=0.9"
+    assert [lines for _kind, lines in shown_changes(phone.get(path))[:2]] == [
+        ["Die Wolke: Cy sagt 2 statt 1 an"],
+        ["Die Bombe wurde gespielt"],
+    ]
