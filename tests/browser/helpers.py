@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from playwright.sync_api import Locator, Page, expect
@@ -210,3 +211,43 @@ def result_scores(page: Page) -> dict[str, str]:
         name = row.get_by_role("rowheader").inner_text().strip()
         scores[name] = row.get_by_role("cell").last.inner_text().strip()
     return scores
+
+
+def seeded_game(
+    page: Page,
+    base_url: str,
+    names: list[str],
+    *,
+    dealer: int = 0,
+    rules: dict[str, object] | None = None,
+    played: Sequence[tuple[str | None, list[int], list[int] | None]] = (),
+) -> str:
+    """A game set up through the JSON API, the rounds of ``played`` recorded there (each: the
+    card turned, or ``None`` where no card is left to turn, the bids, the tricks or ``None``
+    for a round left at its tricks step), and this
+    phone given the right to keep its score with the table code; the game's id, its next
+    round shown. The way into a state a test needs, for the few taps it is about."""
+    api = page.request
+    data: dict[str, object] = {"players": names, "first_dealer": dealer}
+    if rules:
+        data["rules"] = rules
+    game = api.post(base_url + "/api/v1/games", data=data)
+    assert game.status == 201, game.text()
+    body = game.json()
+    game_id = str(body["id"])
+    headers = {"Authorization": f"Bearer {body['edit_token']}"}
+    for number, (turned, bids, tricks) in enumerate(played, start=1):
+        path = f"{base_url}/api/v1/games/{game_id}/rounds/{number}"
+        if turned is not None:
+            assert api.put(path + "/trump", data={"turned": turned}, headers=headers).ok
+        assert api.put(path + "/bids", data={"bids": bids}, headers=headers).ok
+        if tricks is not None:
+            assert api.put(path + "/tricks", data={"tricks": tricks}, headers=headers).ok
+    code = api.post(f"{base_url}/api/v1/games/{game_id}/table-code", headers=headers)
+    assert code.status == 201, code.text()
+    page.goto(f"{base_url}/games/{game_id}/keep-score")
+    field = page.get_by_label("The table code, from the scorekeeper's screen")
+    field.fill(code.json()["table_code"])
+    tap(page, page.get_by_role("button", name="Keep score on this phone"))
+    expect(page.get_by_text("This phone keeps the score of this game now.")).to_be_visible()
+    return game_id
