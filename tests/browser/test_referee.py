@@ -1,5 +1,6 @@
-"""The referee page in Chromium at phone size: seed 002's ten example tricks tapped card by
-card and answered in both readings, in English and in German; opened from a round; every
+"""The referee page in Chromium at phone size: two of seed 002's example tricks (one the
+readings agree on, one they do not) tapped card by card and answered in both readings, in
+English and in German (all ten are judged in tests/rules/test_judge.py); opened from a round; every
 control thumb-sized and named at 360 px, and not one CSP violation."""
 
 from __future__ import annotations
@@ -95,7 +96,7 @@ def play(page: Page, words: dict[str, str], card: str) -> None:
     tap(page, page.get_by_role("button", name=f"{words[suit]} {number}", exact=True))
 
 
-def test_seed_002s_example_tricks_answered_in_both_readings(
+def test_seed_002s_tricks_tapped_card_by_card_and_answered_in_both_readings(
     phone: tuple[Page, dict[str, str]], base_url: str
 ) -> None:
     page, words = phone
@@ -104,7 +105,7 @@ def test_seed_002s_example_tricks_answered_in_both_readings(
     trump = page.get_by_role("navigation", name=words["trump"])
     tap(page, trump.get_by_role("button", name=words["red"], exact=True))
     verdict = page.locator(".verdict")
-    for cards, house, standard in SEED_002:
+    for cards, house, standard in SEED_002[:2]:
         tap(page, page.get_by_role("button", name=words["house"], exact=True))
         for card in cards:
             play(page, words, card)

@@ -39,9 +39,30 @@ def in_round_ten(page: Page, base_url: str) -> str:
     return str(body["id"])
 
 
-def test_the_dealers_mark_slides_under_the_round_column(page: Page, base_url: str) -> None:
+def test_the_sheet_at_360_px_keeps_the_dealers_mark_and_the_clouds_bid_readable(
+    page: Page, base_url: str
+) -> None:
+    """One sheet, three checks: a bid the Cloud changed stays on one line, the dealer's D
+    leaves the widest bid readable, and slides under the round column when the sheet is
+    scrolled sideways."""
     page.set_viewport_size({"width": 360, "height": 740})
     page.goto(f"{base_url}/games/{in_round_ten(page, base_url)}/view")
+
+    cells = page.locator("table.sheet #round-3 td .bt")
+    expect(cells.nth(2)).to_contain_text("2→1☁")
+    # As tall as the round's other bids and tricks, which take one line each.
+    heights = cells.evaluate_all("cells => cells.map((cell) => cell.offsetHeight)")
+    assert len(set(heights)) == 1, heights
+    shot(page, "spectator-cloud-360")
+
+    # Cy deals round 3, where the Cloud's "2→1☁/2" is the widest bid of the column.
+    cell = page.locator("table.sheet #round-3 td.dealer")
+    expect(cell.locator(".bt")).to_contain_text("2→1☁")
+    mark, bid = cell.locator(".dealer-mark").bounding_box(), cell.locator(".bt").bounding_box()
+    assert mark is not None
+    assert bid is not None
+    assert mark["x"] >= bid["x"] + bid["width"], "the D is drawn over the bid"
+
     # Scroll the sheet sideways until round 1's D (Annabelle's cell) lies under the round
     # column: the round's number is drawn there, not the D.
     under, on_top = page.evaluate(
@@ -58,26 +79,3 @@ def test_the_dealers_mark_slides_under_the_round_column(page: Page, base_url: st
     )
     assert under, "the sheet did not scroll round 1's D under the round column"
     assert on_top, "round 1's D is drawn over the round column"
-
-
-def test_a_bid_the_cloud_changed_stays_on_one_line(page: Page, base_url: str) -> None:
-    page.set_viewport_size({"width": 360, "height": 740})
-    page.goto(f"{base_url}/games/{in_round_ten(page, base_url)}/view")
-    cells = page.locator("table.sheet #round-3 td .bt")
-    expect(cells.nth(2)).to_contain_text("2→1☁")
-    # As tall as the round's other bids and tricks, which take one line each.
-    heights = cells.evaluate_all("cells => cells.map((cell) => cell.offsetHeight)")
-    assert len(set(heights)) == 1, heights
-    shot(page, "spectator-cloud-360")
-
-
-def test_the_dealers_mark_leaves_the_widest_bid_readable(page: Page, base_url: str) -> None:
-    page.set_viewport_size({"width": 360, "height": 740})
-    page.goto(f"{base_url}/games/{in_round_ten(page, base_url)}/view")
-    # Cy deals round 3, where the Cloud's "2→1☁/2" is the widest bid of the column.
-    cell = page.locator("table.sheet #round-3 td.dealer")
-    expect(cell.locator(".bt")).to_contain_text("2→1☁")
-    mark, bid = cell.locator(".dealer-mark").bounding_box(), cell.locator(".bt").bounding_box()
-    assert mark is not None
-    assert bid is not None
-    assert mark["x"] >= bid["x"] + bid["width"], "the D is drawn over the bid"
