@@ -16,7 +16,16 @@ pytest.importorskip("playwright.sync_api")
 from playwright.sync_api import Page, Route, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from .helpers import all_made, bid, new_game, open_sheet, set_trump, shot, tap
+from .helpers import (
+    all_made,
+    bid,
+    expect_fits_the_phone,
+    new_game,
+    open_sheet,
+    set_trump,
+    shot,
+    tap,
+)
 from .test_csp import listen_for_violations
 
 if TYPE_CHECKING:
@@ -43,6 +52,7 @@ def test_every_page_without_a_csp_violation_and_each_post_reloads(
     violations = listen_for_violations(page)
     # The new-game form: its taps (add a seat, move one, a refused start) and a reload each.
     page.goto(base_url + "/games/new")
+    expect_fits_the_phone(page)
     page.get_by_label("Seat 1", exact=True).fill("Ann")
     tap(page, page.get_by_role("button", name="Add a player"))
     reload_shows(page, "New game")
