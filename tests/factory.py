@@ -1,0 +1,89 @@
+"""A small game factory: games seeded through the services, not played through the pages.
+
+A seeded game is kept by a device (a browser's key) so that the test's phone, given that
+device (:func:`device_of`), or the API client, given its edit token, can go on with it."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Flask
+from flask.testing import FlaskClient
+from sqlalchemy import func, select
+
+from scorekeeper.extensions import db
+from scorekeeper.models import Game
+from scorekeeper.services import games, rounds, sharing
+
+from .confidant import Confidant
+
+PLAYERS = ["Ann", "Bob", "Cy"]
+#: A round as played: everyone's bid and everyone's tricks, seat by seat.
+Played = tuple[Sequence[int], Sequence[int]]
+
+_DEVICE_KEY = "device"  # the session's key for the browser's device (scorekeeper.web.common)
+
+
+@dataclass(frozen=True)
+class Seeded:
+    """A game seeded by :func:`seed`: its id and its edit token (for the API)."""
+
+    id: str
+    token: str
+
+
+def device_of(phone: Confidant | FlaskClient) -> sharing.Device:
+    """The device of this phone's (or test client's) session, made as a page makes it when
+    the phone has none yet: the games seeded for it are then the phone's own."""
+    client = phone.client if isinstance(phone, Confidant) else phone
+    with client.session_transaction() as session:
+        key = session.get(_DEVICE_KEY)
+        if not isinstance(key, str) or not key:
+            key = session[_DEVICE_KEY] = secrets.token_urlsafe(32)
+            session.permanent = True
+    return sharing.Device(key)
+
+
+def seed(
+    app: Flask,
+    names: Sequence[str] = PLAYERS,
+    played: Sequence[Played] = (),
+    *,
+    device: sharing.Device | None = None,
+    turned: str = "green",
+    first_dealer: int = 0,
+    **options: Any,
+) -> Seeded:
+    """A game of ``names`` started through the services (kept by ``device``), its rounds
+    ``played`` one by one (trump, bids, tricks: a write each)."""
+    with app.app_context():
+        created = games.create_game(names, first_dealer=first_dealer, device=device, **options)
+        game = Seeded(created.game.id, created.edit_token)
+        for number, (bids, tricks) in enumerate(played, start=1):
+            play(game, number, bids, tricks, turned=turned)
+    return game
+
+
+def play(
+    game: Seeded, number: int, bids: Sequence[int], tricks: Sequence[int], turned: str = "green"
+) -> None:
+    """Round ``number`` played through the services (inside an app context)."""
+    rounds.record_trump(game.id, game.token, number, turned)
+    rounds.record_bids(game.id, game.token, number, list(bids))
+    rounds.record_tricks(game.id, game.token, number, list(tricks))
+
+
+def finished(
+    app: Flask, device: sharing.Device | None, names: Sequence[str], played: Sequence[Played]
+) -> str:
+    """A game of as many rounds as ``played``, all played: finished, kept by ``device``."""
+    return seed(app, names, played, device=device, rounds=len(played)).id
+
+
+def game_count(app: Flask) -> int:
+    """How many games the database holds (deleted ones too)."""
+    with app.app_context():
+        return int(db.session.scalar(select(func.count()).select_from(Game)) or 0)
