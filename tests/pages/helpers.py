@@ -1,11 +1,16 @@
 """What the page tests share: a game started through the new-game form (with special cards in
-the deck when asked), a correction form as a phone sends it, and reading a page's seats, one
+the deck when asked), rounds recorded through the services, a correction form as a phone
+sends it, and reading a page's seats, one
 player's row, its pressed buttons and the phone's device key."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
+
+from flask import Flask
+
+from scorekeeper.services import rounds, sharing
 
 from ..confidant import Confidant, text
 
@@ -28,6 +33,23 @@ def started(
     assert response.status_code == 303, text(response)
     phone.game_id = response.headers["Location"].rsplit("/", 1)[-1]
     return phone
+
+
+def played(
+    app: Flask,
+    phone: Confidant,
+    *hands: tuple[list[int], list[int]],
+    turned: str = "green",
+    first: int = 1,
+) -> None:
+    """Rounds ``first``, ``first + 1``, … recorded through the services for this phone, each
+    hand its (bids, tricks) by seat, under ``turned``: a game brought on without taps."""
+    device = sharing.Device(device_key(phone))
+    with app.test_request_context():
+        for number, (bids, tricks) in enumerate(hands, first):
+            rounds.record_trump(phone.game_id, device, number, turned)
+            rounds.record_bids(phone.game_id, device, number, bids)
+            rounds.record_tricks(phone.game_id, device, number, tricks)
 
 
 def correction(

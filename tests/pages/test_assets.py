@@ -7,10 +7,11 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from flask import Flask
 from flask.testing import FlaskClient
 
 from ..confidant import Confidant
-from .helpers import started
+from .helpers import played, started
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 _LINKED = re.compile(r'<(?:link rel="stylesheet" href|script src)="(/static/[^"]+)"')
@@ -42,12 +43,12 @@ def test_pico_and_the_apps_styles_come_as_one_file_kept_a_year(client: FlaskClie
 
 
 def test_htmx_comes_with_the_pages_that_use_it_and_no_other(
-    client: FlaskClient, phone: Confidant
+    app: Flask, client: FlaskClient, phone: Confidant
 ) -> None:
     started(phone, ["Ann", "Bob", "Cy"], rounds="1")
     game = f"/games/{phone.game_id}"
     with_htmx = ["/games/new", f"{game}/rounds/1", f"{game}/referee"]
-    phone.play(1, [1, 0, 0], [1, 0, 0])
+    played(app, phone, ([1, 0, 0], [1, 0, 0]))
     with_htmx.append(f"{game}/rounds/1/correct")
     without = ["/", f"{game}", f"{game}/sheet", f"{game}/view", f"{game}/share", "/statistics"]
     without.append("/import")

@@ -5,9 +5,10 @@ overtook comes back to the page it was made on."""
 from __future__ import annotations
 
 import pytest
+from flask import Flask
 
 from ..confidant import Confidant, text
-from .helpers import correction, started
+from .helpers import correction, played, started
 
 STALE = (
     "This game was changed a moment ago (on another phone or screen, or by a tap whose answer "
@@ -57,9 +58,9 @@ def test_an_unknown_game_is_a_page_saying_so_in_every_area(phone: Confidant, pat
     assert "To your games" in text(response)
 
 
-def test_a_stale_correction_comes_back_to_the_correction_form(phone: Confidant) -> None:
+def test_a_stale_correction_comes_back_to_the_correction_form(app: Flask, phone: Confidant) -> None:
     started(phone)
-    phone.play(1, [0, 1, 1], [0, 0, 1])
+    played(app, phone, ([0, 1, 1], [0, 0, 1]))
     path = f"/games/{phone.game_id}/rounds/1/correct"
     data = correction(phone, 1, [0, 0, 0], [1, 0, 0])
     phone.trump(2, "green")  # another tap moves the game's version on

@@ -15,15 +15,15 @@ from scorekeeper.rules.specials import Cloud
 from scorekeeper.services import audit, games, rounds, sharing
 
 from ..confidant import Confidant, text, words
-from .helpers import correction, device_key, started
+from .helpers import correction, device_key, played, started
 
 
-def _two_rounds(phone: Confidant, deck: list[str]) -> str:
+def _two_rounds(app: Flask, phone: Confidant, deck: list[str]) -> str:
     """Ann, Bob and Cy with ``deck``: round 1 scored 30, 20, 20; round 2 (Bob deals, two
     cards) bid 1, 0, 1 and won 1, 0, 1: 30, 20, 30. The correction form of round 2."""
     started(phone, ["Ann", "Bob", "Cy"], deck=deck)
-    phone.play(1, [1, 0, 0], [1, 0, 0])
-    phone.play(2, [1, 0, 1], [1, 0, 1], turned="red")
+    played(app, phone, ([1, 0, 0], [1, 0, 0]))
+    played(app, phone, ([1, 0, 1], [1, 0, 1]), turned="red", first=2)
     return f"/games/{phone.game_id}/rounds/2/correct"
 
 
@@ -43,10 +43,11 @@ def _sheet(phone: Confidant) -> str:
 # -- Any round ---------------------------------------------------------------------------------
 
 
-def test_a_scored_round_is_corrected_and_every_total_recomputed(phone: Confidant) -> None:
+def test_a_scored_round_is_corrected_and_every_total_recomputed(
+    app: Flask, phone: Confidant
+) -> None:
     started(phone, first_dealer="0")
-    phone.play(1, [0, 1, 1], [0, 0, 1])
-    phone.play(2, [2, 0, 0], [1, 0, 1])
+    played(app, phone, ([0, 1, 1], [0, 0, 1]), ([2, 0, 0], [1, 0, 1]))
     path = f"/games/{phone.game_id}/rounds/1/correct"
     assert re.search(r'name="bid-1" value="1" checked', _body(phone, path))
     response = phone.client.post(path, data=correction(phone, 1, [0, 0, 1], [0, 0, 1]))
@@ -105,9 +106,9 @@ def test_a_correction_saved_as_it_was_changes_nothing(
         assert games.get_game(phone.game_id).corrected == {number}
 
 
-def test_a_correction_the_rules_refuse_changes_nothing(phone: Confidant) -> None:
+def test_a_correction_the_rules_refuse_changes_nothing(app: Flask, phone: Confidant) -> None:
     started(phone)
-    phone.play(1, [0, 1, 1], [0, 0, 1])
+    played(app, phone, ([0, 1, 1], [0, 0, 1]))
     path = f"/games/{phone.game_id}/rounds/1/correct"
     data = correction(phone, 1, [0, 0, 0], [1, 1, 1])
     response = phone.client.post(path, data=data)
@@ -121,12 +122,12 @@ def test_a_correction_the_rules_refuse_changes_nothing(phone: Confidant) -> None
 
 
 def test_only_a_scored_round_can_be_corrected_and_only_by_its_keeper(
-    phone: Confidant, other_phone: Confidant
+    app: Flask, phone: Confidant, other_phone: Confidant
 ) -> None:
     started(phone)
     response = phone.get(f"/games/{phone.game_id}/rounds/1/correct")
     assert response.status_code == 303
-    phone.play(1, [0, 1, 1], [0, 0, 1])
+    played(app, phone, ([0, 1, 1], [0, 0, 1]))
     response = other_phone.get(f"/games/{phone.game_id}/rounds/1/correct")
     assert response.status_code == 403
 
@@ -135,7 +136,7 @@ def test_the_correction_form_strikes_out_the_dealers_forbidden_bid(
     phone: Confidant, app: Flask
 ) -> None:
     started(phone, first_dealer="0", bid_rule="plus_minus_one")
-    phone.play(1, [1, 1, 0], [0, 0, 1])
+    played(app, phone, ([1, 1, 0], [0, 0, 1]))
     path = f"/games/{phone.game_id}/rounds/1/correct"
     tapped = correction(phone, 1, [1, 0, 0], [0, 0, 1], action="refresh")
     response = phone.client.post(path, data=tapped)
@@ -150,14 +151,13 @@ def test_the_correction_form_strikes_out_the_dealers_forbidden_bid(
 
 
 def test_the_correction_hint_in_a_covered_game_is_true_of_the_bids_shown(
-    phone: Confidant,
+    app: Flask, phone: Confidant
 ) -> None:
     # Jürgen deals round 2. The bids 1, 0, 0, 0, 0 are allowed (1, not 2); only the
     # struck-out 1 would make them add up to the 2 tricks, and the hint says so.
     names = ["Anna", "Bert", "Carla", "Dieter", "Jürgen"]
     started(phone, names, first_dealer="3", bid_rule="plus_minus_one", bid_reveal="covered")
-    phone.play(1, [0, 0, 0, 0, 0], [1, 0, 0, 0, 0])
-    phone.play(2, [1, 0, 0, 0, 0], [2, 0, 0, 0, 0])
+    played(app, phone, ([0, 0, 0, 0, 0], [1, 0, 0, 0, 0]), ([1, 0, 0, 0, 0], [2, 0, 0, 0, 0]))
     body = _body(phone, f"/games/{phone.game_id}/rounds/2/correct")
     assert re.search(
         r'<label class="chip refused minus"><input type="radio" name="bid-4" value="1"', body
@@ -169,17 +169,19 @@ def test_the_correction_hint_in_a_covered_game_is_true_of_the_bids_shown(
 # -- The Bomb and the Cloud ----------------------------------------------------------------------
 
 
-def test_the_form_offers_the_bomb_and_the_cloud_only_from_the_deck(phone: Confidant) -> None:
-    path = _two_rounds(phone, [])
+def test_the_form_offers_the_bomb_and_the_cloud_only_from_the_deck(
+    app: Flask, phone: Confidant
+) -> None:
+    path = _two_rounds(app, phone, [])
     plain = _body(phone, path)
     assert 'name="bomb"' not in plain
     assert 'name="cloud"' not in plain
-    path = _two_rounds(phone, ["bomb"])
+    path = _two_rounds(app, phone, ["bomb"])
     page = _body(phone, path)
     assert 'name="bomb" value="1" >' in page  # offered, not ticked: it was not played
     assert "The Bomb was played: its trick goes to nobody" in words(page)
     assert 'name="cloud"' not in page
-    path = _two_rounds(phone, ["cloud"])
+    path = _two_rounds(app, phone, ["cloud"])
     page = _body(phone, path)
     assert 'name="bomb"' not in page
     assert 'name="cloud" value="none" checked' in page
@@ -195,7 +197,7 @@ def test_the_form_offers_the_bomb_and_the_cloud_only_from_the_deck(phone: Confid
 def test_marking_the_bomb_in_a_correction_changes_the_scores_on_the_sheet(
     app: Flask, phone: Confidant
 ) -> None:
-    path = _two_rounds(phone, ["bomb"])
+    path = _two_rounds(app, phone, ["bomb"])
     assert "Total 60 40 50" in _sheet(phone)
     response = phone.client.post(path, data=_form(phone, [1, 0, 0], bomb="1"))
     assert response.status_code == 303, text(response)
@@ -219,7 +221,7 @@ def test_marking_the_bomb_in_a_correction_changes_the_scores_on_the_sheet(
 def test_a_bomb_the_tricks_do_not_add_up_with_is_refused_by_it_and_changes_nothing(
     app: Flask, phone: Confidant
 ) -> None:
-    path = _two_rounds(phone, ["bomb"])
+    path = _two_rounds(app, phone, ["bomb"])
     with app.app_context():
         before = games.get_game(phone.game_id).version
     response = phone.client.post(path, data=_form(phone, [1, 0, 1], bomb="1"))
@@ -244,7 +246,7 @@ def test_a_bomb_the_tricks_do_not_add_up_with_is_refused_by_it_and_changes_nothi
 def test_the_clouds_change_is_chosen_moved_and_taken_back_in_a_correction(
     app: Flask, phone: Confidant
 ) -> None:
-    path = _two_rounds(phone, ["cloud"])
+    path = _two_rounds(app, phone, ["cloud"])
     # Ann won the Cloud's trick and went up to 2: she bid 1 and won 1, so she missed.
     response = phone.client.post(path, data=_form(phone, [1, 0, 1], cloud="0:up"))
     assert response.status_code == 303, text(response)
@@ -273,7 +275,7 @@ def test_the_clouds_change_is_chosen_moved_and_taken_back_in_a_correction(
 def test_a_cloud_change_below_zero_is_refused_by_it_and_changes_nothing(
     app: Flask, phone: Confidant
 ) -> None:
-    path = _two_rounds(phone, ["cloud"])
+    path = _two_rounds(app, phone, ["cloud"])
     with app.app_context():
         before = games.get_game(phone.game_id).version
     # Bob bid 0: the Cloud cannot take him down.
@@ -297,7 +299,7 @@ def test_a_cloud_change_below_zero_is_refused_by_it_and_changes_nothing(
 def test_the_live_refresh_keeps_the_bomb_and_the_cloud_and_follows_the_bids(
     app: Flask, phone: Confidant
 ) -> None:
-    path = _two_rounds(phone, ["bomb", "cloud"])
+    path = _two_rounds(app, phone, ["bomb", "cloud"])
     with app.app_context():
         before = games.get_game(phone.game_id).version
     # Ann's bid tapped to 2 on the form, with the Bomb ticked and Ann's bid going down.

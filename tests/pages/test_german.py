@@ -16,7 +16,7 @@ from scorekeeper.rules.messages import Count, RuleError
 
 from ..app.test_catalogue import PLACEHOLDER, catalogue
 from ..confidant import Confidant
-from .helpers import correction, started
+from .helpers import correction, played, started
 
 GERMAN = {"HTTP_ACCEPT_LANGUAGE": "de-DE,de;q=0.9,en;q=0.5"}
 ENGLISH = {"HTTP_ACCEPT_LANGUAGE": "en-GB,en;q=0.8"}
@@ -226,7 +226,7 @@ def test_a_canadian_refusal_says_in_german_why_the_dealer_is_held(app: Flask) ->
     phone = phone_in(app, GERMAN)
     walk = Walk(phone)
     assert phone.start(["Ann", "Bob", "Cy"], bid_rule="canadian", first_dealer="0")
-    phone.play(1, [0, 1, 0], [0, 1, 0])  # Bob leads alone, and deals round 2
+    played(app, phone, ([0, 1, 0], [0, 1, 0]))  # Bob leads alone, and deals round 2
     assert phone.trump(2, "red").status_code == 303
     for seat, value in ((2, 1), (0, 0)):
         assert phone.bid(2, seat, value).status_code == 303
@@ -242,7 +242,7 @@ def test_a_correction_with_the_bomb_and_the_cloud_is_in_german(app: Flask) -> No
     phone = phone_in(app, GERMAN)
     walk = Walk(phone)
     started(phone, ["Ann", "Bob", "Cy"], deck=["bomb", "cloud"])
-    phone.play(1, [1, 0, 0], [1, 0, 0])
+    played(app, phone, ([1, 0, 0], [1, 0, 0]))
     correct = f"/games/{phone.game_id}/rounds/1/correct"
     page = walk.get("correction with the Bomb and the Cloud", correct)
     assert "Die Bombe wurde gespielt: ihr Stich geht an niemanden" in page

@@ -16,7 +16,7 @@ from scorekeeper.web import following
 from ..api_client import ApiClient
 from ..confidant import Confidant, text, without_language_switch
 from ..statements import count_statements
-from .helpers import started
+from .helpers import played, started
 from .test_history import correct
 
 
@@ -129,9 +129,11 @@ def stream_of(page: TestResponse) -> str:
     return unescape(found.group(1))
 
 
-def test_a_finished_game_is_still_followed(phone: Confidant, other_phone: Confidant) -> None:
+def test_a_finished_game_is_still_followed(
+    app: Flask, phone: Confidant, other_phone: Confidant
+) -> None:
     game_id = started(phone, rounds="1").game_id
-    phone.play(1, [0, 0, 1], [0, 0, 1])
+    played(app, phone, ([0, 0, 1], [0, 0, 1]))
     page = other_phone.get(f"/games/{game_id}/view")
     body = page.get_data(as_text=True)
     # The stream names the version the page shows, so that it sends only what is newer.
@@ -142,10 +144,10 @@ def test_a_finished_game_is_still_followed(phone: Confidant, other_phone: Confid
 
 
 def test_a_correction_after_the_game_reaches_the_spectator(
-    phone: Confidant, other_phone: Confidant
+    app: Flask, phone: Confidant, other_phone: Confidant
 ) -> None:
     game_id = started(phone, rounds="1").game_id
-    phone.play(1, [0, 0, 1], [0, 0, 1])
+    played(app, phone, ([0, 0, 1], [0, 0, 1]))
     address = live_path(game_id)
     headers = {"If-None-Match": other_phone.get(address).headers["ETag"]}
     unchanged = other_phone.get(address, headers=headers)

@@ -7,16 +7,16 @@ import re
 
 from flask import Flask
 
-from scorekeeper.services import rounds, sharing
-
 from ..confidant import Confidant, text
 from ..statements import count_statements
-from .helpers import device_key, started
+from .helpers import played, started
 
 
-def test_the_sheet_shows_bid_tricks_score_total_dealer_and_trump(phone: Confidant) -> None:
+def test_the_sheet_shows_bid_tricks_score_total_dealer_and_trump(
+    app: Flask, phone: Confidant
+) -> None:
     started(phone, first_dealer="0")
-    phone.play(1, [0, 1, 1], [0, 0, 1], turned="red")
+    played(app, phone, ([0, 1, 1], [0, 0, 1]), turned="red")
     body = phone.get(f"/games/{phone.game_id}/sheet").get_data(as_text=True)
     start = body.index(">", body.index('id="round-1"')) + 1
     row = body[start : body.index('id="round-2"')]
@@ -45,10 +45,11 @@ def test_the_sheet_shows_bid_tricks_score_total_dealer_and_trump(phone: Confidan
     assert "♛" in body  # Kevin leads
 
 
-def test_a_whole_short_game_ends_with_the_winner_and_the_sheet(phone: Confidant) -> None:
+def test_a_whole_short_game_ends_with_the_winner_and_the_sheet(
+    app: Flask, phone: Confidant
+) -> None:
     started(phone, rounds="2")
-    phone.play(1, [1, 0, 0], [1, 0, 0])
-    phone.play(2, [0, 0, 2], [0, 0, 2])
+    played(app, phone, ([1, 0, 0], [1, 0, 0]), ([0, 0, 2], [0, 0, 2]))
     assert "See who won" in text(phone.round_page(2))
     over = phone.get(f"/games/{phone.game_id}")
     assert over.status_code == 200
@@ -60,9 +61,9 @@ def test_a_whole_short_game_ends_with_the_winner_and_the_sheet(phone: Confidant)
     assert "leads" not in text(phone.get(f"/games/{phone.game_id}/sheet"))
 
 
-def test_shared_winners_are_named_together(phone: Confidant) -> None:
+def test_shared_winners_are_named_together(app: Flask, phone: Confidant) -> None:
     started(phone, rounds="1")
-    phone.play(1, [0, 0, 0], [1, 0, 0])
+    played(app, phone, ([0, 0, 0], [1, 0, 0]))
     page = text(phone.get(f"/games/{phone.game_id}"))
     assert "Ute & Kevin share the win with 20 points!" in page
     assert "1. Ute 20 1. Kevin 20 3. Thomas −10" in page
@@ -72,19 +73,15 @@ def test_a_page_costs_the_same_statements_after_1_and_20_rounds(
     app: Flask, phone: Confidant
 ) -> None:
     started(phone, ["Ann", "Bob", "Cy"], rounds="1")
-    phone.play(1, [1, 0, 0], [1, 0, 0])
+    played(app, phone, ([1, 0, 0], [1, 0, 0]))
     short = phone.game_id
     started(phone, ["Dora", "Eve", "Finn"])
-    device = sharing.Device(device_key(phone))
-    with app.test_request_context():
-        for number in range(1, 20):
-            rounds.record_trump(phone.game_id, device, number, "blue")
-            rounds.record_bids(phone.game_id, device, number, [0, 0, 0])
-            rounds.record_tricks(phone.game_id, device, number, [number, 0, 0])
+    played(app, phone, *[([0, 0, 0], [number, 0, 0]) for number in range(1, 20)], turned="blue")
     long = phone.game_id
     # A keeper's first round screen of a game makes its table code once (a write); counted
     # here is every view after it.
-    assert phone.get(f"/games/{long}/rounds/1").status_code == 200
+    for game in (short, long):
+        assert phone.get(f"/games/{game}/rounds/1").status_code == 200
     for path in ("/games/{}/sheet", "/games/{}/rounds/1"):
         with count_statements(app) as one:
             assert phone.get(path.format(short)).status_code == 200

@@ -16,7 +16,7 @@ from scorekeeper.rules.variants import RoundPlan, Special
 from scorekeeper.services import games
 
 from ..confidant import Confidant, text, words
-from .helpers import correction, started
+from .helpers import correction, played, started
 from .test_history import shown_changes
 
 
@@ -24,11 +24,11 @@ def _start(phone: Confidant, deck: list[str], **choices: Any) -> str:
     return started(phone, ["Ann", "Bob", "Cy"], deck=deck, **choices).game_id
 
 
-def _round_2(phone: Confidant, deck: list[str], **choices: Any) -> str:
+def _round_2(app: Flask, phone: Confidant, deck: list[str], **choices: Any) -> str:
     """Ann, Bob and Cy with ``deck``, round 2 (red) being played: Ann 1, Bob 0, Cy 1. The
     round's history."""
     _start(phone, deck, **choices)
-    phone.play(1, [1, 0, 0], [1, 0, 0])
+    played(app, phone, ([1, 0, 0], [1, 0, 0]))
     assert phone.trump(2, "red").status_code == 303
     for seat, value in ((2, 1), (0, 1), (1, 0)):
         assert phone.bid(2, seat, value).status_code == 303
@@ -81,7 +81,7 @@ def test_the_werewolfs_holder_names_no_trump_and_the_sheet_marks_it(phone: Confi
 
 
 def test_the_bomb_toggle_takes_a_trick_from_the_sum(app: Flask, phone: Confidant) -> None:
-    _round_2(phone, ["bomb"])
+    _round_2(app, phone, ["bomb"])
     assert "Tricks so far: 0 of 2." in text(phone.round_page(2))
     assert phone.tap(2, action="bomb", value="1").status_code == 303
     page = text(phone.round_page(2))
@@ -96,7 +96,7 @@ def test_the_bomb_toggle_takes_a_trick_from_the_sum(app: Flask, phone: Confidant
 def test_the_clouds_change_is_tapped_in_and_shown_on_the_sheet(
     app: Flask, phone: Confidant
 ) -> None:
-    _round_2(phone, ["cloud"])
+    _round_2(app, phone, ["cloud"])
     assert phone.tap(2, action="cloud", value="2:up").status_code == 303
     page = text(phone.round_page(2))
     assert "The Cloud: Cy bids 2 instead" in page
@@ -146,7 +146,7 @@ def test_a_werewolf_round_is_corrected_with_its_choice_kept(app: Flask, phone: C
 def test_in_a_secret_game_the_clouds_taps_say_what_they_do_and_a_refusal_is_shown_by_them(
     app: Flask, phone: Confidant
 ) -> None:
-    _round_2(phone, ["cloud"], bid_reveal="secret")
+    _round_2(app, phone, ["cloud"], bid_reveal="secret")
     body = phone.round_page(2).get_data(as_text=True)
     assert re.search(r'aria-label="Bob bids one less">One less</button>', body)
     assert re.search(r'aria-label="Bob bids one more">One more</button>', body)
@@ -179,9 +179,9 @@ def test_in_a_secret_game_the_clouds_taps_say_what_they_do_and_a_refusal_is_show
 
 
 def test_the_history_says_what_the_bomb_and_the_cloud_did_in_english_and_german(
-    phone: Confidant,
+    app: Flask, phone: Confidant
 ) -> None:
-    path = _round_2(phone, ["bomb", "cloud"])
+    path = _round_2(app, phone, ["bomb", "cloud"])
     for value in ("1", "0"):
         assert phone.tap(2, action="bomb", value=value).status_code == 303
     for value in ("2:up", "none"):
@@ -215,15 +215,17 @@ def test_the_history_says_what_the_bomb_and_the_cloud_did_in_english_and_german(
     ],
 )
 def test_the_history_names_the_one_special_card_in_the_deck(
-    phone: Confidant, deck: str, action: str, value: str, said: tuple[str, list[str]]
+    app: Flask, phone: Confidant, deck: str, action: str, value: str, said: tuple[str, list[str]]
 ) -> None:
-    path = _round_2(phone, [deck])
+    path = _round_2(app, phone, [deck])
     assert phone.tap(2, action=action, value=value).status_code == 303
     assert shown_changes(phone.get(path))[0] == said
 
 
-def test_the_history_names_the_clouds_player_but_not_a_secret_bid(phone: Confidant) -> None:
-    path = _round_2(phone, ["bomb", "cloud"], bid_reveal="secret")
+def test_the_history_names_the_clouds_player_but_not_a_secret_bid(
+    app: Flask, phone: Confidant
+) -> None:
+    path = _round_2(app, phone, ["bomb", "cloud"], bid_reveal="secret")
     assert phone.tap(2, action="cloud", value="2:down").status_code == 303
     assert shown_changes(phone.get(path))[0] == (
         "Bomb or Cloud recorded",

@@ -15,14 +15,13 @@ from flask.testing import FlaskClient
 from scorekeeper.services import games
 
 from ..confidant import Confidant, text, words
-from .helpers import pressed, started
+from .helpers import played, pressed, started
 
 
-def _to_round_3(phone: Confidant) -> None:
+def _to_round_3(app: Flask, phone: Confidant) -> None:
     """Rounds 1 and 2 scored; round 3 bid (Thomas 1, Ute 2, Kevin 0), being played."""
     started(phone)
-    phone.play(1, bids=[0, 1, 0], tricks=[0, 1, 0])
-    phone.play(2, bids=[1, 1, 0], tricks=[1, 1, 0])
+    played(app, phone, ([0, 1, 0], [0, 1, 0]), ([1, 1, 0], [1, 1, 0]))
     assert phone.trump(3, "red").status_code == 303
     for seat, bid in enumerate((1, 2, 0)):
         assert phone.bid(3, seat, bid).status_code == 303
@@ -34,9 +33,9 @@ def _won(phone: Confidant, seat: int) -> None:
 
 
 def test_the_round_screen_offers_one_tap_per_trick_with_the_running_count(
-    phone: Confidant,
+    app: Flask, phone: Confidant
 ) -> None:
-    _to_round_3(phone)
+    _to_round_3(app, phone)
     body = phone.round_page(3).get_data(as_text=True)
     assert "Who won trick 1 of 3?" in words(body)
     assert "Nobody" not in words(body)  # no Bomb in the deck
@@ -58,8 +57,8 @@ def test_the_round_screen_offers_one_tap_per_trick_with_the_running_count(
     assert phone.tap(3, action="nobody").status_code == 422  # no Bomb in the deck
 
 
-def test_when_every_trick_is_tallied_scoring_is_one_more_tap(phone: Confidant) -> None:
-    _to_round_3(phone)
+def test_when_every_trick_is_tallied_scoring_is_one_more_tap(app: Flask, phone: Confidant) -> None:
+    _to_round_3(app, phone)
     for seat in (1, 0, 1):
         _won(phone, seat)
     page = phone.round_page(3)
@@ -76,9 +75,9 @@ def test_when_every_trick_is_tallied_scoring_is_one_more_tap(phone: Confidant) -
 
 
 def test_the_follower_sees_bids_tricks_so_far_and_what_each_still_needs(
-    phone: Confidant, other_phone: Confidant
+    app: Flask, phone: Confidant, other_phone: Confidant
 ) -> None:
-    _to_round_3(phone)
+    _to_round_3(app, phone)
     live = f"/games/{phone.game_id}/view/live"
     # Nothing tallied: nothing to say yet (a table may count at the end).
     assert '<th scope="col">Status</th>' not in other_phone.get(live).get_data(as_text=True)
@@ -123,7 +122,7 @@ def _referee(phone: Confidant, lead: int, cards: str, client: FlaskClient | None
 def test_the_referees_answer_is_taken_as_the_tricks_winner_who_leads_next(
     phone: Confidant, app: Flask
 ) -> None:
-    _to_round_3(phone)
+    _to_round_3(app, phone)
     path = f"/games/{phone.game_id}/referee?round=3"
     assert re.search(r'aria-pressed="true">Thomas</a>', phone.get(path).get_data(as_text=True))
     cards = "card=red-7&card=wizard&card=red-13"
