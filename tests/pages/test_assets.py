@@ -1,15 +1,17 @@
 """What a page's first visit loads: Pico's styles and the app's as one file, kept a year, and
 htmx only on the pages that use it (not the spectator page, which follows its stream with the
-browser's own EventSource)."""
+browser's own EventSource); text files compressed, the API's JSON not."""
 
 from __future__ import annotations
 
 import re
 from pathlib import Path
 
+from flask import Flask
 from flask.testing import FlaskClient
 
 from ..confidant import Confidant
+from .helpers import played, started
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
 _LINKED = re.compile(r'<(?:link rel="stylesheet" href|script src)="(/static/[^"]+)"')
@@ -24,7 +26,7 @@ def _loads(client: FlaskClient, path: str) -> list[str]:
 
 def test_pico_and_the_apps_styles_come_as_one_file_kept_a_year(client: FlaskClient) -> None:
     styles = [link for link in _loads(client, "/") if ".css" in link]
-    assert styles[0].startswith("/static/css/site.css?v=")
+    assert re.fullmatch(r"/static/css/site\.css\?v=[0-9a-f]{12}", styles[0])
     response = client.get(styles[0])
     assert response.status_code == 200
     assert response.mimetype == "text/css"
@@ -40,12 +42,13 @@ def test_pico_and_the_apps_styles_come_as_one_file_kept_a_year(client: FlaskClie
     again.close()
 
 
-def test_htmx_comes_with_the_pages_that_use_it_and_no_other(client: FlaskClient) -> None:
-    phone = Confidant(client)
-    assert phone.start(["Ann", "Bob", "Cy"], rounds="1").status_code == 303
+def test_htmx_comes_with_the_pages_that_use_it_and_no_other(
+    app: Flask, client: FlaskClient, phone: Confidant
+) -> None:
+    started(phone, ["Ann", "Bob", "Cy"], rounds="1")
     game = f"/games/{phone.game_id}"
     with_htmx = ["/games/new", f"{game}/rounds/1", f"{game}/referee"]
-    phone.play(1, [1, 0, 0], [1, 0, 0])
+    played(app, phone, ([1, 0, 0], [1, 0, 0]))
     with_htmx.append(f"{game}/rounds/1/correct")
     without = ["/", f"{game}", f"{game}/sheet", f"{game}/view", f"{game}/share", "/statistics"]
     without.append("/import")
@@ -68,3 +71,29 @@ def test_the_spectator_page_follows_its_stream_without_htmx(client: FlaskClient)
     assert response.mimetype == "text/javascript"
     assert "new EventSource(" in response.get_data(as_text=True)
     response.close()
+
+
+def test_pages_styles_and_scripts_go_out_compressed(phone: Confidant) -> None:
+    page = phone.get("/", headers={"Accept-Encoding": "gzip"})
+    assert page.headers["Content-Encoding"] == "gzip"
+    # The history's styles come with the home page, htmx with the new-game form.
+    body = phone.get("/").get_data(as_text=True) + phone.get("/games/new").get_data(as_text=True)
+    # Text files (styles, scripts, the SVG icon); PNG icons are compressed already.
+    links = set(re.findall(r'(?:href|src)="(/static/[^"]+\.(?:css|js|svg)\?[^"]*)"', body))
+    assert len(links) >= 5
+    for link in links:
+        response = phone.get(link, headers={"Accept-Encoding": "gzip"})
+        assert response.status_code == 200
+        assert response.headers["Content-Encoding"] == "gzip", link
+        plain = phone.get(link)
+        assert int(response.headers["Content-Length"]) < len(plain.get_data()) / 2, link
+        response.close()
+        plain.close()
+
+
+def test_the_api_answers_in_plain_json_with_its_bare_etag(client: FlaskClient) -> None:
+    created = client.post(
+        "/api/v1/games", json={"players": ["Ann", "Bob", "Cy"]}, headers={"Accept-Encoding": "gzip"}
+    )
+    assert "Content-Encoding" not in created.headers
+    assert created.headers["ETag"] == '"1"'

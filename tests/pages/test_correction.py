@@ -1,45 +1,35 @@
-"""The correction form of a scored round with the Bomb and the Cloud in the deck: the Bomb
-ticked or not, the Cloud's change of a bid chosen or taken back, as the sheet then shows
-them; a refusal by the field with nothing changed; the live refresh keeping them."""
+"""The correction form of a scored round: what it offers and strikes out, a correction saved
+and every total recomputed, one saved as it was that changes nothing, refusals by the field
+with nothing changed; with the Bomb and the Cloud in the deck, the Bomb ticked or not and the
+Cloud's change of a bid chosen or taken back, as the sheet then shows them, and the live
+refresh keeping them."""
 
 from __future__ import annotations
 
 import re
-from typing import Any
 
+import pytest
 from flask import Flask
 
 from scorekeeper.rules.specials import Cloud
-from scorekeeper.services import games
+from scorekeeper.services import audit, games, rounds, sharing
 
 from ..confidant import Confidant, text, words
+from .helpers import correction, device_key, played, started
 
 
-def _two_rounds(phone: Confidant, deck: list[str]) -> str:
+def _two_rounds(app: Flask, phone: Confidant, deck: list[str]) -> str:
     """Ann, Bob and Cy with ``deck``: round 1 scored 30, 20, 20; round 2 (Bob deals, two
     cards) bid 1, 0, 1 and won 1, 0, 1: 30, 20, 30. The correction form of round 2."""
-    form = phone.new_game_form(["Ann", "Bob", "Cy"])
-    form["special_cards"] = deck
-    response = phone.client.post("/games/new", data=form)
-    assert response.status_code == 303, text(response)
-    phone.game_id = response.headers["Location"].rsplit("/", 1)[-1]
-    phone.play(1, [1, 0, 0], [1, 0, 0])
-    phone.play(2, [1, 0, 1], [1, 0, 1], turned="red")
+    started(phone, ["Ann", "Bob", "Cy"], deck=deck)
+    played(app, phone, ([1, 0, 0], [1, 0, 0]))
+    played(app, phone, ([1, 0, 1], [1, 0, 1]), turned="red", first=2)
     return f"/games/{phone.game_id}/rounds/2/correct"
 
 
-def _form(phone: Confidant, path: str, tricks: list[int], **fields: Any) -> dict[str, Any]:
+def _form(phone: Confidant, tricks: list[int], **fields: str) -> dict[str, str]:
     """The correction of round 2 as sent: trump red, bids 1, 0, 1, these tricks."""
-    version = re.search(r'name="version" value="(\d+)"', _body(phone, path))
-    assert version, "the correction form carries no version"
-    return {
-        "csrf_token": phone.csrf(path),
-        "version": version.group(1),
-        "turned": "red",
-        **{f"bid-{seat}": bid for seat, bid in enumerate(("1", "0", "1"))},
-        **{f"tricks-{seat}": str(count) for seat, count in enumerate(tricks)},
-        **fields,
-    }
+    return correction(phone, 2, [1, 0, 1], tricks, turned="red", **fields)
 
 
 def _body(phone: Confidant, path: str) -> str:
@@ -50,17 +40,148 @@ def _sheet(phone: Confidant) -> str:
     return text(phone.get(f"/games/{phone.game_id}/sheet"))
 
 
-def test_the_form_offers_the_bomb_and_the_cloud_only_from_the_deck(phone: Confidant) -> None:
-    path = _two_rounds(phone, [])
+# -- Any round ---------------------------------------------------------------------------------
+
+
+def test_a_scored_round_is_corrected_and_every_total_recomputed(
+    app: Flask, phone: Confidant
+) -> None:
+    started(phone, first_dealer="0")
+    played(app, phone, ([0, 1, 1], [0, 0, 1]), ([2, 0, 0], [1, 0, 1]))
+    path = f"/games/{phone.game_id}/rounds/1/correct"
+    assert re.search(r'name="bid-1" value="1" checked', _body(phone, path))
+    response = phone.client.post(path, data=correction(phone, 1, [0, 0, 1], [0, 0, 1]))
+    assert response.status_code == 303
+    sheet = text(phone.get(response.headers["Location"]))
+    assert "Round 1 is corrected; every total is recomputed." in sheet
+    assert "Total 10 40 20" in sheet
+    assert "✎ corrected" in sheet
+
+
+@pytest.mark.parametrize(
+    ("players", "number", "trump"),
+    [(3, 1, ("green", None)), (3, 2, ("wizard", "yellow")), (6, 10, None)],
+    ids=["suit", "wizard", "every card dealt"],
+)
+def test_a_correction_saved_as_it_was_changes_nothing(
+    app: Flask, phone: Confidant, players: int, number: int, trump: tuple[str, str | None] | None
+) -> None:
+    """Opened and saved untouched: nothing is written, so no ✎, no history, same version."""
+    started(phone, ["Thomas", "Ute", "Kevin", "Ann", "Bob", "Cy"][:players], first_dealer="0")
+    device = sharing.Device(device_key(phone))
+    with app.test_request_context():
+        for played in range(1, number + 1):
+            if played < number:
+                rounds.record_trump(phone.game_id, device, played, "blue")
+            elif trump is not None:
+                rounds.record_trump(phone.game_id, device, played, *trump)
+            rounds.record_bids(phone.game_id, device, played, [0] * players)
+            rounds.record_tricks(phone.game_id, device, played, [0, 0, played, 0, 0, 0][:players])
+        before = games.get_game(phone.game_id)
+        changes = len(audit.audit_trail(before))
+    path = f"/games/{phone.game_id}/rounds/{number}/correct"
+    form = _body(phone, path)
+    data = dict(re.findall(r'name="([\w-]+)" value="(\w+)" checked', form))
+    assert len(data) == 2 * players + (trump is not None) + (
+        trump is not None and trump[1] is not None
+    )
+    data["csrf_token"] = phone.csrf(path)
+    data["version"] = re.search(r'name="version" value="(\d+)"', form).group(1)
+    response = phone.client.post(path, data=data)
+    assert response.status_code == 303
+    sheet = phone.get(response.headers["Location"])
+    assert f"Nothing was changed in round {number}." in text(sheet)
+    assert "✎ corrected" not in text(sheet)
+    with app.app_context():
+        after = games.get_game(phone.game_id)
+        assert len(audit.audit_trail(after)) == changes
+    assert after.version == before.version
+    assert after.corrected == frozenset()
+
+    data["tricks-2"], data["tricks-1"] = "0", str(number)  # Ute took them, after all
+    response = phone.client.post(path, data=data)
+    assert response.status_code == 303
+    assert "every total is recomputed" in text(phone.get(response.headers["Location"]))
+    with app.app_context():
+        assert games.get_game(phone.game_id).corrected == {number}
+
+
+def test_a_correction_the_rules_refuse_changes_nothing(app: Flask, phone: Confidant) -> None:
+    started(phone)
+    played(app, phone, ([0, 1, 1], [0, 0, 1]))
+    path = f"/games/{phone.game_id}/rounds/1/correct"
+    data = correction(phone, 1, [0, 0, 0], [1, 1, 1])
+    response = phone.client.post(path, data=data)
+    assert response.status_code == 422
+    assert "The tricks add up to 3, but round 1 has 1: 2 tricks too many." in text(response)
+    assert "Total 20 −10 30" in _sheet(phone)
+    incomplete = {key: value for key, value in data.items() if key != "tricks-2"}
+    response = phone.client.post(path, data=incomplete)
+    assert response.status_code == 400
+    assert "Choose a bid and the tricks for every player." in text(response)
+
+
+def test_only_a_scored_round_can_be_corrected_and_only_by_its_keeper(
+    app: Flask, phone: Confidant, other_phone: Confidant
+) -> None:
+    started(phone)
+    response = phone.get(f"/games/{phone.game_id}/rounds/1/correct")
+    assert response.status_code == 303
+    played(app, phone, ([0, 1, 1], [0, 0, 1]))
+    response = other_phone.get(f"/games/{phone.game_id}/rounds/1/correct")
+    assert response.status_code == 403
+
+
+def test_the_correction_form_strikes_out_the_dealers_forbidden_bid(
+    phone: Confidant, app: Flask
+) -> None:
+    started(phone, first_dealer="0", bid_rule="plus_minus_one")
+    played(app, phone, ([1, 1, 0], [0, 0, 1]))
+    path = f"/games/{phone.game_id}/rounds/1/correct"
+    tapped = correction(phone, 1, [1, 0, 0], [0, 0, 1], action="refresh")
+    response = phone.client.post(path, data=tapped)
+    assert response.status_code == 200
+    body = response.get_data(as_text=True)
+    assert re.search(
+        r'<label class="chip refused minus"><input type="radio" name="bid-0" value="1"', body
+    )
+    assert "Thomas deals and may not bid 1" in body
+    with app.app_context():  # a refresh saves nothing
+        assert games.get_game(phone.game_id).version == int(tapped["version"])
+
+
+def test_the_correction_hint_in_a_covered_game_is_true_of_the_bids_shown(
+    app: Flask, phone: Confidant
+) -> None:
+    # Jürgen deals round 2. The bids 1, 0, 0, 0, 0 are allowed (1, not 2); only the
+    # struck-out 1 would make them add up to the 2 tricks, and the hint says so.
+    names = ["Anna", "Bert", "Carla", "Dieter", "Jürgen"]
+    started(phone, names, first_dealer="3", bid_rule="plus_minus_one", bid_reveal="covered")
+    played(app, phone, ([0, 0, 0, 0, 0], [1, 0, 0, 0, 0]), ([1, 0, 0, 0, 0], [2, 0, 0, 0, 0]))
+    body = _body(phone, f"/games/{phone.game_id}/rounds/2/correct")
+    assert re.search(
+        r'<label class="chip refused minus"><input type="radio" name="bid-4" value="1"', body
+    )
+    assert "Jürgen deals and may not bid 1: the bids would add up to the 2 tricks" in words(body)
+    assert "These bids" not in body
+
+
+# -- The Bomb and the Cloud ----------------------------------------------------------------------
+
+
+def test_the_form_offers_the_bomb_and_the_cloud_only_from_the_deck(
+    app: Flask, phone: Confidant
+) -> None:
+    path = _two_rounds(app, phone, [])
     plain = _body(phone, path)
     assert 'name="bomb"' not in plain
     assert 'name="cloud"' not in plain
-    path = _two_rounds(phone, ["bomb"])
+    path = _two_rounds(app, phone, ["bomb"])
     page = _body(phone, path)
     assert 'name="bomb" value="1" >' in page  # offered, not ticked: it was not played
     assert "The Bomb was played: its trick goes to nobody" in words(page)
     assert 'name="cloud"' not in page
-    path = _two_rounds(phone, ["cloud"])
+    path = _two_rounds(app, phone, ["cloud"])
     page = _body(phone, path)
     assert 'name="bomb"' not in page
     assert 'name="cloud" value="none" checked' in page
@@ -76,9 +197,9 @@ def test_the_form_offers_the_bomb_and_the_cloud_only_from_the_deck(phone: Confid
 def test_marking_the_bomb_in_a_correction_changes_the_scores_on_the_sheet(
     app: Flask, phone: Confidant
 ) -> None:
-    path = _two_rounds(phone, ["bomb"])
+    path = _two_rounds(app, phone, ["bomb"])
     assert "Total 60 40 50" in _sheet(phone)
-    response = phone.client.post(path, data=_form(phone, path, [1, 0, 0], bomb="1"))
+    response = phone.client.post(path, data=_form(phone, [1, 0, 0], bomb="1"))
     assert response.status_code == 303, text(response)
     sheet = text(phone.get(response.headers["Location"]))
     assert "Round 2 is corrected; every total is recomputed." in sheet
@@ -90,7 +211,7 @@ def test_marking_the_bomb_in_a_correction_changes_the_scores_on_the_sheet(
     assert "Cy: tricks 1 → 0" in history
 
     # Unticked again: the round is back to two tricks.
-    response = phone.client.post(path, data=_form(phone, path, [1, 0, 1]))
+    response = phone.client.post(path, data=_form(phone, [1, 0, 1]))
     assert response.status_code == 303, text(response)
     assert "Total 60 40 50" in _sheet(phone)
     with app.app_context():
@@ -100,10 +221,10 @@ def test_marking_the_bomb_in_a_correction_changes_the_scores_on_the_sheet(
 def test_a_bomb_the_tricks_do_not_add_up_with_is_refused_by_it_and_changes_nothing(
     app: Flask, phone: Confidant
 ) -> None:
-    path = _two_rounds(phone, ["bomb"])
+    path = _two_rounds(app, phone, ["bomb"])
     with app.app_context():
         before = games.get_game(phone.game_id).version
-    response = phone.client.post(path, data=_form(phone, path, [1, 0, 1], bomb="1"))
+    response = phone.client.post(path, data=_form(phone, [1, 0, 1], bomb="1"))
     assert response.status_code == 422
     body = response.get_data(as_text=True)
     sentence = (
@@ -125,9 +246,9 @@ def test_a_bomb_the_tricks_do_not_add_up_with_is_refused_by_it_and_changes_nothi
 def test_the_clouds_change_is_chosen_moved_and_taken_back_in_a_correction(
     app: Flask, phone: Confidant
 ) -> None:
-    path = _two_rounds(phone, ["cloud"])
+    path = _two_rounds(app, phone, ["cloud"])
     # Ann won the Cloud's trick and went up to 2: she bid 1 and won 1, so she missed.
-    response = phone.client.post(path, data=_form(phone, path, [1, 0, 1], cloud="0:up"))
+    response = phone.client.post(path, data=_form(phone, [1, 0, 1], cloud="0:up"))
     assert response.status_code == 303, text(response)
     sheet = _sheet(phone)
     assert "1→2 ☁ (bid changed by the Cloud) /1" in sheet
@@ -136,14 +257,14 @@ def test_the_clouds_change_is_chosen_moved_and_taken_back_in_a_correction(
     assert 'name="cloud" value="0:up" checked' in page  # prefilled from the round
 
     # It was Bob, from 0 up to 1, who won nothing: he missed, and Ann made her bid.
-    response = phone.client.post(path, data=_form(phone, path, [1, 0, 1], cloud="1:up"))
+    response = phone.client.post(path, data=_form(phone, [1, 0, 1], cloud="1:up"))
     assert response.status_code == 303, text(response)
     assert "Total 60 10 50" in _sheet(phone)
     with app.app_context():
         assert games.get_game(phone.game_id).view.round(2).cloud == Cloud(1, 1)
 
     # No change by the Cloud after all.
-    response = phone.client.post(path, data=_form(phone, path, [1, 0, 1], cloud="none"))
+    response = phone.client.post(path, data=_form(phone, [1, 0, 1], cloud="none"))
     assert response.status_code == 303, text(response)
     assert "Total 60 40 50" in _sheet(phone)
     assert "☁ (bid changed by the Cloud)" not in _sheet(phone)
@@ -154,11 +275,11 @@ def test_the_clouds_change_is_chosen_moved_and_taken_back_in_a_correction(
 def test_a_cloud_change_below_zero_is_refused_by_it_and_changes_nothing(
     app: Flask, phone: Confidant
 ) -> None:
-    path = _two_rounds(phone, ["cloud"])
+    path = _two_rounds(app, phone, ["cloud"])
     with app.app_context():
         before = games.get_game(phone.game_id).version
     # Bob bid 0: the Cloud cannot take him down.
-    response = phone.client.post(path, data=_form(phone, path, [1, 0, 1], cloud="1:down"))
+    response = phone.client.post(path, data=_form(phone, [1, 0, 1], cloud="1:down"))
     assert response.status_code == 422
     body = response.get_data(as_text=True)
     start = body.index("The Cloud: who won its trick")
@@ -170,7 +291,7 @@ def test_a_cloud_change_below_zero_is_refused_by_it_and_changes_nothing(
     with app.app_context():
         assert games.get_game(phone.game_id).version == before
     # A choice the form never offers is refused as such.
-    response = phone.client.post(path, data=_form(phone, path, [1, 0, 1], cloud="7:up"))
+    response = phone.client.post(path, data=_form(phone, [1, 0, 1], cloud="7:up"))
     assert response.status_code == 400
     assert "This page sent something it never sends." in text(response)
 
@@ -178,11 +299,11 @@ def test_a_cloud_change_below_zero_is_refused_by_it_and_changes_nothing(
 def test_the_live_refresh_keeps_the_bomb_and_the_cloud_and_follows_the_bids(
     app: Flask, phone: Confidant
 ) -> None:
-    path = _two_rounds(phone, ["bomb", "cloud"])
+    path = _two_rounds(app, phone, ["bomb", "cloud"])
     with app.app_context():
         before = games.get_game(phone.game_id).version
     # Ann's bid tapped to 2 on the form, with the Bomb ticked and Ann's bid going down.
-    tapped = _form(phone, path, [1, 0, 0], bomb="1", cloud="0:down", action="refresh")
+    tapped = _form(phone, [1, 0, 0], bomb="1", cloud="0:down", action="refresh")
     tapped["bid-0"] = "2"
     response = phone.client.post(path, data=tapped)
     assert response.status_code == 200

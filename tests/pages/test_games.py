@@ -15,6 +15,7 @@ from scorekeeper.models import Game
 from scorekeeper.services import games
 
 from ..confidant import Confidant, text
+from .helpers import started
 
 FORM_ID = re.compile(r'name="form_id" value="([^"]+)"')
 
@@ -49,16 +50,16 @@ def test_each_showing_of_the_form_starts_a_game_of_its_own(phone: Confidant, app
 
 
 def test_another_browser_sending_the_same_form_id_starts_its_own_game(
-    phone: Confidant, app: Flask
+    phone: Confidant, other_phone: Confidant, app: Flask
 ) -> None:
     form_id = FORM_ID.search(phone.get("/games/new").get_data(as_text=True))
     assert form_id
     mine = phone.client.post(
         "/games/new", data={**phone.new_game_form(["Ann", "Bob", "Cy"]), "form_id": form_id[1]}
     )
-    stranger = Confidant(app.test_client())
-    theirs = stranger.client.post(
-        "/games/new", data={**stranger.new_game_form(["Dan", "Eve", "Fay"]), "form_id": form_id[1]}
+    theirs = other_phone.client.post(
+        "/games/new",
+        data={**other_phone.new_game_form(["Dan", "Eve", "Fay"]), "form_id": form_id[1]},
     )
     assert mine.headers["Location"] != theirs.headers["Location"]
     assert game_count(app) == 2
@@ -73,10 +74,10 @@ def test_the_service_refuses_a_second_game_with_a_chosen_id(app: Flask) -> None:
 
 
 def test_playing_again_says_which_settings_are_carried_over(phone: Confidant) -> None:
-    phone.start(["Ann", "Bob", "Cy"], rounds="5", bid_rule="canadian", bid_reveal="covered")
+    started(phone, ["Ann", "Bob", "Cy"], rounds="5", bid_rule="canadian", bid_reveal="covered")
     page = text(phone.get(f"/games/new?again={phone.game_id}"))
     assert "Carried over from the last game: 5 rounds only, Canadian, covered bids." in page
-    phone.start(["Ann", "Bob", "Cy"])
+    started(phone, ["Ann", "Bob", "Cy"])
     assert "Carried over" not in text(phone.get(f"/games/new?again={phone.game_id}"))
 
 

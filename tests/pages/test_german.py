@@ -16,6 +16,7 @@ from scorekeeper.rules.messages import Count, RuleError
 
 from ..app.test_catalogue import PLACEHOLDER, catalogue
 from ..confidant import Confidant
+from .helpers import correction, played, started
 
 GERMAN = {"HTTP_ACCEPT_LANGUAGE": "de-DE,de;q=0.9,en;q=0.5"}
 ENGLISH = {"HTTP_ACCEPT_LANGUAGE": "en-GB,en;q=0.8"}
@@ -225,7 +226,7 @@ def test_a_canadian_refusal_says_in_german_why_the_dealer_is_held(app: Flask) ->
     phone = phone_in(app, GERMAN)
     walk = Walk(phone)
     assert phone.start(["Ann", "Bob", "Cy"], bid_rule="canadian", first_dealer="0")
-    phone.play(1, [0, 1, 0], [0, 1, 0])  # Bob leads alone, and deals round 2
+    played(app, phone, ([0, 1, 0], [0, 1, 0]))  # Bob leads alone, and deals round 2
     assert phone.trump(2, "red").status_code == 303
     for seat, value in ((2, 1), (0, 0)):
         assert phone.bid(2, seat, value).status_code == 303
@@ -240,23 +241,13 @@ def test_a_canadian_refusal_says_in_german_why_the_dealer_is_held(app: Flask) ->
 def test_a_correction_with_the_bomb_and_the_cloud_is_in_german(app: Flask) -> None:
     phone = phone_in(app, GERMAN)
     walk = Walk(phone)
-    form = phone.new_game_form(["Ann", "Bob", "Cy"])
-    form["special_cards"] = ["bomb", "cloud"]
-    started = phone.client.post("/games/new", data=form)
-    assert started.status_code == 303
-    phone.game_id = started.headers["Location"].rsplit("/", 1)[-1]
-    phone.play(1, [1, 0, 0], [1, 0, 0])
+    started(phone, ["Ann", "Bob", "Cy"], deck=["bomb", "cloud"])
+    played(app, phone, ([1, 0, 0], [1, 0, 0]))
     correct = f"/games/{phone.game_id}/rounds/1/correct"
     page = walk.get("correction with the Bomb and the Cloud", correct)
     assert "Die Bombe wurde gespielt: ihr Stich geht an niemanden" in page
     assert "Keine Änderung durch die Wolke" in page
-    data = {
-        "csrf_token": phone.csrf(correct),
-        "version": str(phone.version(2)),
-        "turned": "green",
-        **{f"bid-{seat}": str(bid) for seat, bid in enumerate((1, 0, 0))},
-        **{f"tricks-{seat}": str(count) for seat, count in enumerate((1, 0, 0))},
-    }
+    data = correction(phone, 1, [1, 0, 0], [1, 0, 0], turned="green")
     refused = walk.check(
         "the Bomb refused", phone.client.post(correct, data={**data, "bomb": "1"}), 422
     )
@@ -271,11 +262,7 @@ def test_a_correction_with_the_bomb_and_the_cloud_is_in_german(app: Flask) -> No
 def test_a_secret_games_cloud_says_in_german_what_it_does(app: Flask) -> None:
     phone = phone_in(app, GERMAN)
     walk = Walk(phone)
-    form = phone.new_game_form(["Ann", "Bob", "Cy"], bid_reveal="secret")
-    form["special_cards"] = ["cloud"]
-    started = phone.client.post("/games/new", data=form)
-    assert started.status_code == 303
-    phone.game_id = started.headers["Location"].rsplit("/", 1)[-1]
+    started(phone, ["Ann", "Bob", "Cy"], deck=["cloud"], bid_reveal="secret")
     phone.trump(1, "red")
     for seat, value in ((1, 0), (2, 0), (0, 1)):
         phone.bid(1, seat, value)

@@ -1,5 +1,5 @@
 """The home page and the new-game form through the Flask test client: every choice, every
-refusal, seats added, removed and moved."""
+refusal, seats added, removed and moved, the form kept on the phone, the same table again."""
 
 from __future__ import annotations
 
@@ -7,11 +7,14 @@ import re
 
 import pytest
 from flask import Flask
+from sqlalchemy import func, select
 
+from scorekeeper.extensions import db
+from scorekeeper.models import Game
 from scorekeeper.services import games
 
 from ..confidant import Confidant, text
-from .helpers import seat_values, started
+from .helpers import played, seat_values, started
 
 # -- Home ------------------------------------------------------------------------------------
 
@@ -30,13 +33,13 @@ def test_home_invites_to_start_a_game_when_this_phone_keeps_none(phone: Confidan
 
 
 def test_home_lists_the_kept_games_in_progress_first_with_round_and_leader(
-    phone: Confidant,
+    app: Flask, phone: Confidant
 ) -> None:
     started(phone, ["Ann", "Bob", "Cy"], rounds=1)
     finished = phone.game_id
-    phone.play(1, [1, 0, 0], [1, 0, 0])
+    played(app, phone, ([1, 0, 0], [1, 0, 0]))
     started(phone, ["Dora", "Eve", "Finn"])
-    phone.play(1, [0, 0, 1], [0, 0, 1])
+    played(app, phone, ([0, 0, 1], [0, 0, 1]))
     page = text(phone.get("/"))
     assert page.index("Dora, Eve, Finn") < page.index("Ann, Bob, Cy")
     assert "Round 2 of 20 · Finn is ahead" in page
@@ -87,6 +90,9 @@ def test_seats_are_added_removed_and_moved_up_by_tapping(phone: Confidant) -> No
     assert seat_values(body) == ["Ann", "Cy", "Dan"]
     body = _arrange(phone, ["Ann", "Bob", "Cy"], "up-2")
     assert seat_values(body) == ["Ann", "Cy", "Bob"]
+    # A seat number in other digits moves no seat: the form again, as it was.
+    body = _arrange(phone, ["Ann", "Bob", "Cy"], "up-²")
+    assert seat_values(body)[:3] == ["Ann", "Bob", "Cy"]
 
 
 def test_moving_a_seat_keeps_the_chosen_dealer(phone: Confidant) -> None:
@@ -150,21 +156,20 @@ def test_draw_at_random_picks_a_seat_of_the_table(app: Flask, phone: Confidant) 
 @pytest.mark.parametrize(
     ("names", "choices", "message"),
     [
-        (
-            ["Ann", "ann", "Cy"],
-            {},
-            "“Ann” and “ann” count as one name: give every player a different",
-        ),
+        # One refusal of the rules shown (their sentences are tests/rules/test_setup.py's).
         (["Ann", "Bob", "Ann"], {}, "Two players are called “Ann”: give every player a different"),
-        (["Ann", "", "Cy"], {}, "Player 2 has no name"),
-        (["Ann", "B" * 25, "Cy"], {}, "is too long: a name has at most 24 characters"),
-        (["Ann", "Bob", "Cy"], {"rounds": "21"}, "A game of 3 players has 1 to 20 rounds, not 21"),
         (["Ann", "Bob", "Cy"], {"bid_rule": "chaos"}, "Some of the choices were not understood"),
         (["Ann", "Bob", "Cy"], {"bid_reveal": "x"}, "Some of the choices were not understood"),
+        # Crafted forms: refused, never guessed.
+        (["A1", "B2", "C3", "D4", "E5", "F6", "G7"], {}, "Some of the choices were not understood"),
+        (["Ann", "Bob", "Cy"], {"first_dealer": "9"}, "Some of the choices were not understood"),
+        (["Ann", "Bob", "Cy"], {"first_dealer": "١"}, "Some of the choices were not understood"),
+        (["Ann", "Bob", "Cy"], {"rounds": "abc"}, "Some of the choices were not understood"),
+        (["Ann", "Bob", "Cy"], {"rounds": "-3"}, "Some of the choices were not understood"),
     ],
 )
 def test_a_game_the_rules_refuse_is_not_started_and_the_page_says_why(
-    app: Flask, phone: Confidant, names: list[str], choices: dict[str, str], message: str
+    phone: Confidant, names: list[str], choices: dict[str, str], message: str
 ) -> None:
     response = phone.start(names, **choices)
     assert response.status_code == 422
@@ -188,3 +193,92 @@ def test_names_of_earlier_games_are_offered(phone: Confidant) -> None:
     body = phone.get("/games/new").get_data(as_text=True)
     datalist = body[body.index('<datalist id="known-names">') :]
     assert all(f'<option value="{name}">' in datalist for name in ("Ute", "Kevin", "Thomas"))
+
+
+# -- The form kept on this phone, the same table again ------------------------------------------
+
+
+def test_the_new_game_form_survives_a_reload_until_the_game_starts(phone: Confidant) -> None:
+    form = phone.new_game_form(["Ann", "Bob", "Cy"], action="refresh", bid_rule="canadian")
+    assert phone.client.post("/games/new", data=form).status_code == 303
+    body = phone.get("/games/new").get_data(as_text=True)
+    assert seat_values(body) == ["Ann", "Bob", "Cy"]
+    assert 'value="canadian" checked' in body
+    assert phone.start(["Ann", "Bob", "Cy"]).status_code == 303
+    assert seat_values(phone.get("/games/new").get_data(as_text=True)) == ["", "", ""]
+
+
+def test_a_form_that_comes_back_says_so_and_starts_afresh_on_a_tap(phone: Confidant) -> None:
+    notice = "Filled in as you left it on this phone."
+    assert notice not in phone.get("/games/new").get_data(as_text=True)  # a first visit
+    form = phone.new_game_form(["Ann", "", ""], action="refresh", bid_rule="canadian")
+    assert phone.client.post("/games/new", data=form).status_code == 303
+    # The page the tap redirects to is the form as tapped, said nothing of...
+    assert notice not in phone.get("/games/new").get_data(as_text=True)
+    # ...and when the phone comes back to it later, the form says it was kept.
+    body = phone.get("/games/new").get_data(as_text=True)
+    assert notice in body
+    assert re.search(r'<button type="submit" name="action" value="clear"[^>]*>Start afresh<', body)
+    assert seat_values(body) == ["Ann", "", ""]
+
+    # Start afresh needs the form's token.
+    refused = phone.client.post("/games/new", data={"action": "clear"})
+    assert refused.status_code == 400
+    assert seat_values(phone.get("/games/new").get_data(as_text=True)) == ["Ann", "", ""]
+    cleared = phone.client.post("/games/new", data={**form, "action": "clear"})
+    assert cleared.status_code == 303
+    assert cleared.headers["Location"] == "/games/new"
+    body = phone.get("/games/new").get_data(as_text=True)
+    assert notice not in body
+    assert seat_values(body) == ["", "", ""]
+    assert 'value="standard" checked' in body
+
+
+def test_a_form_left_without_a_name_comes_back_without_a_word(phone: Confidant) -> None:
+    form = phone.new_game_form(["", "", ""], action="add")
+    assert phone.client.post("/games/new", data=form).status_code == 303
+    body = phone.get("/games/new").get_data(as_text=True)
+    assert seat_values(body) == ["", "", "", ""]
+    assert "Filled in as you left it" not in body
+
+
+def test_the_same_table_plays_again_with_the_deal_passed_on(app: Flask, phone: Confidant) -> None:
+    started(
+        phone,
+        ["Ann", "Bob", "Cy"],
+        first_dealer="2",
+        rounds="1",
+        bid_rule="plus_minus_one",
+        last_bidder_may_bid_zero="y",
+        bid_reveal="covered",
+        clairvoyance="y",
+    )
+    played(app, phone, ([1, 1, 1], [1, 0, 0]))
+    first = phone.game_id
+    over = phone.get(f"/games/{first}")
+    assert f'href="/games/new?again={first}"' in over.get_data(as_text=True)
+    assert "Play again, same table" in text(over)
+
+    with app.app_context():
+        count = db.session.scalar(select(func.count()).select_from(Game))
+        before = games.get_game(first).table
+    body = phone.get(f"/games/new?again={first}").get_data(as_text=True)
+    with app.app_context():  # only filled in: nothing is written until "Start the game"
+        assert db.session.scalar(select(func.count()).select_from(Game)) == count
+    # The form as it came, sent as it is.
+    checked = dict(
+        re.findall(r'<input type="(?:radio|checkbox)"[^>]*name="(\w+)" value="(\w+)" checked', body)
+    )
+    selected = re.search(r'<option value="(\w+)" selected', body)
+    assert selected is not None
+    assert phone.start(seat_values(body), **checked, rounds=selected.group(1)).status_code == 303
+    with app.app_context():
+        again = games.get_game(phone.game_id).table
+    assert phone.game_id != first
+    assert again.players == ("Ann", "Bob", "Cy")
+    assert again.first_dealer == 0  # Cy dealt first last time: Ann deals now
+    assert again.rules == before.rules  # every rule alike, the rounds too
+
+    unknown = phone.get("/games/new?again=no-such-game")
+    assert unknown.status_code == 200
+    assert seat_values(unknown.get_data(as_text=True)) == ["", "", ""]

@@ -16,18 +16,8 @@ from scorekeeper.web import following
 from ..api_client import ApiClient
 from ..confidant import Confidant, text, without_language_switch
 from ..statements import count_statements
+from .helpers import played, started
 from .test_history import correct
-
-
-@pytest.fixture
-def spectator(app: Flask) -> FlaskClient:
-    return app.test_client()
-
-
-def started(phone: Confidant, **choices: object) -> str:
-    response = phone.start(["Thomas", "Ute", "Kevin"], **choices)
-    assert response.status_code == 303, text(response)
-    return phone.game_id
 
 
 def live_path(game_id: str) -> str:
@@ -35,22 +25,22 @@ def live_path(game_id: str) -> str:
 
 
 def test_the_view_link_of_the_api_is_the_spectator_page(
-    client: FlaskClient, spectator: FlaskClient
+    client: FlaskClient, other_phone: Confidant
 ) -> None:
     game = client.post("/api/v1/games", json={"players": ["Ann", "Bob", "Cy"]}).get_json()
-    page = spectator.get(game["links"]["view"])
+    page = other_phone.get(game["links"]["view"])
     assert page.status_code == 200
     assert "Ann, Bob, Cy" in text(page)
     assert "Round 1 of 20" in text(page)
 
 
 def test_the_spectator_page_shows_the_round_and_no_control_to_change_it(
-    phone: Confidant, spectator: FlaskClient
+    phone: Confidant, other_phone: Confidant
 ) -> None:
-    game_id = started(phone)
+    game_id = started(phone).game_id
     phone.trump(1, "red")
     phone.bid(1, 1, 1)
-    for viewer in (spectator, phone.client):  # the scorekeeper sees the same page
+    for viewer in (other_phone, phone):  # the scorekeeper sees the same page
         body = without_language_switch(viewer.get(f"/games/{game_id}/view").get_data(as_text=True))
         assert "<form" not in body
         assert "<button" not in body
@@ -62,12 +52,12 @@ def test_the_spectator_page_shows_the_round_and_no_control_to_change_it(
 
 @pytest.mark.parametrize("reveal", ["covered", "secret"])
 def test_hidden_bids_stay_hidden_from_the_spectator(
-    phone: Confidant, spectator: FlaskClient, reveal: str
+    phone: Confidant, other_phone: Confidant, reveal: str
 ) -> None:
-    game_id = started(phone, bid_reveal=reveal)
+    game_id = started(phone, bid_reveal=reveal).game_id
     phone.trump(1, "red")
     phone.bid(1, 1, 1)
-    body = spectator.get(live_path(game_id)).get_data(as_text=True)
+    body = other_phone.get(live_path(game_id)).get_data(as_text=True)
     assert re.search(r'data-seat="1"><th scope="row">Ute</th>\s*<td class="bid"><span', body)
     assert "has bid" in body
     assert '<td class="bid">1</td>' not in body
@@ -75,51 +65,51 @@ def test_hidden_bids_stay_hidden_from_the_spectator(
 
 @pytest.mark.both_backends
 def test_an_unchanged_poll_is_answered_304_for_one_sql_statement(
-    app: Flask, phone: Confidant, spectator: FlaskClient
+    app: Flask, phone: Confidant, other_phone: Confidant
 ) -> None:
-    game_id = started(phone)
-    first = spectator.get(live_path(game_id))
+    game_id = started(phone).game_id
+    first = other_phone.get(live_path(game_id))
     assert first.status_code == 200
     etag = first.headers["ETag"]
     assert first.headers["Cache-Control"] == "no-cache"
     assert "Accept-Language" in first.headers["Vary"]
     with count_statements(app) as statements:
-        again = spectator.get(live_path(game_id), headers={"If-None-Match": etag})
+        again = other_phone.get(live_path(game_id), headers={"If-None-Match": etag})
     assert again.status_code == 304
     assert again.data == b""
     assert again.headers["ETag"] == etag
     assert len(statements) <= 1, statements
 
 
-def test_a_poll_leaves_the_session_cookie_alone(phone: Confidant, spectator: FlaskClient) -> None:
-    game_id = started(phone)
-    page = spectator.get(f"/games/{game_id}/view")
+def test_a_poll_leaves_the_session_cookie_alone(phone: Confidant, other_phone: Confidant) -> None:
+    game_id = started(phone).game_id
+    page = other_phone.get(f"/games/{game_id}/view")
     assert "Set-Cookie" in page.headers  # the page remembers the game followed
-    poll = spectator.get(live_path(game_id))
+    poll = other_phone.get(live_path(game_id))
     assert "Set-Cookie" not in poll.headers
     # The fragment's language may come from the browser or from the menu's switch (kept in
     # the session cookie); the validator names the language, so a switch is never answered 304.
     assert "Accept-Language" in poll.headers["Vary"]
-    assert spectator.get(f"/games/{game_id}/view").headers.get("Set-Cookie")  # pages renew it
+    assert other_phone.get(f"/games/{game_id}/view").headers.get("Set-Cookie")  # pages renew it
 
 
 def test_a_change_gives_the_poll_a_new_body_and_tag(
-    phone: Confidant, spectator: FlaskClient
+    phone: Confidant, other_phone: Confidant
 ) -> None:
-    game_id = started(phone)
-    etag = spectator.get(live_path(game_id)).headers["ETag"]
+    game_id = started(phone).game_id
+    etag = other_phone.get(live_path(game_id)).headers["ETag"]
     phone.trump(1, "green")
-    changed = spectator.get(live_path(game_id), headers={"If-None-Match": etag})
+    changed = other_phone.get(live_path(game_id), headers={"If-None-Match": etag})
     assert changed.status_code == 200
     assert changed.headers["ETag"] != etag
     assert "Trump: green Elves" in text(changed)
     # The tag names the version the fragment shows.
-    version = ApiClient(spectator).get(game_id)["version"]
+    version = ApiClient(other_phone.client).get(game_id)["version"]
     assert changed.headers["ETag"] == f'W/"live-{version}-en"'
 
 
 def test_the_tag_differs_by_language(app: Flask, phone: Confidant) -> None:
-    game_id = started(phone)
+    game_id = started(phone).game_id
     app.config["LANGUAGES"] = ["en", "de"]
     client = app.test_client()
     english = client.get(live_path(game_id), headers={"Accept-Language": "en"})
@@ -139,56 +129,58 @@ def stream_of(page: TestResponse) -> str:
     return unescape(found.group(1))
 
 
-def test_a_finished_game_is_still_followed(phone: Confidant, spectator: FlaskClient) -> None:
-    game_id = started(phone, rounds="1")
-    phone.play(1, [0, 0, 1], [0, 0, 1])
-    page = spectator.get(f"/games/{game_id}/view")
+def test_a_finished_game_is_still_followed(
+    app: Flask, phone: Confidant, other_phone: Confidant
+) -> None:
+    game_id = started(phone, rounds="1").game_id
+    played(app, phone, ([0, 0, 1], [0, 0, 1]))
+    page = other_phone.get(f"/games/{game_id}/view")
     body = page.get_data(as_text=True)
     # The stream names the version the page shows, so that it sends only what is newer.
-    shown = f"live-{ApiClient(spectator).get(game_id)['version']}-en"
+    shown = f"live-{ApiClient(other_phone.client).get(game_id)['version']}-en"
     assert stream_of(page) == f"/games/{game_id}/view/events?shown={shown}&parts=round"
     assert "Kevin wins with 30 points!" in text(page)
     assert body.count('class="player-line') == 3
 
 
 def test_a_correction_after_the_game_reaches_the_spectator(
-    phone: Confidant, spectator: FlaskClient
+    app: Flask, phone: Confidant, other_phone: Confidant
 ) -> None:
-    game_id = started(phone, rounds="1")
-    phone.play(1, [0, 0, 1], [0, 0, 1])
+    game_id = started(phone, rounds="1").game_id
+    played(app, phone, ([0, 0, 1], [0, 0, 1]))
     address = live_path(game_id)
-    headers = {"If-None-Match": spectator.get(address).headers["ETag"]}
-    unchanged = spectator.get(address, headers=headers)
+    headers = {"If-None-Match": other_phone.get(address).headers["ETag"]}
+    unchanged = other_phone.get(address, headers=headers)
     assert unchanged.status_code == 304
     assert unchanged.data == b""
 
     # "Ute bid 1 and took the trick, not Kevin": Thomas 20, Ute 30, Kevin −10.
     correct(phone, 1, bids=[0, 1, 1], tricks=[0, 1, 0])
-    fresh = spectator.get(address, headers=headers)
+    fresh = other_phone.get(address, headers=headers)
     assert fresh.status_code == 200
     assert "Game over: Ute wins with 30 points!" in text(fresh)
     assert "Kevin wins" not in text(fresh)
     assert "Total 20 30 −10" in text(fresh)
     assert "✎ corrected" in text(fresh)
     headers = {"If-None-Match": fresh.headers["ETag"]}
-    assert spectator.get(address, headers=headers).status_code == 304
+    assert other_phone.get(address, headers=headers).status_code == 304
 
 
 @pytest.mark.parametrize("game_id", ["nope", "x" * 40, "bad%00id", "%E2%82%AC"])
-def test_an_unknown_game_is_a_404_on_both_addresses(spectator: FlaskClient, game_id: str) -> None:
-    assert spectator.get(f"/games/{game_id}/view").status_code == 404
-    assert spectator.get(live_path(game_id), headers={"If-None-Match": "*"}).status_code == 404
+def test_an_unknown_game_is_a_404_on_both_addresses(other_phone: Confidant, game_id: str) -> None:
+    assert other_phone.get(f"/games/{game_id}/view").status_code == 404
+    assert other_phone.get(live_path(game_id), headers={"If-None-Match": "*"}).status_code == 404
 
 
-def test_a_garbled_validator_gets_the_fragment(phone: Confidant, spectator: FlaskClient) -> None:
-    game_id = started(phone)
+def test_a_garbled_validator_gets_the_fragment(phone: Confidant, other_phone: Confidant) -> None:
+    game_id = started(phone).game_id
     for tag in ('W/"', "\x00", '"live-1-en', "x" * 5000):
-        assert spectator.get(live_path(game_id), headers={"If-None-Match": tag}).status_code == 200
+        assert (
+            other_phone.get(live_path(game_id), headers={"If-None-Match": tag}).status_code == 200
+        )
 
 
-def test_a_followed_game_is_remembered_most_recent_last_and_capped(
-    app: Flask, spectator: FlaskClient
-) -> None:
+def test_a_followed_game_is_remembered_most_recent_last_and_capped(app: Flask) -> None:
     with app.test_request_context():
         from flask import session
 
@@ -203,21 +195,21 @@ def test_a_followed_game_is_remembered_most_recent_last_and_capped(
 
 
 def test_opening_the_spectator_page_remembers_the_game(
-    phone: Confidant, spectator: FlaskClient
+    phone: Confidant, other_phone: Confidant
 ) -> None:
-    game_id = started(phone)
-    spectator.get(f"/games/{game_id}/view")
-    with spectator.session_transaction() as session:
+    game_id = started(phone).game_id
+    other_phone.get(f"/games/{game_id}/view")
+    with other_phone.client.session_transaction() as session:
         assert session[following.FOLLOWED_KEY] == [game_id]
 
 
-def test_a_deleted_game_tells_the_poll_so(client: FlaskClient, spectator: FlaskClient) -> None:
+def test_a_deleted_game_tells_the_poll_so(client: FlaskClient, other_phone: Confidant) -> None:
     game = client.post("/api/v1/games", json={"players": ["Ann", "Bob", "Cy"]}).get_json()
-    etag = spectator.get(live_path(game["id"])).headers["ETag"]
+    etag = other_phone.get(live_path(game["id"])).headers["ETag"]
     client.delete(
         f"/api/v1/games/{game['id']}", headers={"Authorization": f"Bearer {game['edit_token']}"}
     )
-    gone = spectator.get(live_path(game["id"]), headers={"If-None-Match": etag})
+    gone = other_phone.get(live_path(game["id"]), headers={"If-None-Match": etag})
     assert gone.status_code == 404
     body = gone.get_data(as_text=True)
     assert body.strip().startswith('<div id="live">')
@@ -226,13 +218,13 @@ def test_a_deleted_game_tells_the_poll_so(client: FlaskClient, spectator: FlaskC
 
 
 def test_the_spectator_sees_the_tricks_as_they_are_entered(
-    phone: Confidant, spectator: FlaskClient
+    phone: Confidant, other_phone: Confidant
 ) -> None:
-    game_id = started(phone)
+    game_id = started(phone).game_id
     phone.trump(1, "red")
     for seat, value in enumerate([0, 1, 0]):
         phone.bid(1, seat, value)
     phone.tricks(1, 1, 1)
-    body = spectator.get(live_path(game_id)).get_data(as_text=True)
-    assert "The tricks are being played." in text(spectator.get(live_path(game_id)))
+    body = other_phone.get(live_path(game_id)).get_data(as_text=True)
+    assert "The tricks are being played." in text(other_phone.get(live_path(game_id)))
     assert re.search(r'<td class="bid">1</td>\s*<td class="won">1</td>', body)

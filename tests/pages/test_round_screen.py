@@ -1,23 +1,23 @@
 """The round screen through the Flask test client: trump, bids, tricks and scoring, a tap
-at a time, with every refusal."""
+at a time; a refusal shown by the row it concerns; forms the screen never sends."""
 
 from __future__ import annotations
 
 import re
 
-import pytest
 from flask import Flask
 
-from scorekeeper.services import games, rounds, sharing
+from scorekeeper.rules.cards import Suit, Trump, Turned
+from scorekeeper.services import games
 
-from ..confidant import Confidant, text
-from .helpers import device_key, pressed, started
+from ..confidant import Confidant, text, words
+from .helpers import played, pressed, row, started
 
-# -- The round screen ----------------------------------------------------------------------------
+# -- What each step shows -------------------------------------------------------------------
 
 
 def test_the_seeds_example_through_the_pages(phone: Confidant) -> None:
-    started(phone, ["Thomas", "Ute", "Kevin"], first_dealer="0")
+    started(phone, first_dealer="0")
     phone.play(1, [0, 1, 1], [0, 0, 1], turned="blue")
     scored = text(phone.round_page(1))
     assert "Round 1 is scored" in scored
@@ -27,10 +27,13 @@ def test_the_seeds_example_through_the_pages(phone: Confidant) -> None:
     phone.play(2, [2, 0, 0], [1, 0, 1])
     sheet = text(phone.get(f"/games/{phone.game_id}/sheet"))
     assert "Total 10 10 20" in sheet
+    # A past round's page shows the standings after that round.
+    page = text(phone.round_page(1))
+    assert "Standings after round 1 1. Kevin 30 2. Thomas 20 3. Ute −10" in page
 
 
 def test_the_round_header_says_cards_dealer_and_first_bidder(phone: Confidant) -> None:
-    started(phone, ["Thomas", "Ute", "Kevin"], first_dealer="1")
+    started(phone, first_dealer="1")
     page = text(phone.round_page(1))
     assert "Round 1 of 20" in page
     assert "1 card each · Ute deals · Kevin bids and leads first" in page
@@ -47,32 +50,28 @@ def test_the_trump_step_offers_four_peoples_jester_and_wizard(phone: Confidant) 
     assert "A Wizard was turned: Thomas, the dealer, chooses the trump" in wizard
 
 
-def test_a_wizard_turned_records_the_dealers_suit(phone: Confidant) -> None:
+def test_a_wizard_turned_records_the_dealers_suit_and_none_is_refused(phone: Confidant) -> None:
     started(phone)
+    response = phone.trump(1, "wizard")
+    assert response.status_code == 422
+    assert "Wizard" in text(response)
+    assert "Which card was turned up for trump?" in text(phone.round_page(1))
     assert phone.trump(1, "wizard", "yellow").status_code == 303
     page = text(phone.round_page(1))
     assert "yellow Giants, chosen by the dealer under a Wizard" in page
     assert "Bids" in page
 
 
-def test_a_wizard_without_a_suit_is_refused(phone: Confidant) -> None:
-    started(phone)
-    response = phone.trump(1, "wizard")
-    assert response.status_code == 422
-    assert "Wizard" in text(response)
-    assert "Which card was turned up for trump?" in text(phone.round_page(1))
-
-
-def test_the_clairvoyance_reminder_shows_in_round_one_only(phone: Confidant) -> None:
+def test_the_clairvoyance_reminder_shows_in_round_one_only(app: Flask, phone: Confidant) -> None:
     started(phone, clairvoyance="y")
     assert "Clairvoyance: everyone holds their card" in text(phone.round_page(1))
-    phone.play(1, [1, 0, 0], [1, 0, 0])
+    played(app, phone, ([1, 0, 0], [1, 0, 0]))
     assert "Clairvoyance" not in text(phone.round_page(2))
 
 
-def test_bids_show_the_running_total_against_the_tricks(phone: Confidant) -> None:
+def test_bids_show_the_running_total_against_the_tricks(app: Flask, phone: Confidant) -> None:
     started(phone)
-    phone.play(1, [0, 0, 0], [1, 0, 0])
+    played(app, phone, ([0, 0, 0], [1, 0, 0]))
     phone.trump(2, "red")
     phone.bid(2, 0, 1)
     assert "Bids so far add up to 1, for 2 tricks." in text(phone.round_page(2))
@@ -91,7 +90,9 @@ def test_a_bid_tap_is_saved_at_once_and_shown_pressed(phone: Confidant) -> None:
     assert not pressed(body, "Kevin bids 0")
 
 
-def test_the_dealers_forbidden_bid_is_struck_out_with_its_reason(phone: Confidant) -> None:
+def test_the_dealers_forbidden_bid_is_struck_out_and_refused_by_the_dealers_row(
+    phone: Confidant,
+) -> None:
     started(phone, bid_rule="plus_minus_one")
     phone.trump(1, "green")
     phone.bid(1, 1, 0)
@@ -100,27 +101,20 @@ def test_the_dealers_forbidden_bid_is_struck_out_with_its_reason(phone: Confidan
     assert re.search(r'disabled class="refused minus" aria-label="Thomas may not bid 1"', body)
     assert "<s>1</s>" in body
     assert "Thomas deals and may not bid 1: the bids would add up to the 1 trick" in body
-
-
-def test_the_forbidden_bid_is_refused_next_to_the_dealer(phone: Confidant) -> None:
-    started(phone, bid_rule="plus_minus_one")
-    phone.trump(1, "green")
-    phone.bid(1, 1, 0)
-    phone.bid(1, 2, 0)
     response = phone.bid(1, 0, 1)
     assert response.status_code == 422
-    body = response.get_data(as_text=True)
-    dealer_row = body[body.index('id="seat-0"') :]
-    assert "Thomas deals and may not bid 1" in dealer_row[: dealer_row.index("</form>")]
+    assert "Thomas deals and may not bid 1" in row(response.get_data(as_text=True), 0)
     assert not pressed(phone.round_page(1).get_data(as_text=True), "Thomas bids 1")
 
 
-def test_a_bid_out_of_range_is_refused(phone: Confidant) -> None:
+def test_a_refused_bid_is_said_and_brought_into_view(phone: Confidant) -> None:
     started(phone)
     phone.trump(1, "green")
     response = phone.bid(1, 1, 5)
     assert response.status_code == 422
     assert "In round 1 Ute can bid 0 to 1, not 5." in text(response)
+    assert response.headers["HX-Reswap"] == "innerHTML show:top showTarget:#refusal"
+    assert 'id="refusal" role="alert"' in response.get_data(as_text=True)
 
 
 def test_covered_bids_are_hidden_until_all_are_in_then_revealed_at_once(
@@ -130,13 +124,14 @@ def test_covered_bids_are_hidden_until_all_are_in_then_revealed_at_once(
     phone.trump(1, "green")
     phone.bid(1, 1, 1)
     page = phone.round_page(1).get_data(as_text=True)
-    assert "1 of 3 has bid." in text(phone.round_page(1))
+    assert "1 of 3 has bid." in words(page)
     assert "✓ has bid" in page
     assert 'aria-pressed="true"' not in page
     phone.bid(1, 2, 0)
     # The forbidden bid would give the hidden bids away: nothing is struck out.
-    assert "may not bid" not in phone.round_page(1).get_data(as_text=True)
-    assert "2 of 3 have bid." in text(phone.round_page(1))
+    page = phone.round_page(1).get_data(as_text=True)
+    assert "may not bid" not in page
+    assert "2 of 3 have bid." in words(page)
     phone.bid(1, 0, 1)
     # All in: revealed at once, without a tap, on each trick row and in their total.
     tricks = text(phone.round_page(1))
@@ -158,19 +153,19 @@ def test_secret_bids_stay_hidden_until_the_round_is_scored(phone: Confidant) -> 
     phone.trump(1, "green")
     for seat, bid in enumerate([1, 0, 0]):
         phone.bid(1, seat, bid)
-    tricks = phone.round_page(1)
-    assert "The bids stay secret until the round is scored." in text(tricks)
-    assert "bid 1" not in text(tricks)
-    assert "Everyone made their bid" not in text(tricks)
+    tricks = text(phone.round_page(1))
+    assert "The bids stay secret until the round is scored." in tricks
+    assert "bid 1" not in tricks
+    assert "Everyone made their bid" not in tricks
     phone.tricks(1, 0, 1)
     phone.tricks(1, 1, 0)
     assert phone.score(1).status_code == 303
     assert "Thomas 1 1 +30" in text(phone.round_page(1))
 
 
-def test_the_last_players_tricks_are_filled_in_from_the_sum(phone: Confidant) -> None:
+def test_the_last_players_tricks_are_filled_in_from_the_sum(app: Flask, phone: Confidant) -> None:
     started(phone)
-    phone.play(1, [0, 0, 0], [1, 0, 0])
+    played(app, phone, ([0, 0, 0], [1, 0, 0]))
     phone.trump(2, "red")
     for seat, bid in enumerate([1, 1, 1]):
         phone.bid(2, seat, bid)
@@ -180,19 +175,23 @@ def test_the_last_players_tricks_are_filled_in_from_the_sum(phone: Confidant) ->
     phone.tricks(2, 0, 0)
     body = phone.round_page(2).get_data(as_text=True)
     assert "filled in from the sum" in body
-    assert "Tricks so far: 2 of 2." in text(phone.round_page(2))  # Ute's 1 counts
+    assert "Tricks so far: 2 of 2." in words(body)  # Ute's 1 counts
     assert pressed(body, "Ute won 1 trick")
     assert phone.score(2).status_code == 303
     assert "Ute 1 1 +30" in text(phone.round_page(2))
 
 
-def test_a_trick_tap_survives_a_reload(phone: Confidant) -> None:
-    started(phone)
-    phone.trump(1, "green")
-    for seat, bid in enumerate([0, 1, 0]):
-        phone.bid(1, seat, bid)
+def test_once_the_tricks_add_up_the_others_are_filled_in_with_0(phone: Confidant) -> None:
+    started(phone, ["Ann", "Bob", "Cy", "Dan"], first_dealer="0")
+    phone.trump(1, "blue")
+    for seat in range(4):
+        phone.bid(1, seat, 0)
     phone.tricks(1, 1, 1)
-    assert pressed(phone.round_page(1).get_data(as_text=True), "Ute won 1 trick")
+    body = phone.round_page(1).get_data(as_text=True)
+    assert pressed(body, "Bob won 1 trick")  # the tap itself, kept
+    for name in ("Cy", "Dan", "Ann"):
+        assert pressed(body, f"{name} won 0 tricks"), name
+    assert phone.score(1).status_code == 303
 
 
 def test_everyone_made_their_bid_in_one_tap(phone: Confidant) -> None:
@@ -216,12 +215,11 @@ def test_everyone_made_is_not_offered_when_the_bids_miss_the_cards(phone: Confid
     assert "The bids add up to 3, not to the 1 trick of round 1" in text(response)
 
 
-def test_scoring_is_refused_until_the_tricks_add_up_and_says_by_how_much(
-    phone: Confidant,
+def test_the_trick_hint_says_what_is_missing_or_too_many_and_scoring_waits(
+    app: Flask, phone: Confidant
 ) -> None:
     started(phone)
-    phone.play(1, [0, 0, 0], [1, 0, 0])
-    phone.play(2, [0, 0, 0], [2, 0, 0])
+    played(app, phone, ([0, 0, 0], [1, 0, 0]), ([0, 0, 0], [2, 0, 0]))
     phone.trump(3, "blue")
     for seat in range(3):
         phone.bid(3, seat, 1)
@@ -236,20 +234,61 @@ def test_scoring_is_refused_until_the_tricks_add_up_and_says_by_how_much(
     response = phone.score(3)
     assert response.status_code == 422
     assert "2 tricks are missing" in text(response)
+    phone.tricks(3, 2, 2)
+    phone.tricks(3, 0, 3)
+    page = text(phone.round_page(3))
+    assert "The tricks add up to 5, but round 3 has 3: 2 tricks too many." in page
+    assert "Tap the tricks" not in page
     assert "Round 3 is scored" not in text(phone.round_page(3))
 
 
-def test_tricks_before_the_bids_are_refused_as_out_of_turn(phone: Confidant) -> None:
-    started(phone)
-    phone.trump(1, "green")
-    response = phone.tricks(1, 0, 1)
-    assert response.status_code == 409
-    assert "Record every bid of round 1 before the tricks." in text(response)
+# -- Taps out of turn, changes, refusals ------------------------------------------------------
 
 
-def test_a_stale_page_gets_the_fresh_state_and_saves_nothing(
-    phone: Confidant, other_phone: Confidant, app: Flask
+def test_a_round_still_waiting_leads_to_the_current_round_and_saves_no_tap(
+    phone: Confidant, app: Flask
 ) -> None:
+    started(phone)
+    response = phone.round_page(3)
+    assert response.status_code == 303
+    assert response.headers["Location"] == f"/games/{phone.game_id}"
+    version = phone.version(1)
+    for fields in (
+        {"action": "trump", "turned": "red"},
+        {"action": "bid", "seat": "0", "value": "0"},
+        {"action": "tricks", "seat": "0", "value": "0"},
+        {"action": "score"},
+        {"action": "dance"},
+    ):
+        response = phone.tap(3, version=version, **fields)
+        assert response.status_code == 303, fields
+        assert response.headers["Location"] == f"/games/{phone.game_id}"
+    with app.app_context():
+        assert games.get_game(phone.game_id).version == 1
+
+
+def test_a_scored_round_is_never_rewritten_from_the_round_screen(
+    phone: Confidant, app: Flask
+) -> None:
+    started(phone)
+    played(app, phone, ([0, 1, 1], [0, 0, 1]), turned="blue")
+    page = text(phone.round_page(1, "?turned=wizard"))
+    assert "Round 1 is scored" in page
+    assert "chooses the trump" not in page
+    for fields in (
+        {"action": "trump", "turned": "wizard", "chosen": "yellow"},
+        {"action": "bid", "seat": "1", "value": "0"},
+    ):
+        response = phone.tap(1, version=phone.version(2), **fields)
+        assert response.status_code == 409
+        assert "Round 1 is scored already: correct it from the sheet." in text(response)
+    with app.app_context():
+        game = games.get_game(phone.game_id)
+    assert game.view.round(1).trump == Trump(Turned.BLUE, Suit.BLUE)
+    assert game.corrected == frozenset()
+
+
+def test_a_stale_page_gets_the_fresh_state_and_saves_nothing(phone: Confidant, app: Flask) -> None:
     started(phone)
     phone.trump(1, "green")
     stale = phone.version(1)
@@ -275,11 +314,9 @@ def test_another_phone_can_follow_the_game_but_not_write(
     sheet = other_phone.get(page.headers["Location"])
     assert sheet.status_code == 200
     assert "only the scorekeeper's phone changes it" in text(sheet)
-    other_phone.game_id = phone.game_id
-    token = other_phone.csrf("/games/new")
     response = other_phone.client.post(
         phone.round_path(1),
-        data={"csrf_token": token, "version": "1", "action": "trump", "turned": "red"},
+        data={"csrf_token": other_phone.csrf(), "version": "1", "action": "trump", "turned": "red"},
     )
     assert response.status_code == 403
     assert "This phone does not keep the score of this game" in text(response)
@@ -287,9 +324,12 @@ def test_another_phone_can_follow_the_game_but_not_write(
         assert games.get_game(phone.game_id).version == 1
 
 
-@pytest.mark.parametrize(
-    "fields",
-    [
+def test_malformed_taps_are_refused_and_change_nothing(phone: Confidant, app: Flask) -> None:
+    started(phone)
+    phone.trump(1, "green")
+    with app.app_context():
+        before = games.get_game(phone.game_id).version
+    for fields in (
         {"action": "dance"},
         {"action": "bid", "seat": "one", "value": "1"},
         {"action": "bid", "seat": "1", "value": "x"},
@@ -297,46 +337,12 @@ def test_another_phone_can_follow_the_game_but_not_write(
         {"action": "trump"},
         {"action": "bid", "seat": "1", "value": "1", "version": "v"},
         {"action": "bid", "seat": "-1", "value": "1"},
-    ],
-)
-def test_malformed_taps_are_refused_and_change_nothing(
-    phone: Confidant, app: Flask, fields: dict[str, str]
-) -> None:
-    started(phone)
-    phone.trump(1, "green")
-    with app.app_context():
-        before = games.get_game(phone.game_id).version
-    response = phone.tap(1, **fields)
-    assert response.status_code == 400
-    assert "This page sent something it never sends." in text(response)
+    ):
+        response = phone.tap(1, **fields)
+        assert response.status_code == 400, fields
+        assert "This page sent something it never sends." in text(response)
     with app.app_context():
         assert games.get_game(phone.game_id).version == before
-
-
-def test_a_seat_not_at_the_table_is_refused(phone: Confidant) -> None:
-    started(phone)
-    phone.trump(1, "green")
-    response = phone.bid(1, 7, 1)
-    assert response.status_code == 422
-    assert "There is no seat 7 at this table." in text(response)
-
-
-def test_a_round_waiting_for_an_earlier_one_leads_to_the_current_round(
-    phone: Confidant,
-) -> None:
-    started(phone)
-    response = phone.round_page(3)
-    assert response.status_code == 303
-    assert response.headers["Location"] == f"/games/{phone.game_id}"
-
-
-def test_unknown_games_and_rounds_are_plain_404_pages(phone: Confidant) -> None:
-    started(phone)
-    for path in ("/games/nope", "/games/nope/sheet", phone.round_path(21), "/nowhere"):
-        response = phone.get(path)
-        assert response.status_code == 404, path
-        assert response.mimetype == "text/html"
-        assert "To your games" in text(response)
 
 
 def test_the_trump_can_be_changed_while_bidding(phone: Confidant) -> None:
@@ -345,13 +351,13 @@ def test_the_trump_can_be_changed_while_bidding(phone: Confidant) -> None:
     phone.bid(1, 1, 1)
     assert "Which card was turned up" in text(phone.round_page(1, "?change=trump"))
     assert phone.trump(1, "red").status_code == 303
-    page = text(phone.round_page(1))
-    assert "Trump: ■ red Dwarves" in page
-    assert pressed(phone.round_page(1).get_data(as_text=True), "Ute bids 1")
+    body = phone.round_page(1).get_data(as_text=True)
+    assert "Trump: ■ red Dwarves" in words(body)
+    assert pressed(body, "Ute bids 1")
 
 
 def test_changing_the_trump_shows_the_one_recorded(phone: Confidant) -> None:
-    def pressed(query: str) -> list[str]:
+    def shown_pressed(query: str) -> list[str]:
         """The value (or, for a link, the address) of each choice shown as pressed."""
         page = phone.round_page(1, query).get_data(as_text=True)
         tags = re.findall(r'<(?:button|a) [^>]*aria-pressed="true"[^>]*>', page)
@@ -359,27 +365,136 @@ def test_changing_the_trump_shows_the_one_recorded(phone: Confidant) -> None:
 
     started(phone)
     phone.trump(1, "wizard", "yellow")
-    assert pressed("?change=trump") == [phone.round_path(1) + "?turned=wizard"]
-    assert pressed("?change=trump&turned=wizard") == ["yellow"]
+    assert shown_pressed("?change=trump") == [phone.round_path(1) + "?turned=wizard"]
+    assert shown_pressed("?change=trump&turned=wizard") == ["yellow"]
     phone.trump(1, "green")
-    assert pressed("?change=trump") == ["green"]
-    assert pressed("?change=trump&turned=wizard") == []
+    assert shown_pressed("?change=trump") == ["green"]
+    assert shown_pressed("?change=trump&turned=wizard") == []
+
+
+def test_links_of_a_later_round_name_that_round(app: Flask, phone: Confidant) -> None:
+    started(phone)
+    played(app, phone, ([0, 1, 1], [0, 0, 1]))
+    body = phone.round_page(2).get_data(as_text=True)
+    assert f'href="/games/{phone.game_id}/rounds/2?turned=wizard"' in body
+    phone.trump(2, "red")
+    body = phone.round_page(2).get_data(as_text=True)
+    assert f'href="/games/{phone.game_id}/rounds/2?change=trump"' in body
 
 
 def test_the_round_that_deals_every_card_skips_the_trump_step(app: Flask, phone: Confidant) -> None:
     started(phone, ["Ann", "Bob", "Cy", "Dan", "Eve", "Fay"])
     with app.app_context():
-        token_game = games.get_game(phone.game_id)
-        assert token_game.table.rules.rounds == 10
-    device = sharing.Device(device_key(phone))
-    with app.test_request_context():
-        for number in range(1, 10):
-            rounds.record_trump(phone.game_id, device, number, "blue")
-            rounds.record_bids(phone.game_id, device, number, [0] * 6)
-            rounds.record_tricks(phone.game_id, device, number, [number, 0, 0, 0, 0, 0])
+        assert games.get_game(phone.game_id).table.rules.rounds == 10
+    played(
+        app, phone, *[([0] * 6, [number, 0, 0, 0, 0, 0]) for number in range(1, 10)], turned="blue"
+    )
     page = text(phone.round_page(10))
     assert "no trump (no card was left to turn)" in page
     assert "Bids" in page
     response = phone.trump(10, "red")
     assert response.status_code == 409
     assert "Round 10 deals every card" in text(response)
+
+
+# -- The dealer's forbidden bid when the bids change ------------------------------------------
+
+
+def test_a_refused_change_of_the_bids_stays_on_the_bids_with_the_reason(
+    phone: Confidant,
+) -> None:
+    started(phone, bid_rule="plus_minus_one")
+    phone.trump(1, "green")
+    for seat, bid in ((1, 0), (2, 1), (0, 1)):
+        assert phone.bid(1, seat, bid).status_code == 303
+    assert "Tricks won" in text(phone.round_page(1))
+    assert "Bids" in text(phone.round_page(1, "?change=bids"))
+    response = phone.tap(1, action="bid", seat=0, value=0, change="bids")
+    assert response.status_code == 422
+    page = text(response)
+    assert "Thomas deals and may not bid 0" in page
+    assert "Tricks won" not in page
+    accepted = phone.tap(1, action="bid", seat=1, value=1, change="bids")
+    assert accepted.headers["Location"].endswith("/rounds/1?change=bids")
+
+
+def test_a_changed_bid_that_leaves_the_dealers_bid_forbidden_stands_and_the_dealer_bids_again(
+    app: Flask, phone: Confidant
+) -> None:
+    # Bob deals round 2 (2 tricks) and bid 0 after Alice 1, Charlotte 0 and Dave 0. Dave's
+    # bid becomes 1: the restriction falls on the dealer, so Dave's 1 stands and Bob, whose 0
+    # would now make the bids add up to 2, bids again.
+    started(
+        phone, ["Alice", "Bob", "Charlotte", "Dave"], first_dealer="0", bid_rule="plus_minus_one"
+    )
+    played(app, phone, ([0, 0, 0, 0], [1, 0, 0, 0]))
+    phone.trump(2, "red")
+    for seat, bid in ((2, 0), (3, 0), (0, 1), (1, 0)):
+        assert phone.bid(2, seat, bid).status_code == 303
+    response = phone.tap(2, action="bid", seat=3, value=1, change="bids", anchor="seat-3")
+    assert response.status_code == 303, text(response)
+    assert response.headers["Location"].endswith("/rounds/2?change=bids#seat-3")
+    body = phone.get(response.headers["Location"]).get_data(as_text=True)
+    dave, bob = row(body, 3), row(body, 1)
+    assert pressed(dave, "Dave bids 1")
+    assert words(dave).endswith(
+        "Dave now bids 1, so Bob, who deals, may not keep 0 (the bids would add up to the "
+        "2 tricks of this round) and must bid again."
+    )
+    assert 'aria-pressed="true"' not in bob  # Bob's bid is taken back
+    assert 'aria-label="Bob may not bid 0"' in bob
+    assert "Bob deals and may not bid 0: the bids would add up to the 2 tricks" in bob
+    assert "refusal" not in body
+    assert "may not keep" not in phone.round_page(2).get_data(as_text=True)  # said once
+    assert phone.bid(2, 1, 1).status_code == 303
+    assert "Tricks won" in text(phone.round_page(2))
+
+
+def test_a_covered_bid_that_leaves_the_dealers_bid_forbidden_stands_without_giving_it_away(
+    phone: Confidant,
+) -> None:
+    started(phone, bid_rule="plus_minus_one", bid_reveal="covered")
+    phone.trump(1, "green")
+    phone.bid(1, 0, 1)  # Thomas deals and bids 1, unseen
+    phone.bid(1, 1, 0)
+    response = phone.bid(1, 2, 0)
+    assert response.status_code == 303
+    body = phone.get(response.headers["Location"]).get_data(as_text=True)
+    assert words(row(body, 2)).endswith(
+        "Kevin's bid is saved, but with it the bids would add up to the 1 trick of this "
+        "round, which the bid rule forbids: Thomas, who deals, must bid again."
+    )
+    assert "2 of 3 have bid" in words(body)
+    assert "may not" not in body
+    assert "keep 1" not in body
+    refused = phone.bid(1, 0, 1)
+    assert refused.status_code == 422
+    page = text(refused)
+    assert "which the bid rule forbids: Thomas, who deals, must bid something else" in page
+    assert "may not bid 1" not in page
+    assert phone.bid(1, 0, 0).status_code == 303
+    assert "Thomas bid 0" in text(phone.round_page(1))
+
+
+def test_covered_bids_in_play_name_the_dealers_forbidden_bid(phone: Confidant) -> None:
+    # Revealed before play, the bids are open to all: the struck-out bid is named.
+    started(phone, bid_rule="plus_minus_one", bid_reveal="covered")
+    phone.trump(1, "green")
+    for seat in (1, 2, 0):
+        phone.bid(1, seat, 0)
+    thomas = row(phone.round_page(1, "?change=bids&seat=0").get_data(as_text=True), 0)
+    assert "<s>1</s>" in thomas
+    assert "Thomas deals and may not bid 1: the bids would add up to the 1 trick" in thomas
+    assert "These bids" not in thomas
+
+
+def test_a_history_link_with_an_overlong_row_id_shows_the_latest_changes(
+    phone: Confidant,
+) -> None:
+    started(phone)
+    phone.trump(1, "blue")
+    history = f"/games/{phone.game_id}/rounds/1/history"
+    for key in ("9" * 19, "9" * 32, "²"):
+        response = phone.get(f"{history}?before=1700000000000000.{key}")
+        assert response.status_code == 200, key
+        assert "Trump:" in text(response)

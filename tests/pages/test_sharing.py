@@ -18,18 +18,13 @@ from scorekeeper.services import sharing
 
 from ..confidant import Confidant, text, without_language_switch
 from ..services.test_concurrency import race
+from .helpers import started
 
 _HANDOVER_LINK = re.compile(r'id="handover-link">([^<]+)<')
 
 
 def other(app: Flask) -> Confidant:
     return Confidant(app.test_client())
-
-
-def started(phone: Confidant) -> str:
-    response = phone.start(["Thomas", "Ute", "Kevin"])
-    assert response.status_code == 303, text(response)
-    return phone.game_id
 
 
 def handover_link(phone: Confidant) -> str:
@@ -68,7 +63,7 @@ def can_keep_score(app: Flask, phone: Confidant, game_id: str) -> bool:
 
 
 def test_the_invite_page_shows_the_view_link_and_its_qr_code(phone: Confidant) -> None:
-    game_id = started(phone)
+    game_id = started(phone).game_id
     page = phone.get(f"/games/{game_id}/share")
     body = page.get_data(as_text=True)
     assert page.status_code == 200
@@ -82,9 +77,9 @@ def test_the_invite_page_shows_the_view_link_and_its_qr_code(phone: Confidant) -
 
 
 def test_taking_the_right_back_is_offered_only_when_there_is_something_to_take(
-    phone: Confidant, app: Flask
+    phone: Confidant, other_phone: Confidant
 ) -> None:
-    game_id = started(phone)
+    game_id = started(phone).game_id
     page = text(phone.get(f"/games/{game_id}/share"))
     assert "No other phone can keep the score of this game." in page
     assert "Only this phone keeps score" not in page
@@ -94,16 +89,18 @@ def test_taking_the_right_back_is_offered_only_when_there_is_something_to_take(
     assert "No other phone can keep the score of this game. 1 hand-over link still works." in page
     assert "Only this phone keeps score" in page
 
-    assert take_over(other(app), link) == (303, f"/games/{game_id}")
+    assert take_over(other_phone, link) == (303, f"/games/{game_id}")
     page = text(phone.get(f"/games/{game_id}/share"))
     assert "1 other phone can keep the score of this game." in page
     assert "hand-over link still" not in page  # used up
     assert "Only this phone keeps score" in page
 
 
-def test_a_spectator_sees_the_invite_but_no_hand_over(phone: Confidant, app: Flask) -> None:
-    game_id = started(phone)
-    page = other(app).get(f"/games/{game_id}/share")
+def test_a_spectator_sees_the_invite_but_no_hand_over(
+    phone: Confidant, other_phone: Confidant
+) -> None:
+    game_id = started(phone).game_id
+    page = other_phone.get(f"/games/{game_id}/share")
     assert page.status_code == 200
     body = without_language_switch(page.get_data(as_text=True))
     assert f"/games/{game_id}/view" in body
@@ -116,7 +113,7 @@ def test_a_spectator_sees_the_invite_but_no_hand_over(phone: Confidant, app: Fla
 def test_a_hand_over_link_works_once_and_only_for_the_first_phone(
     phone: Confidant, app: Flask
 ) -> None:
-    game_id = started(phone)
+    game_id = started(phone).game_id
     link = handover_link(phone)
     assert link.startswith("http://localhost/handover/")
     taker, late = other(app), other(app)
@@ -135,7 +132,7 @@ def test_a_hand_over_link_works_once_and_only_for_the_first_phone(
 
 def test_the_confirmation_page_changes_nothing(phone: Confidant, app: Flask) -> None:
     # A messenger's link preview opens the link: the link must still work for the phone.
-    game_id = started(phone)
+    game_id = started(phone).game_id
     link = handover_link(phone)
     preview = other(app)
     preview.client.get(link)
@@ -146,34 +143,31 @@ def test_the_confirmation_page_changes_nothing(phone: Confidant, app: Flask) -> 
 
 
 def test_an_expired_hand_over_link_is_refused(
-    phone: Confidant, app: Flask, monkeypatch: pytest.MonkeyPatch
+    phone: Confidant, app: Flask, monkeypatch: pytest.MonkeyPatch, other_phone: Confidant
 ) -> None:
-    game_id = started(phone)
+    game_id = started(phone).game_id
     link = handover_link(phone)
     later = models.utcnow() + sharing.HANDOVER_LIFETIME + timedelta(seconds=1)
     monkeypatch.setattr(sharing, "utcnow", lambda: later)
-    taker = other(app)
-    status, message = take_over(taker, link)
+    status, message = take_over(other_phone, link)
     assert status == 410
     assert "each link works once, for 15 minutes" in message
-    assert not can_keep_score(app, taker, game_id)
+    assert not can_keep_score(app, other_phone, game_id)
 
 
-@pytest.mark.parametrize("token", ["nope", "x" * 500, "%00", "é"])
-def test_a_made_up_hand_over_link_is_refused(app: Flask, token: str) -> None:
-    status, _message = take_over(other(app), f"/handover/{token}")
-    assert status == 410
-
-
-def test_posting_without_a_link_is_refused(app: Flask) -> None:
-    stranger = other(app)
-    answer = stranger.client.post("/handover", data={"csrf_token": stranger.csrf()})
+def test_posting_without_a_link_or_with_a_made_up_one_is_refused(other_phone: Confidant) -> None:
+    answer = other_phone.client.post("/handover", data={"csrf_token": other_phone.csrf()})
     assert answer.status_code == 410
+    for token in ("nope", "x" * 500, "%00", "é"):
+        status, _message = take_over(other_phone, f"/handover/{token}")
+        assert status == 410, token
 
 
-def test_only_the_scorekeeper_makes_hand_over_links(phone: Confidant, app: Flask) -> None:
-    game_id = started(phone)
-    stranger = other(app)
+def test_only_the_scorekeeper_makes_hand_over_links(
+    phone: Confidant, app: Flask, other_phone: Confidant
+) -> None:
+    game_id = started(phone).game_id
+    stranger = other_phone
     refused = stranger.client.post(
         f"/games/{game_id}/handover", data={"csrf_token": stranger.csrf()}
     )
@@ -187,7 +181,7 @@ def test_only_the_scorekeeper_makes_hand_over_links(phone: Confidant, app: Flask
 def test_two_phones_redeeming_one_link_at_once_exactly_one_wins(
     phone: Confidant, app: Flask
 ) -> None:
-    game_id = started(phone)
+    game_id = started(phone).game_id
     link = handover_link(phone)
 
     def redeem(client: FlaskClient) -> tuple[int, bool]:
@@ -237,9 +231,9 @@ def test_revoking_leaves_only_this_phone_and_the_api_token(client: FlaskClient, 
     assert api_write.status_code == 200
 
 
-def test_a_spectator_cannot_revoke(phone: Confidant, app: Flask) -> None:
-    game_id = started(phone)
-    stranger = other(app)
+def test_a_spectator_cannot_revoke(phone: Confidant, app: Flask, other_phone: Confidant) -> None:
+    game_id = started(phone).game_id
+    stranger = other_phone
     answer = stranger.client.post(f"/games/{game_id}/revoke", data={"csrf_token": stranger.csrf()})
     assert answer.status_code == 403
     assert can_keep_score(app, phone, game_id)
@@ -257,9 +251,9 @@ def _device_hash(phone: Confidant) -> str:
 )
 @given(token=st.one_of(st.text(max_size=300), st.integers(), st.none(), st.lists(st.text())))
 def test_any_token_in_the_session_is_refused_without_a_server_error(
-    app: Flask, token: object
+    other_phone: Confidant, token: object
 ) -> None:
-    taker = other(app)
+    taker = other_phone  # one phone for every example: its session's token is replaced
     with taker.client.session_transaction() as session:
         session["handover"] = token
     assert taker.client.get("/handover").status_code == 410
@@ -270,13 +264,13 @@ def test_any_token_in_the_session_is_refused_without_a_server_error(
 
 
 def test_the_invite_page_shows_the_link_made_on_reload_while_it_works(
-    phone: Confidant, app: Flask
+    phone: Confidant, other_phone: Confidant
 ) -> None:
-    game_id = started(phone)
+    game_id = started(phone).game_id
     link = handover_link(phone)
     reloaded = phone.get(f"/games/{game_id}/share").get_data(as_text=True)
     assert unescape(_HANDOVER_LINK.search(reloaded).group(1)) == link  # type: ignore[union-attr]
-    assert take_over(other(app), link)[0] == 303
+    assert take_over(other_phone, link)[0] == 303
     # Used up: the page no longer shows it.
     page = phone.get(f"/games/{game_id}/share").get_data(as_text=True)
     assert _HANDOVER_LINK.search(page) is None

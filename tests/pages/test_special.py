@@ -16,16 +16,23 @@ from scorekeeper.rules.variants import RoundPlan, Special
 from scorekeeper.services import games
 
 from ..confidant import Confidant, text, words
+from .helpers import correction, played, started
 from .test_history import shown_changes
 
 
 def _start(phone: Confidant, deck: list[str], **choices: Any) -> str:
-    form = phone.new_game_form(["Ann", "Bob", "Cy"], **choices)
-    form["special_cards"] = deck
-    response = phone.client.post("/games/new", data=form)
-    assert response.status_code == 303, text(response)
-    phone.game_id = response.headers["Location"].rsplit("/", 1)[-1]
-    return phone.game_id
+    return started(phone, ["Ann", "Bob", "Cy"], deck=deck, **choices).game_id
+
+
+def _round_2(app: Flask, phone: Confidant, deck: list[str], **choices: Any) -> str:
+    """Ann, Bob and Cy with ``deck``, round 2 (red) being played: Ann 1, Bob 0, Cy 1. The
+    round's history."""
+    _start(phone, deck, **choices)
+    played(app, phone, ([1, 0, 0], [1, 0, 0]))
+    assert phone.trump(2, "red").status_code == 303
+    for seat, value in ((2, 1), (0, 1), (1, 0)):
+        assert phone.bid(2, seat, value).status_code == 303
+    return f"/games/{phone.game_id}/rounds/2/history"
 
 
 def test_the_new_game_form_offers_the_deck_and_the_plan(phone: Confidant) -> None:
@@ -74,11 +81,7 @@ def test_the_werewolfs_holder_names_no_trump_and_the_sheet_marks_it(phone: Confi
 
 
 def test_the_bomb_toggle_takes_a_trick_from_the_sum(app: Flask, phone: Confidant) -> None:
-    _start(phone, ["bomb"])
-    phone.play(1, [1, 0, 0], [1, 0, 0])
-    assert phone.trump(2, "red").status_code == 303
-    for seat, value in ((2, 1), (0, 1), (1, 0)):
-        assert phone.bid(2, seat, value).status_code == 303
+    _round_2(app, phone, ["bomb"])
     assert "Tricks so far: 0 of 2." in text(phone.round_page(2))
     assert phone.tap(2, action="bomb", value="1").status_code == 303
     page = text(phone.round_page(2))
@@ -93,11 +96,7 @@ def test_the_bomb_toggle_takes_a_trick_from_the_sum(app: Flask, phone: Confidant
 def test_the_clouds_change_is_tapped_in_and_shown_on_the_sheet(
     app: Flask, phone: Confidant
 ) -> None:
-    _start(phone, ["cloud"])
-    phone.play(1, [1, 0, 0], [1, 0, 0])
-    assert phone.trump(2, "red").status_code == 303
-    for seat, value in ((2, 1), (0, 1), (1, 0)):
-        assert phone.bid(2, seat, value).status_code == 303
+    _round_2(app, phone, ["cloud"])
     assert phone.tap(2, action="cloud", value="2:up").status_code == 303
     page = text(phone.round_page(2))
     assert "The Cloud: Cy bids 2 instead" in page
@@ -136,18 +135,7 @@ def test_a_werewolf_round_is_corrected_with_its_choice_kept(app: Flask, phone: C
     body = phone.get(path).get_data(as_text=True)
     assert 'name="turned" value="werewolf" checked' in body
     assert 'name="chosen" value="red" checked' in body
-    form = {
-        "csrf_token": phone.csrf(),
-        "version": str(phone.version(2)),
-        "turned": "werewolf",
-        "chosen": "none",
-        "bid-0": "1",
-        "bid-1": "0",
-        "bid-2": "0",
-        "tricks-0": "1",
-        "tricks-1": "0",
-        "tricks-2": "0",
-    }
+    form = correction(phone, 1, [1, 0, 0], [1, 0, 0], turned="werewolf", chosen="none")
     assert phone.client.post(path, data=form).status_code == 303
     with app.app_context():
         trump = games.get_game(phone.game_id).view.round(1).trump
@@ -158,11 +146,7 @@ def test_a_werewolf_round_is_corrected_with_its_choice_kept(app: Flask, phone: C
 def test_in_a_secret_game_the_clouds_taps_say_what_they_do_and_a_refusal_is_shown_by_them(
     app: Flask, phone: Confidant
 ) -> None:
-    _start(phone, ["cloud"], bid_reveal="secret")
-    phone.play(1, [1, 0, 0], [1, 0, 0])
-    assert phone.trump(2, "red").status_code == 303
-    for seat, value in ((2, 1), (0, 1), (1, 0)):
-        assert phone.bid(2, seat, value).status_code == 303
+    _round_2(app, phone, ["cloud"], bid_reveal="secret")
     body = phone.round_page(2).get_data(as_text=True)
     assert re.search(r'aria-label="Bob bids one less">One less</button>', body)
     assert re.search(r'aria-label="Bob bids one more">One more</button>', body)
@@ -194,18 +178,10 @@ def test_in_a_secret_game_the_clouds_taps_say_what_they_do_and_a_refusal_is_show
 # -- The round's history -------------------------------------------------------------------
 
 
-def _specials_round(phone: Confidant, **choices: Any) -> str:
-    """A game with the Bomb and the Cloud, round 2 being played: Ann 1, Bob 0, Cy 1."""
-    _start(phone, ["bomb", "cloud"], **choices)
-    phone.play(1, [1, 0, 0], [1, 0, 0])
-    assert phone.trump(2, "red").status_code == 303
-    for seat, value in ((2, 1), (0, 1), (1, 0)):
-        assert phone.bid(2, seat, value).status_code == 303
-    return f"/games/{phone.game_id}/rounds/2/history"
-
-
-def test_the_history_says_what_the_bomb_and_the_cloud_did(phone: Confidant) -> None:
-    path = _specials_round(phone)
+def test_the_history_says_what_the_bomb_and_the_cloud_did_in_english_and_german(
+    app: Flask, phone: Confidant
+) -> None:
+    path = _round_2(app, phone, ["bomb", "cloud"])
     for value in ("1", "0"):
         assert phone.tap(2, action="bomb", value=value).status_code == 303
     for value in ("2:up", "none"):
@@ -218,6 +194,17 @@ def test_the_history_says_what_the_bomb_and_the_cloud_did(phone: Confidant) -> N
         ("Bomb or Cloud recorded", ["The Bomb was taken back"]),
         ("Bomb or Cloud recorded", ["The Bomb was played"]),
     ]
+    german = shown_changes(phone.get(path, headers={"Accept-Language": "de-DE,de;q=0.9"}))
+    assert (german[2][1], german[4][1]) == (
+        ["Die Wolke: Cy sagt 2 statt 1 an"],
+        ["Die Bombe wurde gespielt"],
+    )
+    # A trick tallied to nobody records the Bomb.
+    assert phone.tap(2, action="nobody").status_code == 303
+    assert shown_changes(phone.get(path))[0] == (
+        "Trick tallied",
+        ["Trick 1: nobody", "The Bomb was played"],
+    )
 
 
 @pytest.mark.parametrize(
@@ -228,19 +215,17 @@ def test_the_history_says_what_the_bomb_and_the_cloud_did(phone: Confidant) -> N
     ],
 )
 def test_the_history_names_the_one_special_card_in_the_deck(
-    phone: Confidant, deck: str, action: str, value: str, said: tuple[str, list[str]]
+    app: Flask, phone: Confidant, deck: str, action: str, value: str, said: tuple[str, list[str]]
 ) -> None:
-    _start(phone, [deck])
-    phone.play(1, [1, 0, 0], [1, 0, 0])
-    assert phone.trump(2, "red").status_code == 303
-    for seat, bid in ((2, 1), (0, 1), (1, 0)):
-        assert phone.bid(2, seat, bid).status_code == 303
+    path = _round_2(app, phone, [deck])
     assert phone.tap(2, action=action, value=value).status_code == 303
-    assert shown_changes(phone.get(f"/games/{phone.game_id}/rounds/2/history"))[0] == said
+    assert shown_changes(phone.get(path))[0] == said
 
 
-def test_the_history_names_the_clouds_player_but_not_a_secret_bid(phone: Confidant) -> None:
-    path = _specials_round(phone, bid_reveal="secret")
+def test_the_history_names_the_clouds_player_but_not_a_secret_bid(
+    app: Flask, phone: Confidant
+) -> None:
+    path = _round_2(app, phone, ["bomb", "cloud"], bid_reveal="secret")
     assert phone.tap(2, action="cloud", value="2:down").status_code == 303
     assert shown_changes(phone.get(path))[0] == (
         "Bomb or Cloud recorded",
@@ -254,23 +239,3 @@ def test_the_history_names_the_clouds_player_but_not_a_secret_bid(phone: Confida
     assert ("Bomb or Cloud recorded", ["The Cloud: Cy bids 0 instead of 1"]) in shown_changes(
         phone.get(path)
     )
-
-
-def test_a_trick_tallied_to_nobody_records_the_bomb_in_the_history(phone: Confidant) -> None:
-    path = _specials_round(phone)
-    assert phone.tap(2, action="nobody").status_code == 303
-    assert shown_changes(phone.get(path))[0] == (
-        "Trick tallied",
-        ["Trick 1: nobody", "The Bomb was played"],
-    )
-
-
-def test_the_history_of_the_special_cards_in_german(phone: Confidant) -> None:
-    path = _specials_round(phone)
-    assert phone.tap(2, action="bomb", value="1").status_code == 303
-    assert phone.tap(2, action="cloud", value="2:up").status_code == 303
-    phone.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "de-DE,de;q=0.9"
-    assert [lines for _kind, lines in shown_changes(phone.get(path))[:2]] == [
-        ["Die Wolke: Cy sagt 2 statt 1 an"],
-        ["Die Bombe wurde gespielt"],
-    ]

@@ -13,6 +13,7 @@ from scorekeeper.rules.variants import Special
 from scorekeeper.services import games
 
 from ..confidant import Confidant
+from .helpers import started
 
 # One database for all examples (SQLite: each example is a request, not a new schema).
 
@@ -95,13 +96,9 @@ FORMS = st.dictionaries(FIELD_NAMES, VALUES, max_size=8)
 
 
 @pytest.fixture
-def phone(app: Flask) -> Confidant:
-    phone = Confidant(app.test_client())
-    form = phone.new_game_form(["Thomas", "Ute", "Kevin"])
-    form["special_cards"] = [special.value for special in Special]
-    response = phone.client.post("/games/new", data=form)
-    assert response.status_code == 303
-    phone.game_id = response.headers["Location"].rsplit("/", 1)[-1]
+def table(phone: Confidant) -> Confidant:
+    """The phone keeping a game with every special card in the deck, round 1's trump set."""
+    started(phone, deck=[special.value for special in Special])
     phone.trump(1, "green")
     return phone
 
@@ -111,13 +108,13 @@ def phone(app: Flask) -> Confidant:
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(form=FORMS)
-def test_the_new_game_form_never_fails_on_the_server(phone: Confidant, form: dict) -> None:
-    form = {"csrf_token": phone.csrf(), **form}
-    response = phone.client.post("/games/new", data=form)
+def test_the_new_game_form_never_fails_on_the_server(table: Confidant, form: dict) -> None:
+    form = {"csrf_token": table.csrf(), **form}
+    response = table.client.post("/games/new", data=form)
     assert response.status_code in (200, 303, 400, 422), response.status_code
     if response.status_code == 303:
         assert response.headers["Location"].startswith("/games/")
-        assert phone.client.get(response.headers["Location"]).status_code in (200, 303)
+        assert table.client.get(response.headers["Location"]).status_code in (200, 303)
 
 
 @settings(
@@ -126,15 +123,15 @@ def test_the_new_game_form_never_fails_on_the_server(phone: Confidant, form: dic
 )
 @given(form=FORMS, number=st.sampled_from([1, 2, 20]))
 def test_the_round_screen_never_fails_on_the_server(
-    phone: Confidant, app: Flask, form: dict, number: int
+    table: Confidant, app: Flask, form: dict, number: int
 ) -> None:
-    form = {"csrf_token": phone.csrf(), **form}
+    form = {"csrf_token": table.csrf(), **form}
     with app.app_context():
-        before = games.get_game(phone.game_id)
-    response = phone.client.post(phone.round_path(number), data=form)
+        before = games.get_game(table.game_id)
+    response = table.client.post(table.round_path(number), data=form)
     assert response.status_code in (200, 303, 400, 409, 412, 422), response.status_code
     with app.app_context():
-        after = games.get_game(phone.game_id)
+        after = games.get_game(table.game_id)
     if response.status_code != 303:
         assert after.version == before.version  # a refusal changes nothing
     assert "javascript:" not in response.headers.get("Location", "")
@@ -157,20 +154,20 @@ CORRECTIONS = st.dictionaries(CORRECTION_FIELDS, VALUES, max_size=10)
 )
 @given(form=CORRECTIONS, number=st.sampled_from([1, 2, 20]))
 def test_the_correction_form_never_fails_on_the_server(
-    phone: Confidant, app: Flask, form: dict, number: int
+    table: Confidant, app: Flask, form: dict, number: int
 ) -> None:
     with app.app_context():
-        if games.get_game(phone.game_id).view.current_round == 1:
+        if games.get_game(table.game_id).view.current_round == 1:
             for seat in range(3):
-                phone.bid(1, seat, 0)
-            phone.tricks(1, 0, 1)
-            phone.tricks(1, 1, 0)
-            phone.score(1)
-        before = games.get_game(phone.game_id)
-    form = {"csrf_token": phone.csrf(), **form}
-    response = phone.client.post(f"{phone.round_path(number)}/correct", data=form)
+                table.bid(1, seat, 0)
+            table.tricks(1, 0, 1)
+            table.tricks(1, 1, 0)
+            table.score(1)
+        before = games.get_game(table.game_id)
+    form = {"csrf_token": table.csrf(), **form}
+    response = table.client.post(f"{table.round_path(number)}/correct", data=form)
     assert response.status_code in (200, 303, 400, 409, 412, 422), response.status_code
     with app.app_context():
-        after = games.get_game(phone.game_id)
+        after = games.get_game(table.game_id)
     if response.status_code != 303:
         assert after.version == before.version  # a refusal changes nothing
