@@ -20,6 +20,37 @@ REVEAL_LABELS = {"open": "Open", "covered": "Covered", "secret": "Secret"}
 GAME_URL = re.compile(r"/games/([^/]+)/rounds/1$")
 
 
+NOT_SENT = "This page cannot be sent that way"
+
+# Every click the page receives, counted in the tab (kept across page loads): an init script.
+COUNT_CLICKS = """
+addEventListener("click", (event) => {
+  if (!event.isTrusted) return;
+  sessionStorage.setItem("clicks", String(Number(sessionStorage.getItem("clicks") || 0) + 1));
+}, true);
+"""
+
+
+def clicks(page: Page) -> int:
+    """The clicks counted (by :data:`COUNT_CLICKS`) since the last call."""
+    count = int(page.evaluate("Number(sessionStorage.getItem('clicks') || 0)"))
+    page.evaluate("sessionStorage.setItem('clicks', '0')")
+    return count
+
+
+def on_screen(target: Locator) -> Locator:
+    """``target``, checked to be wholly on screen as the page stands (a click would scroll)."""
+    expect(target).to_be_in_viewport(ratio=1)
+    return target
+
+
+def reload_shows(page: Page, heading: str | re.Pattern[str]) -> None:
+    """Reload, as a player might after a tap: the same page again, nothing sent twice."""
+    page.reload()
+    expect(page.get_by_role("heading", name=heading, level=1)).to_be_visible()
+    assert NOT_SENT not in page.content()
+
+
 def shot(page: Page, name: str) -> None:
     """A screenshot of the whole page to /tmp/shots/browser-<name>.png, when SCREENSHOTS is
     set (so CI writes no files)."""

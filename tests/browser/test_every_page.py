@@ -1,7 +1,7 @@
-"""Every page, at phone size, in the browser: not one Content-Security-Policy violation on any
-of them (refusals included), a reload after every form POST showing the page again (never
-"This page cannot be sent that way"), a double tap on "Start the game" making one game, and
-the new-game form keeping every name typed and starting whatever order its answers come in."""
+"""The new-game form's timing in the browser: a double tap on "Start the game" making one
+game, and the form keeping every name typed and starting whatever order its answers come
+in. Every page's CSP violations and the reload after every form POST are checked in the
+walk of every screen (test_qualities.py)."""
 
 from __future__ import annotations
 
@@ -16,93 +16,8 @@ pytest.importorskip("playwright.sync_api")
 from playwright.sync_api import Page, Route, expect
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from .helpers import (
-    all_made,
-    bid,
-    expect_fits_the_phone,
-    new_game,
-    open_sheet,
-    set_trump,
-    shot,
-    tap,
-)
-from .test_csp import listen_for_violations
-
 if TYPE_CHECKING:
     from .conftest import Problems
-
-NOT_SENT = "This page cannot be sent that way"
-
-
-def reload_shows(page: Page, heading: str | re.Pattern[str]) -> None:
-    """Reload, as a player might after a tap: the same page again, nothing sent twice."""
-    page.reload()
-    expect(page.get_by_role("heading", name=heading, level=1)).to_be_visible()
-    assert NOT_SENT not in page.content()
-
-
-@pytest.mark.parametrize("size", [(360, 740), (390, 844)], ids=["360", "390"])
-def test_every_page_without_a_csp_violation_and_each_post_reloads(
-    page: Page, base_url: str, problems: Problems, size: tuple[int, int]
-) -> None:
-    problems.allow(r"status of 422 .*/games/new")  # the refused start, on purpose
-    # A name's answer still out when a button is tapped is dropped: the tap sends the name too.
-    problems.allow(r"request failed: (GET|POST) .*/games/new: net::ERR_ABORTED$")
-    page.set_viewport_size({"width": size[0], "height": size[1]})
-    violations = listen_for_violations(page)
-    # The new-game form: its taps (add a seat, move one, a refused start) and a reload each.
-    page.goto(base_url + "/games/new")
-    expect_fits_the_phone(page)
-    page.get_by_label("Seat 1", exact=True).fill("Ann")
-    tap(page, page.get_by_role("button", name="Add a player"))
-    reload_shows(page, "New game")
-    tap(page, page.get_by_role("button", name="Move seat 2 up"))
-    reload_shows(page, "New game")
-    page.get_by_role("button", name="Start the game").last.click()
-    expect(page.get_by_role("alert").first).to_be_visible()
-    reload_shows(page, "New game")
-    shot(page, f"new-game-refused-{size[0]}")
-    tap(page, page.get_by_role("button", name="Start afresh"))
-
-    game_id = new_game(page, base_url, ["Ann", "Bob", "Cy"], dealer="Ann", rounds="1")
-    set_trump(page, "Wizard", chosen="red Dwarves")
-    reload_shows(page, "Round 1 of 1")
-    bid(page, "Bob", 1)
-    bid(page, "Cy", 0)
-    bid(page, "Ann", 0)
-    all_made(page, 1)
-    reload_shows(page, "Round 1 of 1")
-    sheet = open_sheet(page)
-    expect(sheet.locator(".wizard-mark")).to_have_count(1)
-    shot(page, f"sheet-{size[0]}")
-
-    # Invite and hand over: the link survives a reload.
-    page.goto(f"{base_url}/games/{game_id}/share")
-    tap(page, page.get_by_role("button", name="Make a hand-over link"))
-    link = page.locator("#handover-link").inner_text()
-    reload_shows(page, "Invite the table")
-    expect(page.locator("#handover-link")).to_have_text(link)
-
-    # Game over, the history's pages, the spectator page and an error page.
-    page.goto(f"{base_url}/games/{game_id}")
-    expect(page.get_by_role("heading", name="Game over", level=1)).to_be_visible()
-    expect(page.get_by_role("banner").get_by_role("link", name="Sheet")).to_be_visible()
-    shot(page, f"game-over-{size[0]}")
-    for path, heading in (
-        ("/", "Your games"),
-        ("/statistics", re.compile("Statistics")),
-        ("/import", re.compile("Import")),
-        (f"/games/{game_id}/view", re.compile(".")),
-        (f"/games/{game_id}/rounds/1/history", re.compile(".")),
-        (f"/games/{game_id}/rounds/1/correct", "Correct round 1"),
-        (f"/games/{game_id}/referee?card=red-7&card=wizard", "Who wins the trick?"),
-        (f"/games/{game_id}/keep-score", "Take over scorekeeping"),
-        (link, "Take over scorekeeping"),
-    ):
-        page.goto(path if path.startswith("http") else base_url + path)
-        expect(page.get_by_role("heading", name=heading, level=1).first).to_be_visible()
-    shot(page, f"home-{size[0]}")
-    assert violations == []
 
 
 @pytest.mark.parametrize("size", [(360, 740), (390, 844)], ids=["360", "390"])
@@ -259,65 +174,3 @@ def test_the_new_game_form_takes_no_tap_while_one_of_its_buttons_is_on_its_way(
     expect(page.get_by_label("Seat 4", exact=True)).to_be_visible()
     page.get_by_label("Seat 2", exact=True).click(trial=True)
     expect(seat_one).to_have_value("Mo")
-
-
-@pytest.mark.parametrize("size", [(360, 740), (390, 844)], ids=["360", "390"])
-def test_every_other_form_post_reloads_cleanly(
-    page: Page, other_page: Page, base_url: str, problems: Problems, size: tuple[int, int]
-) -> None:
-    """The forms the test above does not send: undo, a new table code, the language menu,
-    taking the right back, a wrong and a right table code, a correction, delete and
-    restore; after each, a reload shows the page again and sends nothing twice."""
-    for phone in (page, other_page):
-        phone.set_viewport_size({"width": size[0], "height": size[1]})
-    game_id = new_game(page, base_url, ["Ann", "Bob", "Cy"], dealer="Ann", rounds="1")
-    set_trump(page, "red Dwarves")
-    tap(page, page.get_by_role("button", name="↶ Undo: the trump of round 1"))
-    reload_shows(page, "Round 1 of 1")
-    expect(page.get_by_role("button", name="↷ Redo: the trump of round 1")).to_be_visible()
-    set_trump(page, "red Dwarves")
-
-    page.goto(f"{base_url}/games/{game_id}/share")
-    old_code = page.locator("#table-code").inner_text()
-    tap(page, page.get_by_role("button", name="Show a new table code"))
-    reload_shows(page, "Invite the table")
-    code = page.locator("#table-code").inner_text()
-    assert code != old_code
-    tap(page, page.get_by_role("button", name="Deutsch"))
-    reload_shows(page, "Mitspieler einladen")
-    tap(page, page.get_by_role("button", name="English"))
-    reload_shows(page, "Invite the table")
-
-    # Another phone: a wrong table code, then the right one.
-    other_page.goto(f"{base_url}/games/{game_id}/keep-score")
-    field = other_page.get_by_label("The table code, from the scorekeeper's screen")
-    field.fill("00000000" if code.replace(" ", "") != "00000000" else "11111111")
-    tap(other_page, other_page.get_by_role("button", name="Keep score on this phone"))
-    expect(other_page.get_by_role("alert")).to_contain_text("not the table code")
-    reload_shows(other_page, "Take over scorekeeping")
-    field.fill(code)
-    tap(other_page, other_page.get_by_role("button", name="Keep score on this phone"))
-    reload_shows(other_page, "Round 1 of 1")
-
-    # The right taken back from the other phone (and the unused hand-over link voided).
-    tap(page, page.get_by_role("button", name="Make a hand-over link"))
-    tap(page, page.get_by_role("button", name="Only this phone keeps score"))
-    reload_shows(page, "Invite the table")
-    expect(page.get_by_text("No other phone can keep the score of this game.")).to_be_visible()
-
-    # The round scored, corrected, then the game deleted and restored.
-    page.goto(f"{base_url}/games/{game_id}")
-    for name, value in (("Bob", 1), ("Cy", 0), ("Ann", 0)):
-        bid(page, name, value)
-    all_made(page, 1)
-    page.goto(f"{base_url}/games/{game_id}/rounds/1/correct")
-    page.get_by_role("radio", name="blue Humans").check()
-    tap(page, page.get_by_role("button", name="Save the correction"))
-    reload_shows(page, re.compile("."))
-    page.goto(base_url + "/")
-    page.locator("details.delete summary").first.click()
-    tap(page, page.get_by_role("button", name="Delete this game"))
-    reload_shows(page, "Your games")
-    tap(page, page.get_by_role("button", name=re.compile("^Restore")))
-    reload_shows(page, "Your games")
-    expect(page.locator("ul.games > li")).to_have_count(1)

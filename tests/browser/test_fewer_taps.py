@@ -1,21 +1,22 @@
-"""Fewer taps on the round screen, at both phone sizes: a round's taps counted by the page
-itself, the next control on screen without scrolling (6 players, round 10), and undo."""
+"""Fewer taps on the round screen, at both phone sizes: the next control on screen without
+scrolling (6 players, round 10), and undo. A round's taps, counted by the page itself, are
+counted in the walk of every screen (test_qualities.py)."""
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
 
 import pytest
 
 pytest.importorskip("playwright.sync_api")
 
-from playwright.sync_api import Browser, Locator, Page, expect
+from playwright.sync_api import Browser, Page, expect
 
 from .helpers import (
     all_made,
     bid,
     new_game,
+    on_screen,
     round_heading,
     seeded_game,
     set_trump,
@@ -26,84 +27,15 @@ from .helpers import (
 
 SIZES = [{"width": 360, "height": 740}, {"width": 390, "height": 844}]
 
-# Every click the page receives, counted in the tab (kept across page loads).
-COUNT_CLICKS = """
-addEventListener("click", (event) => {
-  if (!event.isTrusted) return;
-  sessionStorage.setItem("clicks", String(Number(sessionStorage.getItem("clicks") || 0) + 1));
-}, true);
-"""
-
 
 @pytest.fixture(params=SIZES, ids=lambda size: f"{size['width']}x{size['height']}")
 def phone(browser: Browser, request: pytest.FixtureRequest) -> Iterator[Page]:
     context = browser.new_context(viewport=request.param, has_touch=True, is_mobile=True)
     context.set_default_timeout(10_000)
-    context.add_init_script(COUNT_CLICKS)
     try:
         yield context.new_page()
     finally:
         context.close()
-
-
-def clicks(page: Page) -> int:
-    """The clicks counted since the last call."""
-    count = int(page.evaluate("Number(sessionStorage.getItem('clicks') || 0)"))
-    page.evaluate("sessionStorage.setItem('clicks', '0')")
-    return count
-
-
-def on_screen(target: Locator) -> Locator:
-    """``target``, checked to be wholly on screen as the page stands (a click would scroll)."""
-    expect(target).to_be_in_viewport(ratio=1)
-    return target
-
-
-def others_made(page: Page, number: int) -> None:
-    tap(page, page.get_by_role("button", name="Everyone else made their bid", exact=True))
-    expect(round_heading(page, number + 1)).to_be_visible()
-
-
-def test_a_four_player_round_takes_six_taps_and_one_more_per_miss(
-    phone: Page, base_url: str
-) -> None:
-    page = phone
-    new_game(page, base_url, ["Ann", "Bob", "Cy", "Dee"], dealer="Ann")
-    clicks(page)
-    # Round 1: everyone made their bid.
-    set_trump(page, "red Dwarves")
-    for name, value in (("Bob", 1), ("Cy", 0), ("Dee", 0), ("Ann", 0)):
-        bid(page, name, value)
-    all_made(page, 1)
-    # The points of round 1 and round 2's trump step, on one screen.
-    expect(round_heading(page, 2)).to_be_visible()
-    expect(page.locator("table.result tbody tr")).to_have_count(4)
-    on_screen(page.get_by_role("button", name="blue Humans", exact=True))
-    assert clicks(page) == 6
-    # Round 2: a Wizard turned (one more), Cy missed (one more).
-    set_trump(page, "Wizard", "green Elves")
-    for name, value in (("Cy", 1), ("Dee", 0), ("Ann", 0), ("Bob", 0)):
-        bid(page, name, value)
-    tricks(page, "Cy", 2)
-    others_made(page, 2)
-    assert clicks(page) == 8
-    # Round 3: two missed, two more.
-    set_trump(page, "Jester: no trump")
-    for name, value in (("Dee", 1), ("Ann", 1), ("Bob", 1), ("Cy", 0)):
-        bid(page, name, value)
-    tricks(page, "Dee", 0)
-    tricks(page, "Ann", 2)
-    others_made(page, 3)
-    assert clicks(page) == 8
-    rows = page.locator("table.result tbody tr")
-    expect(rows).to_have_text(
-        [
-            re.compile(r"Dee\s*1\s*0\s*−10"),
-            re.compile(r"Ann\s*1\s*2\s*−10"),
-            re.compile(r"Bob\s*1\s*1\s*\+30"),
-            re.compile(r"Cy\s*0\s*0\s*\+20"),
-        ]
-    )
 
 
 SIX = ["Ann", "Bob", "Cy", "Dee", "Eve", "Finn"]

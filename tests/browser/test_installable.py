@@ -1,11 +1,9 @@
-"""The app as a phone installs it: the manifest and the service worker register, the pages
-open offline from the phone's copy (or the offline page), the screen stays on during a round,
-and the language switch in the menu."""
+"""The app as a phone installs it: the service worker registers, the pages open offline from
+the phone's copy (or the offline page), and the screen stays on during a round. The
+manifest's words are checked in tests/pages/test_pwa.py."""
 
 from __future__ import annotations
 
-import re
-import struct
 from datetime import datetime
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
@@ -30,41 +28,6 @@ from .helpers import (
 
 if TYPE_CHECKING:
     from .conftest import Problems
-
-
-def png_size(data: bytes) -> tuple[int, int]:
-    """Width and height from a PNG's header."""
-    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
-    width, height = struct.unpack(">II", data[16:24])
-    return width, height
-
-
-def test_the_manifest_names_the_app_with_icons_and_a_standalone_display(
-    page: Page, base_url: str
-) -> None:
-    page.goto(base_url + "/")
-    href = page.locator("link[rel=manifest]").get_attribute("href")
-    assert href
-    response = page.request.get(base_url + href)
-    assert response.ok
-    assert response.headers["content-type"].startswith("application/manifest+json")
-    manifest = response.json()
-    assert manifest["name"] == "Tablet of Truth"
-    assert manifest["display"] == "standalone"
-    assert manifest["start_url"] == "/"
-    sizes = set()
-    for icon in manifest["icons"]:
-        image = page.request.get(base_url + icon["src"])
-        assert image.ok, icon
-        width, height = png_size(image.body())
-        assert icon["sizes"] == f"{width}x{height}"
-        sizes.add((icon["sizes"], icon["purpose"]))
-    assert {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= sizes
-    touch = page.locator("link[rel=apple-touch-icon]").get_attribute("href")
-    assert png_size(page.request.get(base_url + (touch or "")).body()) == (180, 180)
-    for scheme in ("light", "dark"):
-        color = page.locator(f'meta[name=theme-color][media*="{scheme}"]')
-        expect(color).to_have_attribute("content", re.compile(r"^#[0-9a-f]{6}$"))
 
 
 def test_the_service_worker_registers_for_the_whole_app(page: Page, base_url: str) -> None:
@@ -242,19 +205,6 @@ def test_the_screen_stays_on_while_a_round_is_in_progress(page: Page, base_url: 
     score(page, 1)
     # The round is over: the screen may sleep again.
     page.wait_for_function(f"{HELD}.length === 0")
-
-
-def test_the_menu_switches_the_language_and_remembers_it(page: Page, base_url: str) -> None:
-    page.goto(base_url + "/games/new")
-    expect(page.locator("html")).to_have_attribute("lang", "en")
-    tap(page, page.get_by_role("button", name="Deutsch"))
-    expect(page.get_by_role("heading", name="Neues Spiel")).to_be_visible()
-    expect(page).to_have_url(base_url + "/games/new")
-    expect(page.locator("html")).to_have_attribute("lang", "de")
-    page.goto(base_url + "/")
-    expect(page.get_by_role("heading", name="Deine Spiele")).to_be_visible()
-    tap(page, page.get_by_role("button", name="English"))
-    expect(page.get_by_role("heading", name="Your games")).to_be_visible()
 
 
 def test_a_tap_without_a_connection_says_it_may_not_be_saved(

@@ -56,6 +56,9 @@ def test_a_scored_round_is_corrected_and_every_total_recomputed(
     assert "Round 1 is corrected; every total is recomputed." in sheet
     assert "Total 10 40 20" in sheet
     assert "✎ corrected" in sheet
+    # The mark is named for a screen reader, not only drawn.
+    body = phone.get(response.headers["Location"]).get_data(as_text=True)
+    assert re.search(r'class="corrected"[^>]*>✎<span class="visually-hidden"> corrected<', body)
 
 
 @pytest.mark.parametrize(

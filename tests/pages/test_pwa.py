@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import struct
 
 import pytest
 from flask import Flask
@@ -56,6 +57,42 @@ def test_the_worker_leaves_writes_and_the_api_to_the_network(plain: FlaskClient)
     _version, _shell, body = _worker(plain)
     assert 'request.method !== "GET"' in body
     assert 'url.pathname.startsWith("/api/")' in body
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    """Width and height from a PNG's header."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "not a PNG"
+    width, height = struct.unpack(">II", data[16:24])
+    return width, height
+
+
+def test_the_manifest_names_the_app_with_icons_and_a_standalone_display(
+    plain: FlaskClient,
+) -> None:
+    page = plain.get("/").get_data(as_text=True)
+    href = re.search(r'<link rel="manifest" href="([^"]+)"', page)
+    assert href
+    response = plain.get(href.group(1))
+    assert response.status_code == 200
+    assert response.mimetype == "application/manifest+json"
+    manifest = json.loads(response.get_data(as_text=True))
+    assert manifest["name"] == "Tablet of Truth"
+    assert manifest["display"] == "standalone"
+    assert manifest["start_url"] == "/"
+    sizes = set()
+    for icon in manifest["icons"]:
+        image = plain.get(icon["src"])
+        assert image.status_code == 200, icon
+        width, height = _png_size(image.get_data())
+        assert icon["sizes"] == f"{width}x{height}"
+        sizes.add((icon["sizes"], icon["purpose"]))
+    assert {("192x192", "any"), ("512x512", "any"), ("512x512", "maskable")} <= sizes
+    touch = re.search(r'<link rel="apple-touch-icon" href="([^"]+)"', page)
+    assert touch
+    assert _png_size(plain.get(touch.group(1)).get_data()) == (180, 180)
+    for scheme in ("light", "dark"):
+        color = rf'<meta name="theme-color" content="#[0-9a-f]{{6}}" media="[^"]*{scheme}[^"]*">'
+        assert re.search(color, page), scheme
 
 
 def test_the_manifest_and_the_offline_page_come_in_the_phones_language(
