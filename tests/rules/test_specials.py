@@ -16,8 +16,8 @@ from scorekeeper.rules.specials import (
     verify_cloud_took_a_trick,
     verify_one_bomb,
 )
-from scorekeeper.rules.tally import nobody_allowed, verify_tally, verify_trick_winner
 from scorekeeper.rules.table import Table, cards_in_round, full_game_rounds
+from scorekeeper.rules.tally import nobody_allowed, verify_tally, verify_trick_winner
 from scorekeeper.rules.tricks import all_made_tricks, complete_draft, fill_tricks, verify_tricks
 from scorekeeper.rules.variants import BidRule, GameRules, RoundPlan, Special, parse_specials
 
