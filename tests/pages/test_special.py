@@ -232,7 +232,7 @@ def test_the_history_names_the_clouds_player_but_not_a_secret_bid(
         ["The Cloud: Cy's bid is changed"],
     )
     assert not re.search(r"bids \d|→ ?\d", text(phone.get(path)))
-    for seat, count in ((0, 1), (1, 1)):
+    for seat, count in ((0, 1), (1, 0)):  # Cy took the Cloud's trick
         assert phone.tricks(2, seat, count).status_code == 303
     assert phone.score(2).status_code == 303
     # Scored: the bids are shown, and so is what the Cloud made of Cy's.
