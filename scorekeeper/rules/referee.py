@@ -76,7 +76,10 @@ def verify_specials_turn(
     _verify_bids_in(game, view)
     verify_bomb(game.table, bomb)
     verify_one_bomb(trump or view.trump, bomb)
-    verify_cloud(game.table, round_number, view.bids if bids is None else bids, cloud)
+    hidden = not view.bids_visible
+    verify_cloud(
+        game.table, round_number, view.bids if bids is None else bids, cloud, hidden=hidden
+    )
 
 
 def verify_trick_draft_turn(game: GameView, round_number: int) -> None:

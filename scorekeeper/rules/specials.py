@@ -78,10 +78,17 @@ def verify_cloud_took_a_trick(
 
 
 def verify_cloud(
-    table: Table, round_number: int, bids: Sequence[int | None] | None, cloud: Cloud | None
+    table: Table,
+    round_number: int,
+    bids: Sequence[int | None] | None,
+    cloud: Cloud | None,
+    *,
+    hidden: bool = False,
 ) -> None:
     """Raise unless the Cloud's change can be: the Cloud in the deck, every bid in, and the
-    winner of its trick bidding one more or one less, within 0 ... the cards in hand."""
+    winner of its trick bidding one more or one less, within 0 ... the cards in hand;
+    ``hidden``: the bids are not shown yet, and the refusal names neither the bid nor the
+    change (which would give the bid away)."""
     if cloud is None:
         return
     if Special.CLOUD not in table.rules.special_cards:
@@ -99,6 +106,13 @@ def verify_cloud(
             _("%(name)s has not bid yet, so the Cloud cannot change the bid."),
             field="cloud.seat",
             name=name,
+        )
+    if hidden and (abs(cloud.bid - made) != 1 or not table.holds(round_number, cloud.bid)):
+        raise BidError(
+            _("The Cloud changes %(name)s's bid by one, up or down, and only to 0 to %(cards)d."),
+            field="cloud.bid",
+            name=name,
+            cards=table.cards(round_number),
         )
     if abs(cloud.bid - made) != 1 or not table.holds(round_number, cloud.bid):
         allowed = [value for value in (made - 1, made + 1) if table.holds(round_number, value)]

@@ -356,8 +356,10 @@ def score_round(
         verify_trick_draft_turn(view, number)
         bomb = edit.round.bomb
         if all_made:
+            bids = _scored_bids(edit.game, number)
+            hidden = not view.round(number).bids_visible
             tricks = tapped_or_made(edit.game, number) or all_made_tricks(
-                view.table, number, _scored_bids(edit.game, number), bomb=bomb
+                view.table, number, bids, bomb=bomb, hidden=hidden
             )
         else:
             tricks = complete_draft(view.table, number, edit.game.draft(number), bomb=bomb)

@@ -161,7 +161,8 @@ def test_in_a_secret_game_the_clouds_taps_say_what_they_do_and_a_refusal_is_show
     page = refused.get_data(as_text=True)
     start = page.index('<details class="special" open>')
     cloud = page[start : page.index("</details>", start)]
-    assert "The Cloud changes Bob's bid of 0 by one, to 1, not to −1." in words(cloud)
+    # The bids are secret: the sentence names neither Bob's bid nor the change.
+    assert "The Cloud changes Bob's bid by one, up or down, and only to 0 to 2." in words(cloud)
     assert 'id="refusal" role="alert"' in cloud
     with app.app_context():
         game = games.get_game(phone.game_id)

@@ -242,6 +242,31 @@ def test_the_cloud_changes_a_bid_by_one_within_0_to_the_cards(
     assert_refused(caught.value, BidError, message)
 
 
+def test_a_cloud_refused_while_the_bids_are_hidden_names_neither_bid_nor_change() -> None:
+    table = make_table(3, specials=CLOUD)
+    sentences = set()
+    for made in (0, 2, 3):  # the same refused change said alike, whatever the hidden bid
+        for changed in (made - 1 if made == 0 else made + 2, made):
+            with pytest.raises(BidError) as caught:
+                verify_cloud(table, 3, (made, 1, 0), Cloud(0, changed), hidden=True)
+            sentences.add(str(caught.value))
+            assert caught.value.field == "cloud.bid"
+    assert sentences == {"The Cloud changes Thomas's bid by one, up or down, and only to 0 to 3."}
+
+
+def test_everyone_made_it_refused_while_the_bids_are_hidden_does_not_tell_their_sum() -> None:
+    table = make_table(3)
+    with pytest.raises(TrickError) as caught:
+        all_made_tricks(table, 3, (2, 2, 1), hidden=True)
+    assert_refused(
+        caught.value,
+        TrickError,
+        "Not everyone can have made their bid: the bids do not add up to the 3 tricks of round 3.",
+    )
+    with pytest.raises(TrickError, match="The bids add up to 5"):
+        all_made_tricks(table, 3, (2, 2, 1))
+
+
 def test_the_cloud_is_refused_in_a_game_without_it() -> None:
     with pytest.raises(SetupError, match="This game is played without the Cloud"):
         verify_cloud(make_table(3), 3, (1, 1, 0), Cloud(0, 2))
