@@ -138,17 +138,25 @@ def limited(
     scope: str | None = None,
     methods: list[str] | None = None,
     when: Callable[[], bool] | None = None,
+    spent: Callable[[Response], bool] | None = None,
 ) -> Callable[[F], F]:
     """Put the rate limit the configuration names ``name`` (e.g. ``"10 per minute"``) on a
     view, counted per client address; views given the same ``scope`` share one count.
-    ``methods`` and ``when`` narrow the requests that count. Over the limit: 429."""
+    ``methods`` and ``when`` narrow the requests that count, ``spent`` the answers that do
+    (all, unless told). Over the limit: 429."""
 
     return limiter.shared_limit(  # type: ignore[return-value]
         lambda: current_app.config[name],
         scope=scope or name.lower(),
         methods=methods,
         exempt_when=lambda: when is not None and not when(),
+        deduct_when=spent,
     )
+
+
+def succeeded(response: Response) -> bool:
+    """Whether the request did what it asked (not refused): what some limits count."""
+    return response.status_code < 400
 
 
 def import_windows() -> list[tuple[int, int]]:

@@ -7,11 +7,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .bids import forbidden_bid, verify_bids, verify_one_bid_per_seat
+from .cards import Trump
 from .game import GameView, RoundState, RoundView, bids_visible
 from .messages import BidError, OutOfTurnError
 from .messages import gettext_noop as _
 from .messages import ngettext_noop as _n
-from .specials import Cloud, verify_bomb, verify_cloud
+from .specials import Cloud, verify_bomb, verify_cloud, verify_one_bomb
 from .tricks import verify_tricks
 
 
@@ -66,14 +67,19 @@ def verify_specials_turn(
     bomb: bool,
     cloud: Cloud | None,
     bids: Sequence[int | None] | None = None,
+    trump: Trump | None = None,
 ) -> None:
     """Raise unless the Bomb's and the Cloud's facts may be recorded now: once every bid is
-    in, with the cards in the deck, the Cloud's change one from the bid (``bids``: as they
-    will be; ``None``: as recorded)."""
+    in, with the cards in the deck, a Bomb played not the one turned up, the Cloud's change
+    one from the bid (``bids`` and ``trump``: as they will be; ``None``: as recorded)."""
     view = game.round(round_number)
     _verify_bids_in(game, view)
     verify_bomb(game.table, bomb)
-    verify_cloud(game.table, round_number, view.bids if bids is None else bids, cloud)
+    verify_one_bomb(trump or view.trump, bomb)
+    hidden = not view.bids_visible
+    verify_cloud(
+        game.table, round_number, view.bids if bids is None else bids, cloud, hidden=hidden
+    )
 
 
 def verify_trick_draft_turn(game: GameView, round_number: int) -> None:

@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .messages import BidError, Count, SetupError
+from .cards import Trump, Turned
+from .messages import BidError, Count, SetupError, TrumpError
 from .messages import gettext_noop as _
 from .table import Table
 from .variants import Special
@@ -36,11 +37,58 @@ def verify_bomb(table: Table, bomb: bool) -> None:
         )
 
 
+def bomb_turned(trump: Trump | None) -> bool:
+    """Whether the round's trump was decided by the Bomb turned up (then no other Bomb is in
+    the round: the deck holds one)."""
+    return trump is not None and trump.turned is Turned.BOMB
+
+
+def verify_one_bomb(trump: Trump | None, bomb: bool, *, field: str = "bomb") -> None:
+    """Raise when the deck's one Bomb is said to be both turned up for trump and played in the
+    round; ``field``: the fact being written (``"turned"``: the trump)."""
+    if not (bomb and bomb_turned(trump)):
+        return
+    if field == "turned":
+        raise TrumpError(
+            _("The Bomb was played in this round, so it cannot also be the card turned up."),
+            field=field,
+        )
+    raise SetupError(
+        _("The Bomb was turned up for trump in this round, so it cannot also be played in it."),
+        field=field,
+    )
+
+
+def verify_cloud_took_a_trick(
+    table: Table, cloud: Cloud | None, tricks: Sequence[int] | None
+) -> None:
+    """Raise when the Cloud changed the bid of a seat that took no trick in the round: its
+    trick's winner took that trick."""
+    if cloud is None or tricks is None or not 0 <= cloud.seat < len(tricks):
+        return
+    if tricks[cloud.seat] == 0:
+        raise BidError(
+            _(
+                "The Cloud changes the bid of the player who won its trick, and %(name)s "
+                "took no trick in this round."
+            ),
+            field="cloud.seat",
+            name=table.players[cloud.seat],
+        )
+
+
 def verify_cloud(
-    table: Table, round_number: int, bids: Sequence[int | None] | None, cloud: Cloud | None
+    table: Table,
+    round_number: int,
+    bids: Sequence[int | None] | None,
+    cloud: Cloud | None,
+    *,
+    hidden: bool = False,
 ) -> None:
     """Raise unless the Cloud's change can be: the Cloud in the deck, every bid in, and the
-    winner of its trick bidding one more or one less, within 0 ... the cards in hand."""
+    winner of its trick bidding one more or one less, within 0 ... the cards in hand;
+    ``hidden``: the bids are not shown yet, and the refusal names neither the bid nor the
+    change (which would give the bid away)."""
     if cloud is None:
         return
     if Special.CLOUD not in table.rules.special_cards:
@@ -58,6 +106,13 @@ def verify_cloud(
             _("%(name)s has not bid yet, so the Cloud cannot change the bid."),
             field="cloud.seat",
             name=name,
+        )
+    if hidden and (abs(cloud.bid - made) != 1 or not table.holds(round_number, cloud.bid)):
+        raise BidError(
+            _("The Cloud changes %(name)s's bid by one, up or down, and only to 0 to %(cards)d."),
+            field="cloud.bid",
+            name=name,
+            cards=table.cards(round_number),
         )
     if abs(cloud.bid - made) != 1 or not table.holds(round_number, cloud.bid):
         allowed = [value for value in (made - 1, made + 1) if table.holds(round_number, value)]

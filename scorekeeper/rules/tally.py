@@ -9,9 +9,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
+from .cards import Trump
 from .messages import TrickError
 from .messages import gettext_noop as _
 from .messages import ngettext_noop as _n
+from .specials import bomb_turned
 from .table import Table
 from .variants import Special
 
@@ -19,14 +21,21 @@ from .variants import Special
 Winner = int | None
 
 
-def nobody_allowed(table: Table, tally: Sequence[Winner]) -> bool:
+def nobody_allowed(table: Table, tally: Sequence[Winner], trump: Trump | None = None) -> bool:
     """Whether the next trick may be won by nobody: only the Bomb's trick is, so the game's
-    deck holds the Bomb and no trick of the round tallied so far went to nobody."""
-    return Special.BOMB in table.rules.special_cards and None not in tally
+    deck holds the Bomb, it was not turned up for the round's ``trump``, and no trick of the
+    round tallied so far went to nobody."""
+    return (
+        Special.BOMB in table.rules.special_cards and not bomb_turned(trump) and None not in tally
+    )
 
 
 def verify_trick_winner(
-    table: Table, round_number: int, tally: Sequence[Winner], winner: Winner
+    table: Table,
+    round_number: int,
+    tally: Sequence[Winner],
+    winner: Winner,
+    trump: Trump | None = None,
 ) -> None:
     """Raise unless ``winner`` may win the next trick of the round tallied so far: a seat of
     the table (or nobody, where :func:`nobody_allowed`), while a trick is left to play."""
@@ -39,6 +48,15 @@ def verify_trick_winner(
             round=round_number,
         )
     if winner is None:
+        if bomb_turned(trump):
+            raise TrickError(
+                _(
+                    "The Bomb was turned up for trump in round %(round)d, so no trick of it "
+                    "goes to nobody."
+                ),
+                field="winner",
+                round=round_number,
+            )
         if not nobody_allowed(table, tally):
             raise TrickError(
                 _(
@@ -57,13 +75,15 @@ def verify_trick_winner(
         )
 
 
-def verify_tally(table: Table, round_number: int, tally: Sequence[Winner]) -> None:
+def verify_tally(
+    table: Table, round_number: int, tally: Sequence[Winner], trump: Trump | None = None
+) -> None:
     """Raise unless ``tally``, given whole (as an import gives it), is one the round can
     have: each winner one :func:`verify_trick_winner` takes after the tricks before it."""
     cards = table.cards(round_number)
     for index, winner in enumerate(tally):
         try:
-            verify_trick_winner(table, round_number, tally[:index], winner)
+            verify_trick_winner(table, round_number, tally[:index], winner, trump)
         except TrickError:
             if index >= cards:
                 raise TrickError(
@@ -77,6 +97,11 @@ def verify_tally(table: Table, round_number: int, tally: Sequence[Winner]) -> No
                 ) from None
             if winner is not None:
                 message = _("The tally gives trick %(trick)d to a seat this table does not have.")
+            elif bomb_turned(trump):
+                message = _(
+                    "The tally gives trick %(trick)d to nobody, but the Bomb was turned up "
+                    "for trump, so no trick of the round goes to nobody."
+                )
             elif Special.BOMB not in table.rules.special_cards:
                 message = _(
                     "The tally gives trick %(trick)d to nobody, but only a Bomb's trick goes "

@@ -110,11 +110,30 @@ def tricks_if_all_made(total: int, bids: Sequence[int | None]) -> tuple[int, ...
 
 
 def all_made_tricks(
-    table: Table, round_number: int, bids: Sequence[int | None], *, bomb: bool = False
+    table: Table,
+    round_number: int,
+    bids: Sequence[int | None],
+    *,
+    bomb: bool = False,
+    hidden: bool = False,
 ) -> tuple[int, ...]:
-    """:func:`tricks_if_all_made`, or a :class:`TrickError` that says why it cannot be."""
+    """:func:`tricks_if_all_made`, or a :class:`TrickError` that says why it cannot be;
+    ``hidden``: the bids are not shown yet, and the refusal does not tell their sum."""
     total = table.tricks(round_number, bomb=bomb)
     made = tricks_if_all_made(total, bids)
+    if made is None and hidden:
+        raise TrickError(
+            _n(
+                "Not everyone can have made their bid: the bids do not add up to the %(num)d "
+                "trick of round %(round)d.",
+                "Not everyone can have made their bid: the bids do not add up to the %(num)d "
+                "tricks of round %(round)d.",
+            ),
+            num=total,
+            field="tricks",
+            note=_bomb_note(bomb),
+            round=round_number,
+        )
     if made is None:
         raise TrickError(
             _n(

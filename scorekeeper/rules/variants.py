@@ -160,10 +160,19 @@ class RoundPlan(StrEnum):
 
 
 def parse_specials(names: Iterable[str]) -> frozenset[Special]:
-    """The special cards called ``names``, or a :class:`SetupError`: an unknown name, or the
-    Dragon without the Fairy (they go in together or not at all)."""
+    """The special cards called ``names``, or a :class:`SetupError`: an unknown name, a name
+    given twice (the deck holds one of each), or the Dragon without the Fairy (they go in
+    together or not at all)."""
     message = _("The special cards are some of %(allowed)s, not “%(value)s”.")
-    chosen = {_named(Special, name, message, "rules.special_cards") for name in names}
+    named = [_named(Special, name, message, "rules.special_cards") for name in names]
+    chosen = set(named)
+    if len(chosen) < len(named):
+        twice = next(card for card in named if named.count(card) > 1)
+        raise SetupError(
+            _("The deck holds one of each special card: “%(value)s” is named twice."),
+            field="rules.special_cards",
+            value=twice.value,
+        )
     if (Special.DRAGON in chosen) != (Special.FAIRY in chosen):
         raise SetupError(
             _("The Dragon and the Fairy go into the deck together or not at all."),

@@ -19,7 +19,13 @@ from ..rules.messages import BidError, Count, RuleError
 from ..rules.messages import gettext_noop as _
 from ..rules.referee import verify_bids_turn, verify_tricks_turn, verify_trump_turn
 from ..rules.scoring import add_scores, score
-from ..rules.specials import Cloud, verify_bomb, verify_cloud
+from ..rules.specials import (
+    Cloud,
+    verify_bomb,
+    verify_cloud,
+    verify_cloud_took_a_trick,
+    verify_one_bomb,
+)
 from ..rules.table import MAX_PLAYERS, MIN_PLAYERS, NAME_MAX_LENGTH, Table, clean_names
 from ..rules.tally import Winner, verify_tally
 from ..rules.tricks import verify_one_count_per_seat
@@ -189,13 +195,8 @@ def _replay(
         tally = tuple(data.tally or ())
         given[number] = (trump, bids, data)
         cloud = Cloud(data.cloud.seat, data.cloud.bid) if data.cloud is not None else None
-        try:  # before the game is evaluated: one value a seat, a Cloud's seat the table's
-            if data.bids is not None:
-                verify_one_bid_per_seat(table, data.bids)
-            if data.tricks is not None:
-                verify_one_count_per_seat(table, data.tricks)
-            verify_bomb(table, data.bomb)
-            verify_cloud(table, number, bids, cloud)
+        try:
+            _verify_facts(table, number, data, trump, cloud)
         except RuleError as error:
             raise Refusal(error, number) from None
         if trump is not None or bids is not None or tricks is not None or tally:
@@ -228,6 +229,23 @@ def _replay(
     return records, game
 
 
+def _verify_facts(
+    table: Table, number: int, data: RoundFile, trump: Trump | None, cloud: Cloud | None
+) -> None:
+    """What a round's facts must be before the game is evaluated: one value a seat, the
+    deck's one Bomb either turned up or played, the Cloud's seat the table's and its change
+    one from a bid, given to a seat that took a trick."""
+    if data.bids is not None:
+        verify_one_bid_per_seat(table, data.bids)
+    if data.tricks is not None:
+        verify_one_count_per_seat(table, data.tricks)
+    verify_bomb(table, data.bomb)
+    verify_one_bomb(trump, data.bomb)
+    bids = data.bids if data.bids is None or any(bid is not None for bid in data.bids) else None
+    verify_cloud(table, number, bids, cloud)
+    verify_cloud_took_a_trick(table, cloud, data.tricks)
+
+
 def _verify_tally(
     game: GameView, number: int, tally: tuple[Winner, ...], *, bids_given: bool
 ) -> None:
@@ -241,7 +259,7 @@ def _verify_tally(
     ):
         raise _bad(_("its tally is given before every bid is in."), number)
     try:
-        verify_tally(game.table, number, tally)
+        verify_tally(game.table, number, tally, game.round(number).trump)
     except RuleError as error:
         raise Refusal(error, number) from None
 

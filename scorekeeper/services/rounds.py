@@ -29,7 +29,7 @@ from ..rules.referee import (
     verify_tricks_turn,
     verify_trump_turn,
 )
-from ..rules.specials import Cloud, scored_bids
+from ..rules.specials import Cloud, scored_bids, verify_cloud_took_a_trick, verify_one_bomb
 from ..rules.table import Table
 from ..rules.tally import Winner, verify_trick_winner
 from ..rules.tricks import all_made_tricks, complete_draft, verify_trick_count, verify_trick_counts
@@ -157,7 +157,9 @@ def record_trump(
             verify_not_scored(edit.view, number)
         verify_trump_turn(edit.view, number)
         specials = edit.game.table.rules.special_cards
-        edit.round = replace(edit.round, trump=trump_from(turned, chosen, specials))
+        trump = trump_from(turned, chosen, specials)
+        verify_one_bomb(trump, edit.round.bomb, field="turned")
+        edit.round = replace(edit.round, trump=trump)
         edit.audit("trump")
     return edit.result()
 
@@ -240,6 +242,7 @@ def record_tricks(
     with round_edit(game_id, token, number, if_match, in_range) as edit:
         verify_specials_turn(edit.view, number, bomb=bomb, cloud=cloud)
         verify_tricks_turn(edit.view, number, tricks, bomb=bomb)
+        verify_cloud_took_a_trick(edit.view.table, cloud, tricks)
         edit.round = replace(edit.round, bomb=bomb, cloud=cloud)
         _write_tricks(edit, tricks)
         edit.audit("tricks")
@@ -274,15 +277,16 @@ def correct_round(
                 round=number,
             )
         bomb, cloud = specials or (edit.round.bomb, edit.round.cloud)
-        verify_bids_turn(view, number, bids)
-        verify_specials_turn(view, number, bomb=bomb, cloud=cloud, bids=bids)
-        verify_tricks_turn(view, number, tricks, bomb=bomb)
+        trump = edit.round.trump
         if turned is not None:
             verify_trump_turn(view, number)
-            specials_in_deck = view.table.rules.special_cards
-            edit.round = replace(edit.round, trump=trump_from(turned, chosen, specials_in_deck))
+            trump = trump_from(turned, chosen, view.table.rules.special_cards)
+        verify_bids_turn(view, number, bids)
+        verify_specials_turn(view, number, bomb=bomb, cloud=cloud, bids=bids, trump=trump)
+        verify_tricks_turn(view, number, tricks, bomb=bomb)
+        verify_cloud_took_a_trick(view.table, cloud, tricks)
         edit.round = replace(
-            edit.round, bids=tuple(bids), tricks=tuple(tricks), bomb=bomb, cloud=cloud
+            edit.round, trump=trump, bids=tuple(bids), tricks=tuple(tricks), bomb=bomb, cloud=cloud
         )
         edit.audit("correction")
     return edit.result()
@@ -329,7 +333,7 @@ def record_trick_winner(
     with round_edit(game_id, token, number, if_match) as edit:
         view = edit.view
         verify_trick_draft_turn(view, number)
-        verify_trick_winner(view.table, number, edit.round.tally, winner)
+        verify_trick_winner(view.table, number, edit.round.tally, winner, edit.round.trump)
         # The Bomb's trick goes to nobody: the round's tricks then add up to the cards - 1.
         bomb = edit.round.bomb or winner is None
         edit.round = replace(edit.round, tally=(*edit.round.tally, winner), bomb=bomb)
@@ -352,12 +356,15 @@ def score_round(
         verify_trick_draft_turn(view, number)
         bomb = edit.round.bomb
         if all_made:
+            bids = _scored_bids(edit.game, number)
+            hidden = not view.round(number).bids_visible
             tricks = tapped_or_made(edit.game, number) or all_made_tricks(
-                view.table, number, _scored_bids(edit.game, number), bomb=bomb
+                view.table, number, bids, bomb=bomb, hidden=hidden
             )
         else:
             tricks = complete_draft(view.table, number, edit.game.draft(number), bomb=bomb)
         verify_tricks_turn(view, number, tricks)
+        verify_cloud_took_a_trick(view.table, edit.round.cloud, tricks)
         _write_tricks(edit, tricks)
         edit.audit("score")
     return edit.result()

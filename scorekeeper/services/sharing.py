@@ -34,6 +34,8 @@ from .loading import (
     write_transaction,
 )
 
+#: The stored hash of a table code taken back: no code's hash (those are 64 hex digits).
+VOID_CODE = ""
 HANDOVER_TOKEN_BYTES = 32  # 256 random bits, as edit tokens
 HANDOVER_MINUTES = errors.HANDOVER_MINUTES
 HANDOVER_LIFETIME = timedelta(minutes=HANDOVER_MINUTES)
@@ -216,7 +218,7 @@ def _still_works(now: datetime) -> tuple[ColumnElement[bool], ...]:
 def revoke_other_keepers(game_id: str, device: Device | None) -> int:
     """Take the right to keep score from every other browser, void the hand-over links not
     yet used and the table code (the API's edit token stays valid; this browser is shown a new
-    code); the number of browsers that lost it."""
+    code, and the wrong guesses counted stay counted); the number of browsers that lost it."""
     with _keeping(game_id, device) as keeper:
         revoked = db.session.execute(
             delete(Grant).where(Grant.game_id == game_id, Grant.device_hash != keeper.hash)
@@ -224,5 +226,8 @@ def revoke_other_keepers(game_id: str, device: Device | None) -> int:
         db.session.execute(
             delete(Handover).where(Handover.game_id == game_id, Handover.used_at.is_(None))
         )
-        db.session.execute(delete(TableCode).where(TableCode.game_id == game_id))
+        # The code is void; its row, with the wrong guesses counted so far, stays.
+        db.session.execute(
+            update(TableCode).where(TableCode.game_id == game_id).values(code_hash=VOID_CODE)
+        )
     return int(revoked.rowcount)  # type: ignore[attr-defined]

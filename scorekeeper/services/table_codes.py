@@ -24,7 +24,7 @@ from ..errors import (
 from ..extensions import db
 from ..models import Grant, TableCode, utcnow
 from .loading import EDIT_TOKEN_BYTES, aware, write_transaction
-from .sharing import Credential, Device, has_grant, lock_game, verify_token
+from .sharing import VOID_CODE, Credential, Device, has_grant, lock_game, verify_token
 
 DIGITS = TABLE_CODE_DIGITS
 #: Wrong codes a game takes per window, from all addresses together; then it refuses every
@@ -99,7 +99,7 @@ def is_current(game_id: str, code: str | None, secret: str | bytes) -> bool | No
     """Whether ``code`` is the game's table code now; ``None`` when the game has none (one
     read)."""
     stored = db.session.scalar(select(TableCode.code_hash).where(TableCode.game_id == game_id))
-    if stored is None:
+    if stored is None or stored == VOID_CODE:
         return None
     return code is not None and hmac.compare_digest(stored, code_hash(game_id, code, secret))
 
@@ -110,7 +110,8 @@ def first_code(game_id: str, device: Device, secret: str | bytes) -> str | None:
     browser does not know (it may show a new one)."""
     with write_transaction():
         lock_game(game_id)
-        if not has_grant(game_id, device) or db.session.get(TableCode, game_id) is not None:
+        row = db.session.get(TableCode, game_id)
+        if not has_grant(game_id, device) or (row is not None and row.code_hash != VOID_CODE):
             return None
         return _store(game_id, secret)
 
@@ -123,7 +124,7 @@ def redeem(game_id: str, code: str, secret: str | bytes, device: Device | None =
     with write_transaction():
         lock_game(game_id)
         row = db.session.get(TableCode, game_id, populate_existing=True)
-        if row is None:
+        if row is None or (row.code_hash == VOID_CODE and row.failures < GUESSES_PER_WINDOW):
             raise TableCodeMissing()
         if aware(row.window_started_at) + GUESS_WINDOW <= now:
             row.window_started_at, row.failures = now, 0

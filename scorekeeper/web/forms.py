@@ -79,7 +79,8 @@ class NewGameForm(FlaskForm):  # type: ignore[misc]
     def specials(self) -> list[str]:
         """The special cards chosen: the page's one box for the Dragon puts in the Fairy too."""
         chosen = list(self.special_cards.data or [])
-        return [*chosen, Special.FAIRY] if Special.DRAGON in chosen else chosen
+        together = Special.DRAGON in chosen and Special.FAIRY not in chosen
+        return [*chosen, Special.FAIRY] if together else chosen
 
     def plan(self) -> RoundPlan:
         """The round plan chosen (every hand unless it is one the page offers)."""

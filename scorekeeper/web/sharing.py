@@ -33,7 +33,7 @@ def share(game_id: str) -> Page:
 
 
 @bp.post("/games/<game_id>/handover")
-@security.limited("RATELIMIT_HAND_OVER")
+@security.limited("RATELIMIT_HAND_OVER", spent=security.succeeded)
 def create_handover(game_id: str) -> Page:
     """Make a one-time link (15 minutes) that hands scorekeeping over to another phone. The
     server keeps only its hash; the link itself goes back to the invite page in this
@@ -103,7 +103,7 @@ def handover(token: str) -> Response:
 
 
 @bp.route("/handover", methods=["GET", "POST"])
-@security.limited("RATELIMIT_HAND_OVER", methods=["POST"])
+@security.limited("RATELIMIT_HAND_OVER", methods=["POST"], spent=security.succeeded)
 def take_over() -> Page:
     """Asks before this phone takes over the scorekeeping; the tap uses the link up."""
     token = session.get(HANDOVER_KEY)

@@ -94,5 +94,5 @@ def board(game: loading.GameSnapshot, number: int) -> Board | None:
         rows=rows,
         tallied=len(view.tally),
         cards=view.cards,
-        nobody=nobody_allowed(game.table, view.tally),
+        nobody=nobody_allowed(game.table, view.tally, view.trump),
     )

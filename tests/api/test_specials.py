@@ -166,7 +166,7 @@ def test_a_game_with_special_cards_exports_and_imports_with_the_same_sheet(
 ) -> None:
     game_id = _bidding(api, 3)
     api.bids(game_id, 3, [2, 0, 0])
-    body = {"tricks": [2, 0, 0], "bomb": True, "cloud": {"seat": 1, "bid": 1}}
+    body = {"tricks": [1, 1, 0], "bomb": True, "cloud": {"seat": 1, "bid": 1}}
     api.ok(game_id, 3, "tricks", body)
     api.trump(game_id, 4, "werewolf", "none")
     exported = api.client.get(f"/api/v1/games/{game_id}/export").get_json()
@@ -182,12 +182,12 @@ def test_a_game_with_special_cards_exports_and_imports_with_the_same_sheet(
 def test_the_csv_shows_the_clouds_change_and_the_bomb(api: ApiClient) -> None:
     game_id = _bidding(api, 2)
     api.bids(game_id, 2, [1, 1, 0])
-    body = {"tricks": [1, 0, 0], "bomb": True, "cloud": {"seat": 1, "bid": 0}}
+    body = {"tricks": [0, 1, 0], "bomb": True, "cloud": {"seat": 1, "bid": 2}}
     api.ok(game_id, 2, "tricks", body)
     text = api.client.get(f"/games/{game_id}/export.csv").get_data(as_text=True)
     lines = text.lstrip("\ufeff").splitlines()
     assert lines[0].endswith("bid changed by the Cloud,the Bomb was played")
-    assert "2,2,Ute,red Dwarves,Ute,1,0,20,40,0,yes" in lines
+    assert "2,2,Ute,red Dwarves,Ute,1,1,-10,10,2,yes" in lines
 
 
 def test_undo_takes_back_the_bomb_and_the_cloud(app: Flask, api: ApiClient) -> None:

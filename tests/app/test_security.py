@@ -340,6 +340,20 @@ def test_hand_over_links_are_limited_per_address(tmp_path: Path) -> None:
     assert "Too many requests came from this address" in text(refused)
     # Opening the invite page is not limited.
     assert phone.client.get(f"/games/{phone.game_id}/share").status_code == 200
+
+
+def test_a_hand_over_post_that_makes_no_link_spends_nothing(tmp_path: Path) -> None:
+    app = _app(tmp_path, RATELIMIT_HAND_OVER="2 per minute")
+    keeper, stranger = Confidant(app.test_client()), Confidant(app.test_client())
+    assert keeper.start(["Thomas", "Ute", "Kevin"]).status_code == 303
+    token = stranger.csrf()
+    for _ in range(5):  # no link in the session, or not the keeper: refused, not counted
+        assert stranger.client.post("/handover", data={"csrf_token": token}).status_code == 410
+        made = stranger.client.post(f"/games/{keeper.game_id}/handover", data={"csrf_token": token})
+        assert made.status_code == 403
+    share = keeper.csrf(f"/games/{keeper.game_id}/share")
+    link = keeper.client.post(f"/games/{keeper.game_id}/handover", data={"csrf_token": share})
+    assert link.status_code == 303
     with app.app_context():
         db.engine.dispose()
 

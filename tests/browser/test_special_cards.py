@@ -207,7 +207,9 @@ def test_a_secret_games_cloud_says_what_it_does_on_a_narrow_phone(
     # Cy bid 0: the Cloud cannot take that lower, and nothing is recorded.
     tap(page, cy_less)
     refusal = page.get_by_role("alert")
-    expect(refusal).to_have_text("The Cloud changes Cy's bid of 0 by one, to 1, not to −1.")
+    expect(refusal).to_have_text(
+        "The Cloud changes Cy's bid by one, up or down, and only to 0 to 1."
+    )
     expect(refusal).to_be_in_viewport()
     # ... and not under the tally that stays at the top while the rows scroll.
     bar, said = page.locator(".tally.sticky").bounding_box(), refusal.bounding_box()

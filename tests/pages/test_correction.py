@@ -259,12 +259,18 @@ def test_the_clouds_change_is_chosen_moved_and_taken_back_in_a_correction(
     page = _body(phone, path)
     assert 'name="cloud" value="0:up" checked' in page  # prefilled from the round
 
-    # It was Bob, from 0 up to 1, who won nothing: he missed, and Ann made her bid.
+    # Not Bob: he took no trick, so he cannot have won the Cloud's.
     response = phone.client.post(path, data=_form(phone, [1, 0, 1], cloud="1:up"))
+    assert response.status_code == 422
+    assert "The Cloud changes the bid of the player who won its trick, and Bob took no" in (
+        text(response)
+    )
+    # It was Cy, from 1 down to 0: he missed, and Ann made her bid.
+    response = phone.client.post(path, data=_form(phone, [1, 0, 1], cloud="2:down"))
     assert response.status_code == 303, text(response)
-    assert "Total 60 10 50" in _sheet(phone)
+    assert "Total 60 40 10" in _sheet(phone)
     with app.app_context():
-        assert games.get_game(phone.game_id).view.round(2).cloud == Cloud(1, 1)
+        assert games.get_game(phone.game_id).view.round(2).cloud == Cloud(2, 0)
 
     # No change by the Cloud after all.
     response = phone.client.post(path, data=_form(phone, [1, 0, 1], cloud="none"))

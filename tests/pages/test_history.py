@@ -655,6 +655,11 @@ def test_the_statistics_page_shows_the_players_and_the_head_to_head_table(
     body = phone.get("/statistics").get_data(as_text=True)
     assert 'aria-label="Players"' in body  # four players: a way to jump to each
     assert 'href="#player-4"' in body
+    # Each landmark its own name: the section is "Head to head", its scrolling table not.
+    regions = re.findall(r'role="region" aria-label="([^"]+)"', body)
+    headings = re.findall(r'<h2 id="[^"]+">([^<]+)</h2>', body)
+    assert regions == ["Head to head table"]
+    assert not set(regions) & set(headings)
 
 
 def test_statistics_before_a_round_is_scored_say_what_is_missing(

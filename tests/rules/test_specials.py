@@ -9,8 +9,15 @@ from scorekeeper.rules.bids import forbidden_bid, verify_bids
 from scorekeeper.rules.cards import Suit, Trump, Turned, trump_from
 from scorekeeper.rules.game import RoundRecord, RoundState, evaluate
 from scorekeeper.rules.messages import BidError, SetupError, TrickError, TrumpError
-from scorekeeper.rules.specials import Cloud, verify_bomb, verify_cloud
+from scorekeeper.rules.specials import (
+    Cloud,
+    verify_bomb,
+    verify_cloud,
+    verify_cloud_took_a_trick,
+    verify_one_bomb,
+)
 from scorekeeper.rules.table import Table, cards_in_round, full_game_rounds
+from scorekeeper.rules.tally import nobody_allowed, verify_tally, verify_trick_winner
 from scorekeeper.rules.tricks import all_made_tricks, complete_draft, fill_tricks, verify_tricks
 from scorekeeper.rules.variants import BidRule, GameRules, RoundPlan, Special, parse_specials
 
@@ -40,6 +47,18 @@ def test_a_special_card_the_rules_do_not_know_is_refused() -> None:
         "The special cards are some of bomb, cloud, werewolf, juggler, dragon, fairy, "
         "shapeshifter, not “joker”.",
     )
+
+
+@pytest.mark.parametrize("names", [["bomb", "cloud", "bomb"], ["cloud", "cloud"]])
+def test_a_deck_names_each_special_card_once(names: list[str]) -> None:
+    with pytest.raises(SetupError) as caught:
+        parse_specials(names)
+    assert_refused(
+        caught.value,
+        SetupError,
+        f"The deck holds one of each special card: “{names[-1]}” is named twice.",
+    )
+    assert caught.value.field == "rules.special_cards"
 
 
 @pytest.mark.parametrize("alone", ["dragon", "fairy"])
@@ -127,7 +146,71 @@ def test_a_bomb_turned_up_for_trump_means_no_trump() -> None:
         trump_from("bomb")
 
 
+BOMB_TURNED = Trump(Turned.BOMB, None)
+
+
+def test_the_bomb_turned_up_for_trump_is_not_also_played_in_that_round() -> None:
+    with pytest.raises(SetupError) as caught:
+        verify_one_bomb(BOMB_TURNED, True)
+    assert_refused(
+        caught.value,
+        SetupError,
+        "The Bomb was turned up for trump in this round, so it cannot also be played in it.",
+    )
+    assert caught.value.field == "bomb"
+    with pytest.raises(TrumpError) as turned:  # in the other order: played, then turned up
+        verify_one_bomb(BOMB_TURNED, True, field="turned")
+    assert_refused(
+        turned.value,
+        TrumpError,
+        "The Bomb was played in this round, so it cannot also be the card turned up.",
+    )
+    assert turned.value.field == "turned"
+    verify_one_bomb(BOMB_TURNED, False)
+    verify_one_bomb(JESTER, True)
+    verify_one_bomb(None, True)
+
+
+def test_no_trick_goes_to_nobody_in_a_round_whose_trump_the_bomb_decided() -> None:
+    table = make_table(3, specials=BOMB)
+    assert nobody_allowed(table, (), JESTER)
+    assert not nobody_allowed(table, (), BOMB_TURNED)
+    with pytest.raises(TrickError) as caught:
+        verify_trick_winner(table, 3, (0,), None, BOMB_TURNED)
+    assert_refused(
+        caught.value,
+        TrickError,
+        "The Bomb was turned up for trump in round 3, so no trick of it goes to nobody.",
+    )
+    with pytest.raises(TrickError) as whole:
+        verify_tally(table, 3, (0, None), BOMB_TURNED)
+    assert_refused(
+        whole.value,
+        TrickError,
+        "The tally gives trick 2 to nobody, but the Bomb was turned up for trump, so no trick "
+        "of the round goes to nobody.",
+    )
+    assert whole.value.field == "tally[1]"
+    verify_tally(table, 3, (0, None), JESTER)
+
+
 # -- The Cloud -----------------------------------------------------------------------------
+
+
+def test_the_clouds_change_goes_to_a_seat_that_took_a_trick() -> None:
+    table = make_table(3, specials=CLOUD)
+    with pytest.raises(BidError) as caught:
+        verify_cloud_took_a_trick(table, Cloud(seat=1, bid=1), (2, 0, 1))
+    assert_refused(
+        caught.value,
+        BidError,
+        "The Cloud changes the bid of the player who won its trick, and Ute took no trick in "
+        "this round.",
+    )
+    assert caught.value.field == "cloud.seat"
+    verify_cloud_took_a_trick(table, Cloud(seat=0, bid=1), (2, 0, 1))
+    verify_cloud_took_a_trick(table, None, (2, 0, 1))
+    verify_cloud_took_a_trick(table, Cloud(seat=1, bid=1), None)  # tricks not in yet
 
 
 def test_the_cloud_changes_the_winners_bid_and_the_round_is_scored_on_it() -> None:
@@ -157,6 +240,31 @@ def test_the_cloud_changes_a_bid_by_one_within_0_to_the_cards(
     with pytest.raises(BidError) as caught:
         verify_cloud(table, 3, (made, 0, 0), Cloud(0, changed))
     assert_refused(caught.value, BidError, message)
+
+
+def test_a_cloud_refused_while_the_bids_are_hidden_names_neither_bid_nor_change() -> None:
+    table = make_table(3, specials=CLOUD)
+    sentences = set()
+    for made in (0, 2, 3):  # the same refused change said alike, whatever the hidden bid
+        for changed in (made - 1 if made == 0 else made + 2, made):
+            with pytest.raises(BidError) as caught:
+                verify_cloud(table, 3, (made, 1, 0), Cloud(0, changed), hidden=True)
+            sentences.add(str(caught.value))
+            assert caught.value.field == "cloud.bid"
+    assert sentences == {"The Cloud changes Thomas's bid by one, up or down, and only to 0 to 3."}
+
+
+def test_everyone_made_it_refused_while_the_bids_are_hidden_does_not_tell_their_sum() -> None:
+    table = make_table(3)
+    with pytest.raises(TrickError) as caught:
+        all_made_tricks(table, 3, (2, 2, 1), hidden=True)
+    assert_refused(
+        caught.value,
+        TrickError,
+        "Not everyone can have made their bid: the bids do not add up to the 3 tricks of round 3.",
+    )
+    with pytest.raises(TrickError, match="The bids add up to 5"):
+        all_made_tricks(table, 3, (2, 2, 1))
 
 
 def test_the_cloud_is_refused_in_a_game_without_it() -> None:

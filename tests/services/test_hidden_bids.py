@@ -1,0 +1,54 @@
+"""While the bids are hidden (covered before they are all in, secret until the round is
+scored), a refused write says nothing of them: two games that differ only in their hidden
+bids are refused in the same words (docs/design.md, "What a refusal may tell")."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from flask import Flask
+
+from scorekeeper.rules.messages import RuleError
+from scorekeeper.rules.specials import Cloud
+from scorekeeper.services import rounds
+
+from ..factory import Seeded, seed
+
+
+def _secret(app: Flask, bids: list[int]) -> Seeded:
+    """A secret-bids game with the Cloud, round 3's trump and ``bids`` recorded."""
+    game = seed(
+        app,
+        played=[([1, 0, 0], [1, 0, 0]), ([0, 0, 1], [0, 0, 2])],
+        special_cards=["cloud"],
+        bid_reveal="secret",
+    )
+    with app.app_context():
+        rounds.record_trump(game.id, game.token, 3, "red")
+        rounds.record_bids(game.id, game.token, 3, bids)
+    return game
+
+
+def _refusal(app: Flask, game: Seeded, write: Callable[[Seeded], object]) -> str:
+    with app.app_context(), pytest.raises(RuleError) as caught:
+        write(game)
+    return str(caught.value)
+
+
+@pytest.mark.parametrize(
+    "write",
+    [
+        lambda game: rounds.record_tricks(
+            game.id, game.token, 3, [1, 1, 1], cloud=Cloud(seat=0, bid=3)
+        ),
+        lambda game: rounds.score_round(game.id, game.token, 3, all_made=True),
+    ],
+    ids=["cloud", "everyone made it"],
+)
+def test_a_refusal_says_the_same_whatever_the_hidden_bids(
+    app: Flask, write: Callable[[Seeded], object]
+) -> None:
+    # Open, the two would differ: a bid of 1 or of 0, bids adding up to 2 or to 0.
+    said = {_refusal(app, _secret(app, bids), write) for bids in ([1, 0, 1], [0, 0, 0])}
+    assert len(said) == 1, said

@@ -1,0 +1,42 @@
+"""Taking the right to keep score back ("Only this phone keeps score") voids the table code
+but not the game's count of wrong codes: a locked game stays locked."""
+
+from __future__ import annotations
+
+import pytest
+from flask import Flask
+
+from scorekeeper import errors
+from scorekeeper.services import sharing, table_codes
+
+from ..factory import seed
+
+SECRET = "test-secret"
+
+
+def test_taking_the_right_back_keeps_the_wrong_codes_counted(app: Flask) -> None:
+    keeper = sharing.Device("keeper")
+    game = seed(app, device=keeper)
+    with app.app_context():
+        code = table_codes.first_code(game.id, keeper, SECRET)
+        assert code is not None
+        wrong = f"{(int(code) + 1) % 10**8:08d}"
+        for _ in range(table_codes.GUESSES_PER_WINDOW):
+            with pytest.raises(errors.TableCodeWrong):
+                table_codes.redeem(game.id, wrong, SECRET, sharing.Device("guesser"))
+        sharing.revoke_other_keepers(game.id, keeper)
+        assert table_codes.is_current(game.id, code, SECRET) is None  # the old code is void
+        fresh = table_codes.first_code(game.id, keeper, SECRET)  # the keeper's screen shows one
+        assert fresh is not None
+        with pytest.raises(errors.TableCodeGuessesSpent):
+            table_codes.redeem(game.id, fresh, SECRET, sharing.Device("guesser"))
+
+
+def test_a_void_code_is_no_code(app: Flask) -> None:
+    keeper = sharing.Device("keeper")
+    game = seed(app, device=keeper)
+    with app.app_context():
+        code = table_codes.first_code(game.id, keeper, SECRET)
+        sharing.revoke_other_keepers(game.id, keeper)
+        with pytest.raises(errors.TableCodeMissing):
+            table_codes.redeem(game.id, code or "", SECRET, sharing.Device("other"))
