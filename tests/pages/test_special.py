@@ -93,6 +93,19 @@ def test_the_bomb_toggle_takes_a_trick_from_the_sum(app: Flask, phone: Confidant
     assert (view.bomb, view.tricks, view.scores) == (True, (1, 0, 0), [30, 20, -10])
 
 
+def test_a_round_whose_trump_the_bomb_decided_offers_no_bomb_to_play(
+    app: Flask, phone: Confidant
+) -> None:
+    _start(phone, ["bomb"])
+    played(app, phone, ([1, 0, 0], [1, 0, 0]))
+    assert phone.trump(2, "bomb").status_code == 303
+    for seat, value in ((2, 1), (0, 1), (1, 0)):
+        assert phone.bid(2, seat, value).status_code == 303
+    page = phone.round_page(2).get_data(as_text=True)
+    assert "Tricks so far: 0 of 2." in words(page)
+    assert 'name="action" value="bomb"' not in page
+
+
 def test_the_clouds_change_is_tapped_in_and_shown_on_the_sheet(
     app: Flask, phone: Confidant
 ) -> None:
