@@ -365,6 +365,14 @@ def test_correct_round_of_the_round_that_deals_every_card(app: Flask) -> None:
     assert read(app, game.id) == corrected
 
 
+def test_a_second_game_with_a_chosen_id_is_refused(app: Flask) -> None:
+    with app.test_request_context():
+        games.create_game(["Ann", "Bob", "Cy"], game_id="x" * 24)
+        with pytest.raises(errors.GameExists):
+            games.create_game(["Dan", "Eve", "Fay"], game_id="x" * 24)
+        assert games.get_game("x" * 24).table.players == ("Ann", "Bob", "Cy")
+
+
 # -- Deleting ------------------------------------------------------------------------------
 
 
