@@ -6,7 +6,7 @@ device (:func:`device_of`), or the API client, given its edit token, can go on w
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +17,7 @@ from sqlalchemy import func, select
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
 from scorekeeper.services import games, rounds, sharing
+from scorekeeper.services.loading import GameSnapshot
 
 from .confidant import Confidant
 
@@ -33,6 +34,10 @@ class Seeded:
 
     id: str
     token: str
+
+    def __iter__(self) -> Iterator[str]:
+        """``game_id, token = seed(app)``."""
+        return iter((self.id, self.token))
 
 
 def device_of(phone: Confidant | FlaskClient) -> sharing.Device:
@@ -69,11 +74,11 @@ def seed(
 
 def play(
     game: Seeded, number: int, bids: Sequence[int], tricks: Sequence[int], turned: str = "green"
-) -> None:
-    """Round ``number`` played through the services (inside an app context)."""
+) -> GameSnapshot:
+    """Round ``number`` played through the services (inside an app context); the game after."""
     rounds.record_trump(game.id, game.token, number, turned)
     rounds.record_bids(game.id, game.token, number, list(bids))
-    rounds.record_tricks(game.id, game.token, number, list(tricks))
+    return rounds.record_tricks(game.id, game.token, number, list(tricks))
 
 
 def finished(

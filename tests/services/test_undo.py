@@ -14,29 +14,21 @@ from scorekeeper.rules.game import RoundState
 from scorekeeper.rules.messages import OutOfTurnError
 from scorekeeper.services import audit, games, rounds, undo
 
-PLAYERS = ["Ann", "Bob", "Cy"]
-
-
-class Game:
-    def __init__(self, app: Flask) -> None:
-        with app.app_context():
-            created = games.create_game(PLAYERS, first_dealer=0)
-        self.id = created.game.id
-        self.token = created.edit_token
+from ..factory import Seeded, seed
 
 
 @pytest.fixture
-def game(app: Flask) -> Game:
-    return Game(app)
+def game(app: Flask) -> Seeded:
+    return seed(app)
 
 
-def facts(game: Game, number: int) -> tuple[Any, ...]:
+def facts(game: Seeded, number: int) -> tuple[Any, ...]:
     snapshot = games.get_game(game.id)
     view = snapshot.round(number)
     return view.state, view.trump, view.bids, view.tricks, snapshot.draft(number)
 
 
-def test_undo_of_a_trump_takes_it_back_and_redo_puts_it_back(app: Flask, game: Game) -> None:
+def test_undo_of_a_trump_takes_it_back_and_redo_puts_it_back(app: Flask, game: Seeded) -> None:
     with app.app_context():
         before = facts(game, 1)
         rounds.record_trump(game.id, game.token, 1, "red")
@@ -50,7 +42,7 @@ def test_undo_of_a_trump_takes_it_back_and_redo_puts_it_back(app: Flask, game: G
         assert facts(game, 1) == after
 
 
-def test_undo_of_one_bid_takes_back_that_bid_only(app: Flask, game: Game) -> None:
+def test_undo_of_one_bid_takes_back_that_bid_only(app: Flask, game: Seeded) -> None:
     with app.app_context():
         rounds.record_trump(game.id, game.token, 1, "red")
         rounds.record_bid(game.id, game.token, 1, 1, 1)
@@ -60,7 +52,7 @@ def test_undo_of_one_bid_takes_back_that_bid_only(app: Flask, game: Game) -> Non
         assert games.get_game(game.id).round(1).bids == (None, 1, None)
 
 
-def test_undo_of_a_scoring_leaves_its_tricks_tapped_in(app: Flask, game: Game) -> None:
+def test_undo_of_a_scoring_leaves_its_tricks_tapped_in(app: Flask, game: Seeded) -> None:
     with app.app_context():
         rounds.record_trump(game.id, game.token, 1, "red")
         rounds.record_bids(game.id, game.token, 1, [0, 1, 1])
@@ -75,7 +67,7 @@ def test_undo_of_a_scoring_leaves_its_tricks_tapped_in(app: Flask, game: Game) -
         assert facts(game, 1)[4] == (None, None, None)
 
 
-def test_undo_of_everyone_made_their_bid_and_of_tricks(app: Flask, game: Game) -> None:
+def test_undo_of_everyone_made_their_bid_and_of_tricks(app: Flask, game: Seeded) -> None:
     with app.app_context():
         rounds.record_trump(game.id, game.token, 1, "red")
         rounds.record_bids(game.id, game.token, 1, [0, 1, 0])
@@ -87,7 +79,7 @@ def test_undo_of_everyone_made_their_bid_and_of_tricks(app: Flask, game: Game) -
         assert facts(game, 1)[3] is None
 
 
-def test_undo_of_a_correction_restores_the_round_and_its_mark(app: Flask, game: Game) -> None:
+def test_undo_of_a_correction_restores_the_round_and_its_mark(app: Flask, game: Seeded) -> None:
     with app.app_context():
         rounds.record_trump(game.id, game.token, 1, "red")
         rounds.record_bids(game.id, game.token, 1, [0, 1, 0])
@@ -107,7 +99,7 @@ def test_undo_of_a_correction_restores_the_round_and_its_mark(app: Flask, game: 
 
 
 def test_repeated_undos_go_back_step_by_step_to_the_last_scored_round(
-    app: Flask, game: Game
+    app: Flask, game: Seeded
 ) -> None:
     with app.app_context():
         for number, bids in ((1, [0, 1, 0]), (2, [1, 0, 1])):
@@ -129,7 +121,7 @@ def test_repeated_undos_go_back_step_by_step_to_the_last_scored_round(
         assert games.get_game(game.id).view.current_round == 2
 
 
-def test_undo_stops_short_of_rounds_before_the_last_scored_one(app: Flask, game: Game) -> None:
+def test_undo_stops_short_of_rounds_before_the_last_scored_one(app: Flask, game: Seeded) -> None:
     with app.app_context():
         for number, bids in ((1, [0, 1, 0]), (2, [1, 0, 1]), (3, [1, 1, 1])):
             rounds.record_trump(game.id, game.token, number, "red")
@@ -144,7 +136,7 @@ def test_undo_stops_short_of_rounds_before_the_last_scored_one(app: Flask, game:
         assert undo.reversible(games.get_game(game.id)).undo is None
 
 
-def test_a_write_after_an_undo_leaves_nothing_to_redo(app: Flask, game: Game) -> None:
+def test_a_write_after_an_undo_leaves_nothing_to_redo(app: Flask, game: Seeded) -> None:
     with app.app_context():
         rounds.record_trump(game.id, game.token, 1, "red")
         undo.undo(game.id, game.token)
@@ -154,7 +146,7 @@ def test_a_write_after_an_undo_leaves_nothing_to_redo(app: Flask, game: Game) ->
             undo.redo(game.id, game.token)
 
 
-def test_nothing_to_undo_in_a_new_game(app: Flask, game: Game) -> None:
+def test_nothing_to_undo_in_a_new_game(app: Flask, game: Seeded) -> None:
     with app.app_context():
         version = games.get_game(game.id).version
         with pytest.raises(OutOfTurnError, match="nothing to undo"):
@@ -162,7 +154,7 @@ def test_nothing_to_undo_in_a_new_game(app: Flask, game: Game) -> None:
         assert games.get_game(game.id).version == version
 
 
-def test_an_undo_after_another_phones_write_is_refused(app: Flask, game: Game) -> None:
+def test_an_undo_after_another_phones_write_is_refused(app: Flask, game: Seeded) -> None:
     with app.app_context():
         seen = rounds.record_trump(game.id, game.token, 1, "red").version
         rounds.record_bid(game.id, game.token, 1, 1, 1)  # the other phone
@@ -172,14 +164,14 @@ def test_an_undo_after_another_phones_write_is_refused(app: Flask, game: Game) -
         assert facts(game, 1) == before
 
 
-def test_undo_needs_the_right_to_keep_score(app: Flask, game: Game) -> None:
+def test_undo_needs_the_right_to_keep_score(app: Flask, game: Seeded) -> None:
     with app.app_context():
         rounds.record_trump(game.id, game.token, 1, "red")
         with pytest.raises(errors.TokenRejected):
             undo.undo(game.id, "not-the-token")
 
 
-def test_the_round_history_tells_the_undo_and_the_redo(app: Flask, game: Game) -> None:
+def test_the_round_history_tells_the_undo_and_the_redo(app: Flask, game: Seeded) -> None:
     with app.app_context():
         rounds.record_trump(game.id, game.token, 1, "red")
         undo.undo(game.id, game.token)
@@ -192,7 +184,7 @@ def test_the_round_history_tells_the_undo_and_the_redo(app: Flask, game: Game) -
         assert trail[1].new.trump is None
 
 
-def test_a_trick_count_tapped_in_is_undone_and_redone_alone(app: Flask, game: Game) -> None:
+def test_a_trick_count_tapped_in_is_undone_and_redone_alone(app: Flask, game: Seeded) -> None:
     with app.app_context():
         rounds.record_trump(game.id, game.token, 1, "red")
         rounds.record_bids(game.id, game.token, 1, [0, 1, 0])
@@ -217,7 +209,7 @@ def test_a_trick_count_tapped_in_is_undone_and_redone_alone(app: Flask, game: Ga
         assert facts(game, 1)[2:] == (None, None, (None, None, None))
 
 
-def test_undo_of_a_scoring_then_of_a_count_tapped_in(app: Flask, game: Game) -> None:
+def test_undo_of_a_scoring_then_of_a_count_tapped_in(app: Flask, game: Seeded) -> None:
     with app.app_context():
         rounds.record_trump(game.id, game.token, 1, "red")
         rounds.record_bids(game.id, game.token, 1, [0, 1, 1])
@@ -231,7 +223,7 @@ def test_undo_of_a_scoring_then_of_a_count_tapped_in(app: Flask, game: Game) -> 
         assert facts(game, 1)[4] == (0, None, 0)
 
 
-def test_the_same_count_tapped_again_is_no_change_to_undo(app: Flask, game: Game) -> None:
+def test_the_same_count_tapped_again_is_no_change_to_undo(app: Flask, game: Seeded) -> None:
     with app.app_context():
         rounds.record_trump(game.id, game.token, 1, "red")
         rounds.record_bids(game.id, game.token, 1, [0, 1, 0])
@@ -244,7 +236,7 @@ def test_the_same_count_tapped_again_is_no_change_to_undo(app: Flask, game: Game
 
 
 def test_a_count_tapped_over_the_tally_is_undone_to_the_tallied_count(
-    app: Flask, game: Game
+    app: Flask, game: Seeded
 ) -> None:
     with app.app_context():
         rounds.record_trump(game.id, game.token, 1, "red")
@@ -260,7 +252,7 @@ def test_a_count_tapped_over_the_tally_is_undone_to_the_tallied_count(
         assert games.get_game(game.id).round(1).tally == ()
 
 
-def test_the_round_history_tells_a_count_tapped_in_and_its_undo(app: Flask, game: Game) -> None:
+def test_the_round_history_tells_a_count_tapped_in_and_its_undo(app: Flask, game: Seeded) -> None:
     with app.app_context():
         rounds.record_trump(game.id, game.token, 1, "red")
         rounds.record_bids(game.id, game.token, 1, [0, 1, 0])
