@@ -59,24 +59,38 @@ def seed(
     *,
     device: sharing.Device | None = None,
     turned: str = "green",
+    chosen: str | None = None,
     first_dealer: int = 0,
+    next_trump: str | None = None,
+    next_bids: Sequence[int | None] | None = None,
     **options: Any,
 ) -> Seeded:
     """A game of ``names`` started through the services (kept by ``device``), its rounds
-    ``played`` one by one (trump, bids, tricks: a write each)."""
+    ``played`` one by one (trump ``turned``, ``chosen`` under a Wizard; bids; tricks: a write
+    each); then, when given, the next
+    round's trump ``next_trump`` and its bids ``next_bids`` (a round being played)."""
     with app.app_context():
         created = games.create_game(names, first_dealer=first_dealer, device=device, **options)
         game = Seeded(created.game.id, created.edit_token)
         for number, (bids, tricks) in enumerate(played, start=1):
-            play(game, number, bids, tricks, turned=turned)
+            play(game, number, bids, tricks, turned=turned, chosen=chosen)
+        if next_trump is not None:
+            rounds.record_trump(game.id, game.token, len(played) + 1, next_trump)
+        if next_bids is not None:
+            rounds.record_bids(game.id, game.token, len(played) + 1, list(next_bids))
     return game
 
 
 def play(
-    game: Seeded, number: int, bids: Sequence[int], tricks: Sequence[int], turned: str = "green"
+    game: Seeded,
+    number: int,
+    bids: Sequence[int],
+    tricks: Sequence[int],
+    turned: str = "green",
+    chosen: str | None = None,
 ) -> GameSnapshot:
     """Round ``number`` played through the services (inside an app context); the game after."""
-    rounds.record_trump(game.id, game.token, number, turned)
+    rounds.record_trump(game.id, game.token, number, turned, chosen)
     rounds.record_bids(game.id, game.token, number, list(bids))
     return rounds.record_tricks(game.id, game.token, number, list(tricks))
 

@@ -24,19 +24,13 @@ def start(app: Flask, device: sharing.Device = PHONE, **options: object) -> str:
 
 def bidding(app: Flask, **options: object) -> str:
     """A game whose round 1 has its trump and waits for bids."""
-    game_id = start(app, **options)
-    with app.app_context():
-        rounds.record_trump(game_id, PHONE, 1, "green")
-    return game_id
+    return seed(app, device=PHONE, next_trump="green", **options).id
 
 
 def playing(app: Flask, bids: list[int] | None = None) -> str:
     """A game whose round 2 (2 cards, Bob deals) has all its bids."""
-    game_id = seed(app, played=[([1, 0, 0], [1, 0, 0])], device=PHONE).id
-    with app.app_context():
-        rounds.record_trump(game_id, PHONE, 2, "red")
-        rounds.record_bids(game_id, PHONE, 2, bids or [1, 0, 0])
-    return game_id
+    played = [([1, 0, 0], [1, 0, 0])]
+    return seed(app, played=played, device=PHONE, next_trump="red", next_bids=bids or [1, 0, 0]).id
 
 
 # -- Edit rights -------------------------------------------------------------------------------

@@ -18,10 +18,9 @@ from ..factory import seed
 @pytest.fixture
 def game(app: Flask) -> tuple[str, str]:
     """A game whose round 2 is being played: bids Ann 1, Bob 1, Cy 0."""
-    game_id, token = seed(app, played=[([0, 1, 0], [0, 1, 0])], turned="red")
-    with app.app_context():
-        rounds.record_trump(game_id, token, 2, "blue")
-        rounds.record_bids(game_id, token, 2, [1, 1, 0])
+    game_id, token = seed(
+        app, played=[([0, 1, 0], [0, 1, 0])], turned="red", next_trump="blue", next_bids=[1, 1, 0]
+    )
     return game_id, token
 
 

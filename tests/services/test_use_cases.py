@@ -43,11 +43,13 @@ def read(app: Flask, game_id: str) -> loading.GameSnapshot:
 @pytest.fixture
 def game(app: Flask) -> Seeded:
     """A 3-player game: round 1 scored, round 2 with its trump and one bid of three."""
-    game = seed(app, played=[([0, 1, 0], [0, 1, 0])], turned="blue")
-    with app.app_context():
-        rounds.record_trump(game.id, game.token, 2, "red")
-        rounds.record_bids(game.id, game.token, 2, [1, None, None])
-    return game
+    return seed(
+        app,
+        played=[([0, 1, 0], [0, 1, 0])],
+        turned="blue",
+        next_trump="red",
+        next_bids=[1, None, None],
+    )
 
 
 def sqlite_path(database_url: str) -> str:
