@@ -14,6 +14,7 @@ from scorekeeper.rules.game import RoundState
 from scorekeeper.rules.messages import OutOfTurnError
 from scorekeeper.services import audit, games, rounds, undo
 
+from ..api_client import ApiClient
 from ..factory import Seeded, seed
 
 
@@ -265,3 +266,35 @@ def test_the_round_history_tells_a_count_tapped_in_and_its_undo(app: Flask, game
         ]
         assert [line.seat for line in trail[-1].lines] == [1]
         assert trail[-1].lines[0].differences == (audit.Difference("draft", 1, None),)
+
+
+def test_a_trick_count_tapped_in_is_undone_and_its_trail_exports_and_imports(
+    app: Flask, api: ApiClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id = api.seed(next_trump="red", next_bids=[0, 1, 0])
+    token = api.tokens[game_id]
+    with app.test_request_context():
+        rounds.save_trick_draft(game_id, token, 1, 1, 1)
+        rounds.save_trick_draft(game_id, token, 1, 0, 1)  # Thomas's count, a wrong tap
+    before = api.get(game_id)
+    with app.test_request_context():
+        assert undo.undo(game_id, token).game.version == before["version"] + 1
+        assert games.get_game(game_id).draft(1) == (None, 1, None)
+        rounds.save_trick_draft(game_id, token, 1, 0, 0)
+        rounds.score_round(game_id, token, 1)
+    original = api.get(game_id)
+    assert original["rounds"][0]["tricks"] == [0, 1, 0]
+    document = api.client.get(f"/api/v1/games/{game_id}/export").get_json()
+    kinds = [entry["kind"] for entry in document["audit"]]
+    assert kinds == ["trump", "bids", "draft", "draft", "undo", "draft", "score"]
+    # The export keeps within the bound of entries an import takes, and imports back.
+    monkeypatch.setattr(audit, "AUDIT_EXPORTED", 4)
+    latest = api.client.get(f"/api/v1/games/{game_id}/export").get_json()
+    assert [entry["kind"] for entry in latest["audit"]] == kinds[-4:]
+    for exported in (document, latest):
+        response = api.client.post("/api/v1/import", json=exported)
+        assert response.status_code == 201, response.get_json()
+        (created,) = response.get_json()["games"]
+        copy = api.get(created["id"])
+        for key in ("rules", "rounds", "totals", "standings", "current_round"):
+            assert copy[key] == original[key], key
