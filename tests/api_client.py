@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
+
+from .factory import PLAYERS, Played, seed
 
 
 class ApiClient:
@@ -22,6 +25,15 @@ class ApiClient:
         game: dict[str, Any] = response.get_json()
         self.tokens[game["id"]] = game["edit_token"]
         return game
+
+    def seed(
+        self, players: Sequence[str] = PLAYERS, played: Sequence[Played] = (), **options: Any
+    ) -> str:
+        """A game seeded through the services (tests/factory.py), its rounds ``played``; its
+        id, its token remembered: for tests of another route than the game's creation."""
+        game = seed(self.client.application, players, played, **options)
+        self.tokens[game.id] = game.token
+        return game.id
 
     def headers(self, game_id: str, **extra: str) -> dict[str, str]:
         """The bearer header of the game, plus ``extra``."""

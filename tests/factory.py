@@ -6,7 +6,7 @@ device (:func:`device_of`), or the API client, given its edit token, can go on w
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +17,7 @@ from sqlalchemy import func, select
 from scorekeeper.extensions import db
 from scorekeeper.models import Game
 from scorekeeper.services import games, rounds, sharing
+from scorekeeper.services.loading import GameSnapshot
 
 from .confidant import Confidant
 
@@ -33,6 +34,10 @@ class Seeded:
 
     id: str
     token: str
+
+    def __iter__(self) -> Iterator[str]:
+        """``game_id, token = seed(app)``."""
+        return iter((self.id, self.token))
 
 
 def device_of(phone: Confidant | FlaskClient) -> sharing.Device:
@@ -54,26 +59,40 @@ def seed(
     *,
     device: sharing.Device | None = None,
     turned: str = "green",
+    chosen: str | None = None,
     first_dealer: int = 0,
+    next_trump: str | None = None,
+    next_bids: Sequence[int | None] | None = None,
     **options: Any,
 ) -> Seeded:
     """A game of ``names`` started through the services (kept by ``device``), its rounds
-    ``played`` one by one (trump, bids, tricks: a write each)."""
+    ``played`` one by one (trump ``turned``, ``chosen`` under a Wizard; bids; tricks: a write
+    each); then, when given, the next
+    round's trump ``next_trump`` and its bids ``next_bids`` (a round being played)."""
     with app.app_context():
         created = games.create_game(names, first_dealer=first_dealer, device=device, **options)
         game = Seeded(created.game.id, created.edit_token)
         for number, (bids, tricks) in enumerate(played, start=1):
-            play(game, number, bids, tricks, turned=turned)
+            play(game, number, bids, tricks, turned=turned, chosen=chosen)
+        if next_trump is not None:
+            rounds.record_trump(game.id, game.token, len(played) + 1, next_trump)
+        if next_bids is not None:
+            rounds.record_bids(game.id, game.token, len(played) + 1, list(next_bids))
     return game
 
 
 def play(
-    game: Seeded, number: int, bids: Sequence[int], tricks: Sequence[int], turned: str = "green"
-) -> None:
-    """Round ``number`` played through the services (inside an app context)."""
-    rounds.record_trump(game.id, game.token, number, turned)
+    game: Seeded,
+    number: int,
+    bids: Sequence[int],
+    tricks: Sequence[int],
+    turned: str = "green",
+    chosen: str | None = None,
+) -> GameSnapshot:
+    """Round ``number`` played through the services (inside an app context); the game after."""
+    rounds.record_trump(game.id, game.token, number, turned, chosen)
     rounds.record_bids(game.id, game.token, number, list(bids))
-    rounds.record_tricks(game.id, game.token, number, list(tricks))
+    return rounds.record_tricks(game.id, game.token, number, list(tricks))
 
 
 def finished(

@@ -276,11 +276,10 @@ CASES = [*CREATE_CASES, *TRUMP_CASES, *BIDS_CASES, *TRICKS_CASES, *ACCESS_CASES,
 
 def _playing_game(api: ApiClient) -> str:
     """A Plus/Minus One game of 3 rounds whose round 1 is playing (trump and bids in)."""
-    rules = {"bid_rule": "plus_minus_one", "rounds": 3}  # few rounds: small answers, fast
-    game_id = api.create(NAMES, first_dealer=0, rules=rules)["id"]
-    api.trump(game_id, 1, "red")
-    api.bids(game_id, 1, [0, 0, 0])
-    return game_id
+    # Few rounds: small answers, fast.
+    return api.seed(
+        NAMES, bid_rule="plus_minus_one", rounds=3, next_trump="red", next_bids=[0, 0, 0]
+    )
 
 
 def _count_games(app: Flask) -> int:

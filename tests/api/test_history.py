@@ -9,15 +9,22 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
+from scorekeeper.services import rounds
+
 from ..api_client import ApiClient
-from ..pages.test_history import game_count
+from ..factory import Seeded, game_count, play
 
 
 def played(api: ApiClient) -> str:
-    game_id: str = api.create(["Thomas", "Ute", "Kevin"], first_dealer=0)["id"]
-    api.play_round(game_id, 1, [0, 1, 1], [0, 0, 1], turned="wizard", chosen="red")
-    api.play_round(game_id, 2, [2, 0, 0], [1, 0, 1])
-    api.tricks(game_id, 1, [0, 1, 0])  # a correction
+    """A game seeded through the services: round 1 under a Wizard (red), round 2, then round
+    1's tricks corrected."""
+    game_id = api.seed(
+        ["Thomas", "Ute", "Kevin"], [([0, 1, 1], [0, 0, 1])], turned="wizard", chosen="red"
+    )
+    with api.client.application.app_context():
+        game = Seeded(game_id, api.tokens[game_id])
+        play(game, 2, [2, 0, 0], [1, 0, 1], turned="blue")
+        rounds.record_tricks(game_id, game.token, 1, [0, 1, 0])  # a correction
     return game_id
 
 

@@ -32,56 +32,23 @@ def _unchanged(api: ApiClient, game_id: str, before: dict[str, Any]) -> None:
 # -- Out of turn ---------------------------------------------------------------------------
 
 
-def test_bids_before_trump_are_out_of_turn(api: ApiClient) -> None:
-    """409: the trump comes first."""
-    game_id = api.create(NAMES, first_dealer=0)["id"]
-    before = api.get(game_id)
-    for bids in ([0, 0, 0], [None, 1, None]):
-        problem = _refused(api.put(game_id, 1, "bids", {"bids": bids}), 409)
-        assert "trump" in problem["detail"]
-    _refused(api.put(game_id, 1, "tricks", {"tricks": [1, 0, 0]}), 409)
-    _unchanged(api, game_id, before)
-
-
-def test_tricks_before_every_bid_is_in_are_out_of_turn(api: ApiClient) -> None:
-    """409 with no bids and with some bids; once all are in, 200."""
-    game_id = api.create(NAMES, first_dealer=0)["id"]
-    api.trump(game_id, 1, "blue")
-    before = api.get(game_id)
-    _refused(api.put(game_id, 1, "tricks", {"tricks": [1, 0, 0]}), 409)
-    _unchanged(api, game_id, before)
-    api.bids(game_id, 1, [0, None, 1])
-    before = api.get(game_id)
-    problem = _refused(api.put(game_id, 1, "tricks", {"tricks": [1, 0, 0]}), 409)
-    assert "bid" in problem["detail"]
-    _unchanged(api, game_id, before)
-    api.bids(game_id, 1, [0, 0, 1])
-    game = api.tricks(game_id, 1, [1, 0, 0])
-    assert game["rounds"][0]["scores"] == [-10, 20, -10]
-
-
 @pytest.mark.parametrize(
-    ("what", "body"),
+    ("what", "number", "body"),
     [
-        ("trump", {"turned": "red"}),
-        ("bids", {"bids": [0, 0, 0]}),
-        ("tricks", {"tricks": [1, 1, 0]}),
+        ("trump", 2, {"turned": "red"}),  # round 1 is being played, not scored
+        ("bids", 2, {"bids": [0, 0, 0]}),
+        ("tricks", 1, {"tricks": [1, 0, 0]}),  # a bid of round 1 is missing
     ],
 )
-def test_a_round_before_the_previous_is_scored_is_out_of_turn(
-    api: ApiClient, what: str, body: dict[str, Any]
+def test_a_write_out_of_turn_is_a_409_and_changes_nothing(
+    api: ApiClient, what: str, number: int, body: dict[str, Any]
 ) -> None:
-    """Round 2 waits until round 1 is scored, and round 3 until round 2 is."""
-    game_id = api.create(NAMES, first_dealer=0)["id"]
-    api.trump(game_id, 1, "red")
-    api.bids(game_id, 1, [0, 0, 0])  # round 1 is playing, not scored
+    """Each round route: 409 as a problem document, the game as before (which step comes
+    when is the rules': tests/rules/test_game.py)."""
+    game_id = api.seed(NAMES, next_trump="red", next_bids=[0, None, 1])
     before = api.get(game_id)
-    assert [r["state"] for r in before["rounds"][:3]] == ["playing", "waiting", "waiting"]
-    _refused(api.put(game_id, 2, what, body), 409)
-    _refused(api.put(game_id, 3, what, body), 409)
+    _refused(api.put(game_id, number, what, body), 409)
     _unchanged(api, game_id, before)
-    api.tricks(game_id, 1, [1, 0, 0])
-    assert api.get(game_id)["rounds"][1]["state"] == "trump"
 
 
 @pytest.mark.parametrize(

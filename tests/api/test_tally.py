@@ -24,12 +24,8 @@ def _tally(api: ApiClient, game_id: str, number: int, body: Any, **headers: str)
 
 def _playing(api: ApiClient) -> str:
     """A game whose round 3 is being played: bids Thomas 1, Ute 2, Kevin 0."""
-    game_id = api.create(NAMES, first_dealer=0)["id"]
-    api.play_round(game_id, 1, [0, 1, 0], [0, 1, 0])
-    api.play_round(game_id, 2, [1, 1, 0], [1, 1, 0])
-    api.trump(game_id, 3, "green")
-    api.bids(game_id, 3, [1, 2, 0])
-    return game_id
+    played = [([0, 1, 0], [0, 1, 0]), ([1, 1, 0], [1, 1, 0])]
+    return api.seed(NAMES, played, turned="blue", next_trump="green", next_bids=[1, 2, 0])
 
 
 def _refused(response: TestResponse, status: int, detail: str | None = None) -> None:

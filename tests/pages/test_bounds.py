@@ -21,11 +21,15 @@ from scorekeeper.schemas.games import timestamp
 from scorekeeper.services import audit, games, history, paging
 
 from ..confidant import Confidant, text
+from ..factory import device_of, seed
 
 
-def started(phone: Confidant, names: list[str]) -> str:
-    response = phone.start(names)
-    assert response.status_code == 303, text(response)
+def started(
+    phone: Confidant, names: list[str], played: list[tuple[list[int], list[int]]] | None = None
+) -> str:
+    """A game of ``names`` kept by this phone, seeded through the services; ``played`` scored."""
+    app = phone.client.application
+    phone.game_id = seed(app, names, played or [], device=device_of(phone)).id
     return phone.game_id
 
 
@@ -173,8 +177,7 @@ def test_export_everything_is_streamed_in_the_same_bytes(
 ) -> None:
     monkeypatch.setattr(history, "EXPORT_CHUNK", 2)
     for number in range(count):
-        started(phone, [f"P{number}", "Bob", "Cy"])
-        phone.play(1, [0, 0, 1], [0, 0, 1])
+        started(phone, [f"P{number}", "Bob", "Cy"], [([0, 0, 1], [0, 0, 1])])
     response = phone.get("/export.json")
     assert response.is_streamed
     body = response.get_data(as_text=True)

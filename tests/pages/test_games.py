@@ -5,24 +5,13 @@ from __future__ import annotations
 
 import re
 
-import pytest
 from flask import Flask
-from sqlalchemy import func, select
-
-from scorekeeper import errors
-from scorekeeper.extensions import db
-from scorekeeper.models import Game
-from scorekeeper.services import games
 
 from ..confidant import Confidant, text
+from ..factory import game_count
 from .helpers import started
 
 FORM_ID = re.compile(r'name="form_id" value="([^"]+)"')
-
-
-def game_count(app: Flask) -> int:
-    with app.app_context():
-        return db.session.scalar(select(func.count()).select_from(Game)) or 0
 
 
 def test_a_form_sent_twice_starts_one_game_and_both_land_on_it(
@@ -63,14 +52,6 @@ def test_another_browser_sending_the_same_form_id_starts_its_own_game(
     )
     assert mine.headers["Location"] != theirs.headers["Location"]
     assert game_count(app) == 2
-
-
-def test_the_service_refuses_a_second_game_with_a_chosen_id(app: Flask) -> None:
-    with app.test_request_context():
-        games.create_game(["Ann", "Bob", "Cy"], game_id="x" * 24)
-        with pytest.raises(errors.GameExists):
-            games.create_game(["Dan", "Eve", "Fay"], game_id="x" * 24)
-        assert games.get_game("x" * 24).table.players == ("Ann", "Bob", "Cy")
 
 
 def test_playing_again_says_which_settings_are_carried_over(phone: Confidant) -> None:

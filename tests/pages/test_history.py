@@ -292,6 +292,22 @@ def test_export_everything_holds_every_kept_game(phone: Confidant) -> None:
 # -- Import --------------------------------------------------------------------------------
 
 
+IMPORTED = ["Thomas", "Ute", "Kevin"]
+
+
+def kept(
+    app: Flask,
+    phone: Confidant,
+    played: list[tuple[list[int], list[int]]] | None = None,
+    bid_rule: str = "standard",
+    names: list[str] = IMPORTED,
+) -> str:
+    """A game of ``names`` kept by this phone, seeded through the services, ``played`` scored
+    (Thomas deals first); the phone's game from now on."""
+    phone.game_id = seed(app, names, played or [], device=device_of(phone), bid_rule=bid_rule).id
+    return phone.game_id
+
+
 def upload(phone: Confidant, document: Any) -> Any:
     data = json.dumps(document).encode() if not isinstance(document, bytes) else document
     return phone.client.post(
@@ -306,12 +322,14 @@ def sheet_text(phone: Confidant, game_id: str) -> str:
 
 
 def test_export_then_import_gives_the_same_sheet_and_totals(app: Flask, phone: Confidant) -> None:
-    original = started(phone, ["Thomas", "Ute", "Kevin"], first_dealer="0", bid_rule="canadian")
-    phone.play(1, [0, 1, 1], [0, 0, 1])
-    phone.play(2, [2, 0, 0], [1, 0, 1])
-    correct(phone, 1, [0, 0, 1], [0, 0, 1])
-    phone.trump(3, "yellow")
-    phone.bid(3, 1, 2)
+    original = kept(app, phone, [([0, 1, 1], [0, 0, 1]), ([2, 0, 0], [1, 0, 1])], "canadian")
+    device = device_of(phone)
+    with app.app_context():
+        rounds.correct_round(
+            original, device, 1, turned="blue", chosen=None, bids=[0, 0, 1], tricks=[0, 0, 1]
+        )
+        rounds.record_trump(original, device, 3, "yellow")
+        rounds.record_bid(original, device, 3, 1, 2)
     exported = json.loads(phone.get(f"/games/{original}/export.json").get_data())
     other = Confidant(app.test_client())  # the game moves to another phone
     response = upload(other, exported)
@@ -332,9 +350,8 @@ def test_export_then_import_gives_the_same_sheet_and_totals(app: Flask, phone: C
 
 
 def test_a_file_imported_again_starts_no_game_twice(app: Flask, phone: Confidant) -> None:
-    first = started(phone, ["Thomas", "Ute", "Kevin"], first_dealer="0")
-    phone.play(1, [0, 1, 1], [0, 0, 1])
-    started(phone, ["Dora", "Eve", "Finn"])
+    first = kept(app, phone, [([0, 1, 1], [0, 0, 1])])
+    kept(app, phone, names=["Dora", "Eve", "Finn"])
     backup = json.loads(phone.get("/export.json").get_data())
     # The phone that keeps both games: nothing to import.
     count = game_count(app)
@@ -356,7 +373,7 @@ def test_a_file_imported_again_starts_no_game_twice(app: Flask, phone: Confidant
     document = phone.get(f"/games/{first}/export.json").get_json()
     document["games"] = [{"game": document.pop("game"), "audit": document.pop("audit")}]
     document["games"].append(backup["games"][1])
-    fresh = started(phone, ["Gus", "Hal", "Ida"])
+    fresh = kept(app, phone, names=["Gus", "Hal", "Ida"])
     document["games"].append(phone.get(f"/games/{fresh}/export.json").get_json())
     count = game_count(app)
     assert upload(other, document).status_code == 303
@@ -371,9 +388,8 @@ def test_a_file_imported_again_starts_no_game_twice(app: Flask, phone: Confidant
 def test_a_game_deleted_here_is_not_imported_again_but_pointed_to(
     app: Flask, phone: Confidant
 ) -> None:
-    deleted = started(phone, ["Thomas", "Ute", "Kevin"], first_dealer="0")
-    phone.play(1, [0, 1, 1], [0, 0, 1])
-    started(phone, ["Dora", "Eve", "Finn"])
+    deleted = kept(app, phone, [([0, 1, 1], [0, 0, 1])])
+    kept(app, phone, names=["Dora", "Eve", "Finn"])
     backup = json.loads(phone.get("/export.json").get_data())
     assert post(phone, f"/games/{deleted}/delete").status_code == 303
     count = game_count(app)
@@ -396,7 +412,7 @@ def test_a_new_phone_sending_its_first_import_twice_starts_the_games_once(
 ) -> None:
     # A phone that never kept a game opens the import page, then a double tap sends the form
     # twice with the cookie that page gave: both requests are the same phone's.
-    started(phone, ["Thomas", "Ute", "Kevin"])
+    kept(app, phone)
     backup = json.loads(phone.get("/export.json").get_data())
     new = Confidant(app.test_client())
     token = new.csrf("/import")
@@ -416,7 +432,7 @@ def test_a_new_phone_sending_its_first_import_twice_starts_the_games_once(
 def test_a_start_time_with_an_offset_is_the_same_moment_and_the_same_game(
     app: Flask, phone: Confidant
 ) -> None:
-    started(phone, ["Thomas", "Ute", "Kevin"], first_dealer="0")
+    kept(app, phone)
     document = phone.get(f"/games/{phone.game_id}/export.json").get_json()
     moment = datetime.fromisoformat(document["game"]["created_at"].replace("Z", "+00:00"))
     shifted = moment.astimezone(timezone(timedelta(hours=2))).isoformat()  # 2 h later, +02:00
@@ -432,7 +448,7 @@ def test_a_start_time_with_an_offset_is_the_same_moment_and_the_same_game(
 
 
 def test_games_without_a_start_time_are_all_imported(app: Flask, phone: Confidant) -> None:
-    started(phone, ["Thomas", "Ute", "Kevin"], first_dealer="0")
+    kept(app, phone)
     item = phone.get(f"/games/{phone.game_id}/export.json").get_json()
     del item["game"]["created_at"]
     document = {"schema_version": 1, "games": [item, item]}
@@ -446,9 +462,7 @@ def test_games_without_a_start_time_are_all_imported(app: Flask, phone: Confidan
 def test_a_tampered_score_refuses_the_whole_file_naming_game_and_round(
     app: Flask, phone: Confidant
 ) -> None:
-    started(phone, ["Thomas", "Ute", "Kevin"], first_dealer="0")
-    phone.play(1, [0, 1, 1], [0, 0, 1])
-    phone.play(2, [2, 0, 0], [1, 0, 1])
+    kept(app, phone, [([0, 1, 1], [0, 0, 1]), ([2, 0, 0], [1, 0, 1])])
     document = json.loads(phone.get("/export.json").get_data())
     good = document["games"][0]
     bad = json.loads(json.dumps(good))
@@ -467,8 +481,7 @@ def test_a_tampered_score_refuses_the_whole_file_naming_game_and_round(
 def test_a_bid_the_rules_forbid_refuses_the_file_with_the_rules_reason(
     app: Flask, phone: Confidant
 ) -> None:
-    started(phone, ["Thomas", "Ute", "Kevin"], first_dealer="0", bid_rule="plus_minus_one")
-    phone.play(1, [0, 0, 0], [1, 0, 0])
+    kept(app, phone, [([0, 0, 0], [1, 0, 0])], "plus_minus_one")
     document = json.loads(phone.get(f"/games/{phone.game_id}/export.json").get_data())
     round_one = document["game"]["rounds"][0]
     round_one["bids"] = [0, 1, 0]  # they add up to the 1 trick: Thomas, who deals, may not

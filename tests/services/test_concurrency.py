@@ -113,9 +113,9 @@ def trump_of(body: dict[str, str]) -> dict[str, str | None]:
 
 def new_game(api: ApiClient) -> tuple[str, str]:
     """A 3-player game whose round 1 has its trump, so trump and bids may both be written."""
-    game = api.create(["Ann", "Bob", "Cy"], first_dealer=0)
-    api.trump(game["id"], 1, "blue")
-    return game["id"], api.tokens[game["id"]]
+    game_id = api.seed()
+    api.trump(game_id, 1, "blue")
+    return game_id, api.tokens[game_id]
 
 
 def describe(answers: list[Answer]) -> list[tuple[int, Any]]:

@@ -12,35 +12,25 @@ from scorekeeper.rules.game import RoundState
 from scorekeeper.rules.messages import BidError, OutOfTurnError, SetupError, TrickError
 from scorekeeper.services import games, history, rounds, sharing
 
-PLAYERS = ["Ann", "Bob", "Cy"]
+from ..factory import PLAYERS, seed
+
 PHONE = sharing.Device("phone-key")
 OTHER = sharing.Device("other-key")
 
 
 def start(app: Flask, device: sharing.Device = PHONE, **options: object) -> str:
-    with app.app_context():
-        created = games.create_game(PLAYERS, first_dealer=0, device=device, **options)  # type: ignore[arg-type]
-        return created.game.id
+    return seed(app, device=device, **options).id
 
 
 def bidding(app: Flask, **options: object) -> str:
     """A game whose round 1 has its trump and waits for bids."""
-    game_id = start(app, **options)
-    with app.app_context():
-        rounds.record_trump(game_id, PHONE, 1, "green")
-    return game_id
+    return seed(app, device=PHONE, next_trump="green", **options).id
 
 
 def playing(app: Flask, bids: list[int] | None = None) -> str:
     """A game whose round 2 (2 cards, Bob deals) has all its bids."""
-    game_id = start(app)
-    with app.app_context():
-        rounds.record_trump(game_id, PHONE, 1, "green")
-        rounds.record_bids(game_id, PHONE, 1, [1, 0, 0])
-        rounds.record_tricks(game_id, PHONE, 1, [1, 0, 0])
-        rounds.record_trump(game_id, PHONE, 2, "red")
-        rounds.record_bids(game_id, PHONE, 2, bids or [1, 0, 0])
-    return game_id
+    played = [([1, 0, 0], [1, 0, 0])]
+    return seed(app, played=played, device=PHONE, next_trump="red", next_bids=bids or [1, 0, 0]).id
 
 
 # -- Edit rights -------------------------------------------------------------------------------

@@ -13,12 +13,8 @@ pytestmark = pytest.mark.both_backends
 
 
 def _game_after(api: ApiClient, rounds_scored: int) -> str:
-    game_id: str = api.create(["Thomas", "Ute", "Kevin"], first_dealer=0)["id"]
-    for number in range(1, rounds_scored + 1):
-        bids = [0] * 3
-        tricks = [number, 0, 0]
-        api.play_round(game_id, number, bids, tricks, turned="green")
-    return game_id
+    """A game of ``rounds_scored`` rounds, seeded through the services."""
+    return api.seed(played=[([0] * 3, [n, 0, 0]) for n in range(1, rounds_scored + 1)])
 
 
 def test_reading_a_game_costs_the_same_after_1_and_19_rounds(app: Flask, api: ApiClient) -> None:

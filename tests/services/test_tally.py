@@ -12,20 +12,15 @@ from scorekeeper.rules.game import RoundState
 from scorekeeper.rules.messages import OutOfTurnError, TrickError
 from scorekeeper.services import audit, games, rounds, undo
 
-PLAYERS = ["Ann", "Bob", "Cy"]
+from ..factory import seed
 
 
 @pytest.fixture
 def game(app: Flask) -> tuple[str, str]:
     """A game whose round 2 is being played: bids Ann 1, Bob 1, Cy 0."""
-    with app.app_context():
-        created = games.create_game(PLAYERS, first_dealer=0)
-        game_id, token = created.game.id, created.edit_token
-        rounds.record_trump(game_id, token, 1, "red")
-        rounds.record_bids(game_id, token, 1, [0, 1, 0])
-        rounds.record_tricks(game_id, token, 1, [0, 1, 0])
-        rounds.record_trump(game_id, token, 2, "blue")
-        rounds.record_bids(game_id, token, 2, [1, 1, 0])
+    game_id, token = seed(
+        app, played=[([0, 1, 0], [0, 1, 0])], turned="red", next_trump="blue", next_bids=[1, 1, 0]
+    )
     return game_id, token
 
 

@@ -14,29 +14,22 @@ from scorekeeper.rules.game import RoundState
 from scorekeeper.rules.messages import OutOfTurnError
 from scorekeeper.services import audit, games, rounds, undo
 
-PLAYERS = ["Ann", "Bob", "Cy"]
-
-
-class Game:
-    def __init__(self, app: Flask) -> None:
-        with app.app_context():
-            created = games.create_game(PLAYERS, first_dealer=0)
-        self.id = created.game.id
-        self.token = created.edit_token
+from ..api_client import ApiClient
+from ..factory import Seeded, seed
 
 
 @pytest.fixture
-def game(app: Flask) -> Game:
-    return Game(app)
+def game(app: Flask) -> Seeded:
+    return seed(app)
 
 
-def facts(game: Game, number: int) -> tuple[Any, ...]:
+def facts(game: Seeded, number: int) -> tuple[Any, ...]:
     snapshot = games.get_game(game.id)
     view = snapshot.round(number)
     return view.state, view.trump, view.bids, view.tricks, snapshot.draft(number)
 
 
-def test_undo_of_a_trump_takes_it_back_and_redo_puts_it_back(app: Flask, game: Game) -> None:
+def test_undo_of_a_trump_takes_it_back_and_redo_puts_it_back(app: Flask, game: Seeded) -> None:
     with app.app_context():
         before = facts(game, 1)
         rounds.record_trump(game.id, game.token, 1, "red")
@@ -50,7 +43,7 @@ def test_undo_of_a_trump_takes_it_back_and_redo_puts_it_back(app: Flask, game: G
         assert facts(game, 1) == after
 
 
-def test_undo_of_one_bid_takes_back_that_bid_only(app: Flask, game: Game) -> None:
+def test_undo_of_one_bid_takes_back_that_bid_only(app: Flask, game: Seeded) -> None:
     with app.app_context():
         rounds.record_trump(game.id, game.token, 1, "red")
         rounds.record_bid(game.id, game.token, 1, 1, 1)
@@ -60,7 +53,7 @@ def test_undo_of_one_bid_takes_back_that_bid_only(app: Flask, game: Game) -> Non
         assert games.get_game(game.id).round(1).bids == (None, 1, None)
 
 
-def test_undo_of_a_scoring_leaves_its_tricks_tapped_in(app: Flask, game: Game) -> None:
+def test_undo_of_a_scoring_leaves_its_tricks_tapped_in(app: Flask, game: Seeded) -> None:
     with app.app_context():
         rounds.record_trump(game.id, game.token, 1, "red")
         rounds.record_bids(game.id, game.token, 1, [0, 1, 1])
@@ -75,7 +68,7 @@ def test_undo_of_a_scoring_leaves_its_tricks_tapped_in(app: Flask, game: Game) -
         assert facts(game, 1)[4] == (None, None, None)
 
 
-def test_undo_of_everyone_made_their_bid_and_of_tricks(app: Flask, game: Game) -> None:
+def test_undo_of_everyone_made_their_bid_and_of_tricks(app: Flask, game: Seeded) -> None:
     with app.app_context():
         rounds.record_trump(game.id, game.token, 1, "red")
         rounds.record_bids(game.id, game.token, 1, [0, 1, 0])
@@ -87,7 +80,7 @@ def test_undo_of_everyone_made_their_bid_and_of_tricks(app: Flask, game: Game) -
         assert facts(game, 1)[3] is None
 
 
-def test_undo_of_a_correction_restores_the_round_and_its_mark(app: Flask, game: Game) -> None:
+def test_undo_of_a_correction_restores_the_round_and_its_mark(app: Flask, game: Seeded) -> None:
     with app.app_context():
         rounds.record_trump(game.id, game.token, 1, "red")
         rounds.record_bids(game.id, game.token, 1, [0, 1, 0])
@@ -107,7 +100,7 @@ def test_undo_of_a_correction_restores_the_round_and_its_mark(app: Flask, game: 
 
 
 def test_repeated_undos_go_back_step_by_step_to_the_last_scored_round(
-    app: Flask, game: Game
+    app: Flask, game: Seeded
 ) -> None:
     with app.app_context():
         for number, bids in ((1, [0, 1, 0]), (2, [1, 0, 1])):
@@ -129,7 +122,7 @@ def test_repeated_undos_go_back_step_by_step_to_the_last_scored_round(
         assert games.get_game(game.id).view.current_round == 2
 
 
-def test_undo_stops_short_of_rounds_before_the_last_scored_one(app: Flask, game: Game) -> None:
+def test_undo_stops_short_of_rounds_before_the_last_scored_one(app: Flask, game: Seeded) -> None:
     with app.app_context():
         for number, bids in ((1, [0, 1, 0]), (2, [1, 0, 1]), (3, [1, 1, 1])):
             rounds.record_trump(game.id, game.token, number, "red")
@@ -144,7 +137,7 @@ def test_undo_stops_short_of_rounds_before_the_last_scored_one(app: Flask, game:
         assert undo.reversible(games.get_game(game.id)).undo is None
 
 
-def test_a_write_after_an_undo_leaves_nothing_to_redo(app: Flask, game: Game) -> None:
+def test_a_write_after_an_undo_leaves_nothing_to_redo(app: Flask, game: Seeded) -> None:
     with app.app_context():
         rounds.record_trump(game.id, game.token, 1, "red")
         undo.undo(game.id, game.token)
@@ -154,7 +147,7 @@ def test_a_write_after_an_undo_leaves_nothing_to_redo(app: Flask, game: Game) ->
             undo.redo(game.id, game.token)
 
 
-def test_nothing_to_undo_in_a_new_game(app: Flask, game: Game) -> None:
+def test_nothing_to_undo_in_a_new_game(app: Flask, game: Seeded) -> None:
     with app.app_context():
         version = games.get_game(game.id).version
         with pytest.raises(OutOfTurnError, match="nothing to undo"):
@@ -162,7 +155,7 @@ def test_nothing_to_undo_in_a_new_game(app: Flask, game: Game) -> None:
         assert games.get_game(game.id).version == version
 
 
-def test_an_undo_after_another_phones_write_is_refused(app: Flask, game: Game) -> None:
+def test_an_undo_after_another_phones_write_is_refused(app: Flask, game: Seeded) -> None:
     with app.app_context():
         seen = rounds.record_trump(game.id, game.token, 1, "red").version
         rounds.record_bid(game.id, game.token, 1, 1, 1)  # the other phone
@@ -172,14 +165,14 @@ def test_an_undo_after_another_phones_write_is_refused(app: Flask, game: Game) -
         assert facts(game, 1) == before
 
 
-def test_undo_needs_the_right_to_keep_score(app: Flask, game: Game) -> None:
+def test_undo_needs_the_right_to_keep_score(app: Flask, game: Seeded) -> None:
     with app.app_context():
         rounds.record_trump(game.id, game.token, 1, "red")
         with pytest.raises(errors.TokenRejected):
             undo.undo(game.id, "not-the-token")
 
 
-def test_the_round_history_tells_the_undo_and_the_redo(app: Flask, game: Game) -> None:
+def test_the_round_history_tells_the_undo_and_the_redo(app: Flask, game: Seeded) -> None:
     with app.app_context():
         rounds.record_trump(game.id, game.token, 1, "red")
         undo.undo(game.id, game.token)
@@ -192,7 +185,7 @@ def test_the_round_history_tells_the_undo_and_the_redo(app: Flask, game: Game) -
         assert trail[1].new.trump is None
 
 
-def test_a_trick_count_tapped_in_is_undone_and_redone_alone(app: Flask, game: Game) -> None:
+def test_a_trick_count_tapped_in_is_undone_and_redone_alone(app: Flask, game: Seeded) -> None:
     with app.app_context():
         rounds.record_trump(game.id, game.token, 1, "red")
         rounds.record_bids(game.id, game.token, 1, [0, 1, 0])
@@ -217,7 +210,7 @@ def test_a_trick_count_tapped_in_is_undone_and_redone_alone(app: Flask, game: Ga
         assert facts(game, 1)[2:] == (None, None, (None, None, None))
 
 
-def test_undo_of_a_scoring_then_of_a_count_tapped_in(app: Flask, game: Game) -> None:
+def test_undo_of_a_scoring_then_of_a_count_tapped_in(app: Flask, game: Seeded) -> None:
     with app.app_context():
         rounds.record_trump(game.id, game.token, 1, "red")
         rounds.record_bids(game.id, game.token, 1, [0, 1, 1])
@@ -231,7 +224,7 @@ def test_undo_of_a_scoring_then_of_a_count_tapped_in(app: Flask, game: Game) -> 
         assert facts(game, 1)[4] == (0, None, 0)
 
 
-def test_the_same_count_tapped_again_is_no_change_to_undo(app: Flask, game: Game) -> None:
+def test_the_same_count_tapped_again_is_no_change_to_undo(app: Flask, game: Seeded) -> None:
     with app.app_context():
         rounds.record_trump(game.id, game.token, 1, "red")
         rounds.record_bids(game.id, game.token, 1, [0, 1, 0])
@@ -244,7 +237,7 @@ def test_the_same_count_tapped_again_is_no_change_to_undo(app: Flask, game: Game
 
 
 def test_a_count_tapped_over_the_tally_is_undone_to_the_tallied_count(
-    app: Flask, game: Game
+    app: Flask, game: Seeded
 ) -> None:
     with app.app_context():
         rounds.record_trump(game.id, game.token, 1, "red")
@@ -260,7 +253,7 @@ def test_a_count_tapped_over_the_tally_is_undone_to_the_tallied_count(
         assert games.get_game(game.id).round(1).tally == ()
 
 
-def test_the_round_history_tells_a_count_tapped_in_and_its_undo(app: Flask, game: Game) -> None:
+def test_the_round_history_tells_a_count_tapped_in_and_its_undo(app: Flask, game: Seeded) -> None:
     with app.app_context():
         rounds.record_trump(game.id, game.token, 1, "red")
         rounds.record_bids(game.id, game.token, 1, [0, 1, 0])
@@ -273,3 +266,35 @@ def test_the_round_history_tells_a_count_tapped_in_and_its_undo(app: Flask, game
         ]
         assert [line.seat for line in trail[-1].lines] == [1]
         assert trail[-1].lines[0].differences == (audit.Difference("draft", 1, None),)
+
+
+def test_a_trick_count_tapped_in_is_undone_and_its_trail_exports_and_imports(
+    app: Flask, api: ApiClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game_id = api.seed(next_trump="red", next_bids=[0, 1, 0])
+    token = api.tokens[game_id]
+    with app.test_request_context():
+        rounds.save_trick_draft(game_id, token, 1, 1, 1)
+        rounds.save_trick_draft(game_id, token, 1, 0, 1)  # Thomas's count, a wrong tap
+    before = api.get(game_id)
+    with app.test_request_context():
+        assert undo.undo(game_id, token).game.version == before["version"] + 1
+        assert games.get_game(game_id).draft(1) == (None, 1, None)
+        rounds.save_trick_draft(game_id, token, 1, 0, 0)
+        rounds.score_round(game_id, token, 1)
+    original = api.get(game_id)
+    assert original["rounds"][0]["tricks"] == [0, 1, 0]
+    document = api.client.get(f"/api/v1/games/{game_id}/export").get_json()
+    kinds = [entry["kind"] for entry in document["audit"]]
+    assert kinds == ["trump", "bids", "draft", "draft", "undo", "draft", "score"]
+    # The export keeps within the bound of entries an import takes, and imports back.
+    monkeypatch.setattr(audit, "AUDIT_EXPORTED", 4)
+    latest = api.client.get(f"/api/v1/games/{game_id}/export").get_json()
+    assert [entry["kind"] for entry in latest["audit"]] == kinds[-4:]
+    for exported in (document, latest):
+        response = api.client.post("/api/v1/import", json=exported)
+        assert response.status_code == 201, response.get_json()
+        (created,) = response.get_json()["games"]
+        copy = api.get(created["id"])
+        for key in ("rules", "rounds", "totals", "standings", "current_round"):
+            assert copy[key] == original[key], key

@@ -6,8 +6,6 @@ import hashlib
 import sqlite3
 import threading
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
 
 import pytest
 import sqlalchemy as sa
@@ -21,7 +19,8 @@ from scorekeeper.rules.messages import BidError, OutOfTurnError, RuleError, Tric
 from scorekeeper.rules.referee import verify_trump_turn
 from scorekeeper.services import games, loading, rounds, sharing
 
-PLAYERS = ["Ann", "Bob", "Cy"]
+from ..factory import PLAYERS, Seeded, play, seed
+
 DATA_TABLES = {
     "games",
     "players",
@@ -35,40 +34,22 @@ DATA_TABLES = {
 DERIVED_WORDS = ("score", "total", "standing", "rank", "winner", "point")
 
 
-@dataclass(frozen=True)
-class Game:
-    id: str
-    token: str
-
-
 def read(app: Flask, game_id: str) -> loading.GameSnapshot:
     """The game as the database holds it, read in an app context (and session) of its own."""
     with app.app_context():
         return games.get_game(game_id)
 
 
-def play(game: Game, number: int, bids: list[int], tricks: list[int], turned: str = "blue") -> Any:
-    """Trump, bids and tricks of one round; the last snapshot."""
-    rounds.record_trump(game.id, game.token, number, turned)
-    rounds.record_bids(game.id, game.token, number, bids)
-    return rounds.record_tricks(game.id, game.token, number, tricks)
-
-
-def new_game(app: Flask, **options: Any) -> Game:
-    with app.app_context():
-        created = games.create_game(PLAYERS, first_dealer=0, **options)
-    return Game(created.game.id, created.edit_token)
-
-
 @pytest.fixture
-def game(app: Flask) -> Game:
+def game(app: Flask) -> Seeded:
     """A 3-player game: round 1 scored, round 2 with its trump and one bid of three."""
-    game = new_game(app)
-    with app.app_context():
-        play(game, 1, [0, 1, 0], [0, 1, 0])
-        rounds.record_trump(game.id, game.token, 2, "red")
-        rounds.record_bids(game.id, game.token, 2, [1, None, None])
-    return game
+    return seed(
+        app,
+        played=[([0, 1, 0], [0, 1, 0])],
+        turned="blue",
+        next_trump="red",
+        next_bids=[1, None, None],
+    )
 
 
 def sqlite_path(database_url: str) -> str:
@@ -82,7 +63,7 @@ def sqlite_path(database_url: str) -> str:
 def test_each_write_bumps_the_version_by_one_and_the_update_time(app: Flask) -> None:
     with app.app_context():
         created = games.create_game(PLAYERS, first_dealer=0)
-        game = Game(created.game.id, created.edit_token)
+        game = Seeded(created.game.id, created.edit_token)
         first = created.game
         writes: list[Callable[[], loading.GameSnapshot]] = [
             lambda: rounds.record_trump(game.id, game.token, 1, "wizard", "green"),
@@ -116,7 +97,7 @@ def test_each_write_bumps_the_version_by_one_and_the_update_time(app: Flask) -> 
 
 # -- Refused writes change nothing ---------------------------------------------------------
 
-Refusal = Callable[[Game, str], object]
+Refusal = Callable[[Seeded, str], object]
 
 REFUSALS: dict[str, tuple[Refusal, type[Exception]]] = {
     "bid out of range": (
@@ -185,9 +166,9 @@ REFUSALS: dict[str, tuple[Refusal, type[Exception]]] = {
 
 @pytest.mark.both_backends
 @pytest.mark.parametrize("case", REFUSALS)
-def test_a_refused_write_changes_nothing(app: Flask, game: Game, case: str) -> None:
+def test_a_refused_write_changes_nothing(app: Flask, game: Seeded, case: str) -> None:
     refuse, error = REFUSALS[case]
-    other = new_game(app)
+    other = seed(app)
     before = read(app, game.id)
     assert before.version == 6
 
@@ -198,7 +179,7 @@ def test_a_refused_write_changes_nothing(app: Flask, game: Game, case: str) -> N
     assert read(app, other.id).version == 1
 
 
-def test_the_app_context_goes_on_after_a_refused_write(app: Flask, game: Game) -> None:
+def test_the_app_context_goes_on_after_a_refused_write(app: Flask, game: Seeded) -> None:
     # The session is usable after a refusal, and the next write starts from the stored facts.
     with app.app_context():
         with pytest.raises(TrickError):
@@ -221,7 +202,7 @@ def test_the_app_context_goes_on_after_a_refused_write(app: Flask, game: Game) -
 
 
 @pytest.mark.parametrize("token", [None, ""])
-def test_a_write_without_a_token_is_refused(app: Flask, game: Game, token: str | None) -> None:
+def test_a_write_without_a_token_is_refused(app: Flask, game: Seeded, token: str | None) -> None:
     with app.app_context():
         with pytest.raises(errors.TokenMissing):
             sharing.authorize(game.id, token)
@@ -231,8 +212,8 @@ def test_a_write_without_a_token_is_refused(app: Flask, game: Game, token: str |
             games.delete_game(game.id, token)
 
 
-def test_a_token_of_another_game_or_a_made_up_one_is_rejected(app: Flask, game: Game) -> None:
-    other = new_game(app)
+def test_a_token_of_another_game_or_a_made_up_one_is_rejected(app: Flask, game: Seeded) -> None:
+    other = seed(app)
     with app.app_context():
         sharing.authorize(game.id, game.token)
         for token in (other.token, game.token + "x", game.token[:-1]):
@@ -242,7 +223,7 @@ def test_a_token_of_another_game_or_a_made_up_one_is_rejected(app: Flask, game: 
                 rounds.record_bids(game.id, token, 2, [1, 0, None])
 
 
-def test_an_unknown_game_is_not_found(app: Flask, game: Game) -> None:
+def test_an_unknown_game_is_not_found(app: Flask, game: Seeded) -> None:
     with app.app_context():
         for game_id in ("no-such-game", game.id.upper(), ""):
             with pytest.raises(errors.GameNotFound):
@@ -254,7 +235,7 @@ def test_an_unknown_game_is_not_found(app: Flask, game: Game) -> None:
 
 
 @pytest.mark.parametrize("number", [0, -1, 21, 1000])
-def test_a_round_outside_the_game_is_not_found(app: Flask, game: Game, number: int) -> None:
+def test_a_round_outside_the_game_is_not_found(app: Flask, game: Seeded, number: int) -> None:
     with app.app_context():
         with pytest.raises(errors.RoundNotFound) as raised:
             rounds.record_bids(game.id, game.token, number, [0, 0, 0])
@@ -275,7 +256,7 @@ def test_a_round_outside_the_game_is_not_found(app: Flask, game: Game, number: i
 
 
 def test_correct_round_replaces_trump_bids_and_tricks_at_once(app: Flask) -> None:
-    game = new_game(app)
+    game = seed(app)
     with app.app_context():
         play(game, 1, [0, 1, 0], [0, 1, 0])
         play(game, 2, [1, 1, 0], [1, 1, 0], turned="red")
@@ -310,7 +291,7 @@ def test_correct_round_replaces_trump_bids_and_tricks_at_once(app: Flask) -> Non
     assert read(app, game.id) == after
 
 
-def test_correct_round_refuses_a_round_not_scored(app: Flask, game: Game) -> None:
+def test_correct_round_refuses_a_round_not_scored(app: Flask, game: Seeded) -> None:
     before = read(app, game.id)
     with app.app_context():
         for number in (2, 3):
@@ -330,11 +311,8 @@ def test_correct_round_refuses_a_round_not_scored(app: Flask, game: Game) -> Non
 def test_correct_round_of_the_round_that_deals_every_card(app: Flask) -> None:
     # Six players: round 10 deals all 60 cards, so it has no trump to correct.
     players = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
+    game = seed(app, players, [([0] * 6, [n, 0, 0, 0, 0, 0]) for n in range(1, 10)])
     with app.app_context():
-        created = games.create_game(players, first_dealer=0)
-        game = Game(created.game.id, created.edit_token)
-        for number in range(1, 10):
-            play(game, number, [0] * 6, [number, 0, 0, 0, 0, 0])
         rounds.record_bids(game.id, game.token, 10, [2, 2, 2, 2, 1, 0])
         scored = rounds.record_tricks(game.id, game.token, 10, [2, 2, 2, 2, 1, 1])
         assert scored.view.status is GameStatus.FINISHED
@@ -365,11 +343,19 @@ def test_correct_round_of_the_round_that_deals_every_card(app: Flask) -> None:
     assert read(app, game.id) == corrected
 
 
+def test_a_second_game_with_a_chosen_id_is_refused(app: Flask) -> None:
+    with app.test_request_context():
+        games.create_game(["Ann", "Bob", "Cy"], game_id="x" * 24)
+        with pytest.raises(errors.GameExists):
+            games.create_game(["Dan", "Eve", "Fay"], game_id="x" * 24)
+        assert games.get_game("x" * 24).table.players == ("Ann", "Bob", "Cy")
+
+
 # -- Deleting ------------------------------------------------------------------------------
 
 
-def test_a_deleted_game_reads_and_writes_as_unknown(app: Flask, game: Game) -> None:
-    other = new_game(app)
+def test_a_deleted_game_reads_and_writes_as_unknown(app: Flask, game: Seeded) -> None:
+    other = seed(app)
     with app.app_context():
         assert games.delete_game(game.id, game.token, if_match={6}) is None
     with app.app_context():
@@ -387,7 +373,7 @@ def test_a_deleted_game_reads_and_writes_as_unknown(app: Flask, game: Game) -> N
 # -- What is stored ------------------------------------------------------------------------
 
 
-def test_only_the_sha256_of_the_edit_token_is_stored(app: Flask, game: Game) -> None:
+def test_only_the_sha256_of_the_edit_token_is_stored(app: Flask, game: Seeded) -> None:
     assert len(game.token) >= 43  # 256 random bits, URL-safe base64
     assert len(game.id) >= 22  # 128 random bits
     with app.app_context():
@@ -450,7 +436,7 @@ def test_sqlite_connections_use_wal_and_foreign_keys(app: Flask) -> None:
 def test_a_sqlite_write_holds_the_write_lock_from_its_start_while_reads_go_on(
     app: Flask, database_url: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    game = new_game(app)
+    game = seed(app)
     seen: dict[str, object] = {}
     check_trump = verify_trump_turn
 
@@ -484,7 +470,7 @@ def test_a_sqlite_write_holds_the_write_lock_from_its_start_while_reads_go_on(
 def test_a_sqlite_write_waits_for_another_writer_instead_of_failing(
     app: Flask, database_url: str
 ) -> None:
-    game = new_game(app)
+    game = seed(app)
     outcome: dict[str, object] = {}
 
     def write() -> None:
@@ -569,7 +555,7 @@ def test_every_write_answers_the_game_as_read_afresh_through_corrections(app: Fl
     """Each write answers the whole game as its stored facts give it: after corrections,
     take-backs, drafts and a round scored again (which move the totals and, under the
     Canadian rule, the forbidden bids of the rounds after them)."""
-    game = new_game(app, bid_rule="canadian")
+    game = seed(app, bid_rule="canadian")
     g, t = game.id, game.token
     writes: list[Callable[[], object]] = [
         lambda: play(game, 1, [1, 0, 0], [1, 0, 0], turned="red"),
