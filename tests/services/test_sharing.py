@@ -98,6 +98,7 @@ def test_a_made_up_hand_over_link_is_refused(app: Flask, link: str) -> None:
     assert not keeps_score(app, game.id, taker)
 
 
+@pytest.mark.both_backends
 def test_four_phones_redeeming_one_link_at_once_exactly_one_wins(app: Flask) -> None:
     game = seed(app, device=KEEPER)
     link = make_link(app, game)
