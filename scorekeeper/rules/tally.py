@@ -133,7 +133,8 @@ class Need(StrEnum):
     """Where a player stands against their bid while the round is played."""
 
     NEEDS = "needs"  # fewer tricks than bid, and enough tricks left to make it
-    MADE = "made"  # exactly the bid so far
+    ENOUGH = "enough"  # exactly the bid, with tricks left to play: one more would miss it
+    MADE = "made"  # exactly the bid, every trick played
     OVER = "over"  # more tricks than bid
     OUT_OF_REACH = "out_of_reach"  # fewer tricks left to play than still needed
 
@@ -157,7 +158,7 @@ class Progress:
         if self.won > self.bid:
             return Need.OVER
         if self.won == self.bid:
-            return Need.MADE
+            return Need.MADE if not self.left else Need.ENOUGH
         return Need.NEEDS if self.bid - self.won <= self.left else Need.OUT_OF_REACH
 
     @property

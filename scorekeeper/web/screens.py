@@ -311,8 +311,10 @@ def change_words(game: loading.GameSnapshot, step: undo.Step) -> str:
         return gettext("trick %(trick)d of round %(round)d", trick=trick, round=number)
     if step.kind == "correction":
         return gettext("the correction of round %(round)d", round=number)
-    if step.kind == "specials":  # named as the game's deck has them
-        only = only_one_recorded(game.table)
+    if step.kind == "specials":  # named by what the change wrote, else as the deck has them
+        bomb, cloud = step.old.bomb != step.new.bomb, step.old.cloud != step.new.cloud
+        only = Special.BOMB if bomb and not cloud else Special.CLOUD if cloud and not bomb else None
+        only = only or only_one_recorded(game.table)
         if only is Special.BOMB:
             return gettext("the Bomb in round %(round)d", round=number)
         if only is Special.CLOUD:

@@ -1,5 +1,5 @@
 """What the pages show of a round's trick tally, asked of the rules: each player's tricks won
-so far and what they still need, in words ("needs 1", "made it", "1 over")."""
+so far and what they still need, in words ("needs 1", "no more tricks", "made it", "1 over")."""
 
 from __future__ import annotations
 
@@ -55,6 +55,8 @@ def need_words(player: Progress) -> str | None:
     need = player.need
     if need is Need.NEEDS:
         return str(ngettext("needs %(num)d", "needs %(num)d", player.missing))
+    if need is Need.ENOUGH:
+        return gettext("no more tricks")
     if need is Need.MADE:
         return gettext("made it")
     if need is Need.OVER:

@@ -47,7 +47,7 @@ def test_the_round_screen_offers_one_tap_per_trick_with_the_running_count(
     assert "Who won trick 2 of 3?" in page
     assert "Ute 1 trick · needs 1" in page
     assert "Thomas 0 tricks · needs 1" in page
-    assert "Kevin 0 tricks · made it" in page
+    assert "Kevin 0 tricks · no more tricks" in page  # bid 0: not "made it" with 2 to play
     assert "Undo: trick 1 of round 3" in page
     history = text(phone.get(f"/games/{phone.game_id}/rounds/3/history"))
     assert "Trick tallied" in history
@@ -88,7 +88,14 @@ def test_the_follower_sees_bids_tricks_so_far_and_what_each_still_needs(
     assert "Tricks played: 2 of 3." in page
     row = re.search(r'<tr data-seat="1">.*?</tr>', body, flags=re.S)
     assert row is not None
-    assert re.sub(r"<[^>]+>", " ", row.group(0)).split() == ["Ute", "2", "2", "made", "it"]
+    assert re.sub(r"<[^>]+>", " ", row.group(0)).split() == [
+        "Ute",
+        "2",
+        "2",
+        "no",
+        "more",
+        "tricks",
+    ]
     assert "Thomas 1 0 needs 1" in page
     _won(phone, 1)
     page = text(other_phone.get(live))
@@ -109,6 +116,7 @@ def test_secret_bids_do_not_leak_through_the_tally(
         text(phone.round_page(1)),
     ):
         assert "made it" not in page
+        assert "no more tricks" not in page
         assert "needs " not in page
         assert not re.search(r"\d over", page)
     assert "Ute 1 trick" in text(phone.round_page(1))

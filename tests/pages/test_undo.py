@@ -80,16 +80,12 @@ def test_a_trick_count_tapped_in_is_undone_and_the_history_tells_it(phone: Confi
     [
         (["cloud"], "cloud", "0:up", "the Cloud in round 1", "die Wolke in Runde 1"),
         (["bomb"], "bomb", "1", "the Bomb in round 1", "die Bombe in Runde 1"),
-        (
-            ["bomb", "cloud"],
-            "bomb",
-            "1",
-            "the Bomb or the Cloud in round 1",
-            "die Bombe oder die Wolke in Runde 1",
-        ),
+        # Both in the deck: named by the one the tap changed.
+        (["bomb", "cloud"], "bomb", "1", "the Bomb in round 1", "die Bombe in Runde 1"),
+        (["bomb", "cloud"], "cloud", "0:up", "the Cloud in round 1", "die Wolke in Runde 1"),
     ],
 )
-def test_the_undo_of_a_special_card_names_the_cards_in_the_deck(
+def test_the_undo_of_a_special_card_names_the_card_it_takes_back(
     phone: Confidant, deck: list[str], action: str, value: str, named: str, german: str
 ) -> None:
     started(phone, deck=deck)

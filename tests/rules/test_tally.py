@@ -60,8 +60,10 @@ def test_a_complete_tally_of_seats_adds_up_to_the_cards(data: st.DataObject) -> 
     ("bid", "won", "left", "need", "missing", "over"),
     [
         (2, 1, 3, Need.NEEDS, 1, 0),  # "needs 1"
-        (2, 2, 1, Need.MADE, 0, 0),  # "made it"
-        (0, 0, 4, Need.MADE, 0, 0),  # wants none and has none
+        (2, 2, 1, Need.ENOUGH, 0, 0),  # "no more tricks": one more would miss the bid
+        (2, 2, 0, Need.MADE, 0, 0),  # "made it": every trick played
+        (0, 0, 4, Need.ENOUGH, 0, 0),  # wants none, has none, four tricks still to play
+        (0, 0, 0, Need.MADE, 0, 0),
         (1, 2, 0, Need.OVER, 0, 1),  # "1 over"
         (3, 0, 2, Need.OUT_OF_REACH, 3, 0),  # fewer tricks left than needed
         (2, 0, 2, Need.NEEDS, 2, 0),  # still possible: every trick left
@@ -84,9 +86,9 @@ def test_progress_of_a_round_in_play() -> None:
     # Round 4: Thomas bid 1, Ute 2, Kevin 0; Ute, Thomas, Ute won the first three tricks.
     shown = progress(4, [1, 2, 0], [1, 0, 1])
     assert [(p.seat, p.won, p.left, p.need) for p in shown] == [
-        (0, 1, 1, Need.MADE),
-        (1, 2, 1, Need.MADE),
-        (2, 0, 1, Need.MADE),
+        (0, 1, 1, Need.ENOUGH),
+        (1, 2, 1, Need.ENOUGH),
+        (2, 0, 1, Need.ENOUGH),
     ]
     shown = progress(4, [1, 2, 0], [1, 0, 0, 2])
     assert [p.need for p in shown] == [Need.OVER, Need.OUT_OF_REACH, Need.OVER]
