@@ -106,6 +106,22 @@ def test_a_round_whose_trump_the_bomb_decided_offers_no_bomb_to_play(
     assert 'name="action" value="bomb"' not in page
 
 
+def test_the_sheet_shows_a_bomb_turned_up_as_the_bomb_not_as_a_jester(
+    app: Flask, phone: Confidant
+) -> None:
+    _start(phone, ["bomb"])
+    played(app, phone, ([1, 0, 0], [1, 0, 0]), turned="bomb")
+    played(app, phone, ([1, 0, 0], [1, 1, 0]), turned="jester", first=2)
+    body = phone.get(f"/games/{phone.game_id}/sheet").get_data(as_text=True)
+    marks = re.findall(
+        r'<small class="trump"><span title="([^"]+)" aria-hidden="true">(.)</span>', body
+    )
+    assert marks[:2] == [
+        ("no trump (the Bomb was turned)", "✹"),
+        ("no trump (a Jester was turned)", "–"),
+    ]
+
+
 def test_the_clouds_change_is_tapped_in_and_shown_on_the_sheet(
     app: Flask, phone: Confidant
 ) -> None:
