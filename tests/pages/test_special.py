@@ -83,9 +83,11 @@ def test_the_werewolfs_holder_names_no_trump_and_the_sheet_marks_it(phone: Confi
 def test_the_bomb_toggle_takes_a_trick_from_the_sum(app: Flask, phone: Confidant) -> None:
     _round_2(app, phone, ["bomb"])
     assert "Tricks so far: 0 of 2." in text(phone.round_page(2))
+    assert "The Bomb was played: its trick goes to nobody · marked" not in text(phone.round_page(2))
     assert phone.tap(2, action="bomb", value="1").status_code == 303
     page = text(phone.round_page(2))
     assert "Tricks so far: 0 of 1." in page
+    assert "The Bomb was played: its trick goes to nobody · marked" in page  # its state in words
     assert phone.tricks(2, 0, 1).status_code == 303
     assert phone.score(2).status_code == 303  # Bob and Cy filled in from the sum: 0
     with app.app_context():
