@@ -60,10 +60,10 @@ def verify_one_bomb(trump: Trump | None, bomb: bool, *, field: str = "bomb") -> 
 
 
 def verify_cloud_took_a_trick(
-    table: Table, cloud: Cloud | None, tricks: Sequence[int] | None
+    table: Table, cloud: Cloud | None, tricks: Sequence[int | None] | None
 ) -> None:
     """Raise when the Cloud changed the bid of a seat that took no trick in the round: its
-    trick's winner took that trick."""
+    trick's winner took that trick (``tricks``: each seat's, ``None`` where not known yet)."""
     if cloud is None or tricks is None or not 0 <= cloud.seat < len(tricks):
         return
     if tricks[cloud.seat] == 0:

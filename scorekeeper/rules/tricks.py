@@ -109,6 +109,23 @@ def tricks_if_all_made(total: int, bids: Sequence[int | None]) -> tuple[int, ...
     return made if sum(made) == total else None
 
 
+def not_all_made(table: Table, round_number: int, *, bomb: bool = False) -> TrickError:
+    """The refusal of "everyone made their bid" while the bids are hidden: it says that not
+    everyone can have, never why (the bids' sum, or whose bid the Cloud changed)."""
+    return TrickError(
+        _n(
+            "Not everyone can have made their bid: the bids do not add up to the %(num)d "
+            "trick of round %(round)d.",
+            "Not everyone can have made their bid: the bids do not add up to the %(num)d "
+            "tricks of round %(round)d.",
+        ),
+        num=table.tricks(round_number, bomb=bomb),
+        field="tricks",
+        note=_bomb_note(bomb),
+        round=round_number,
+    )
+
+
 def all_made_tricks(
     table: Table,
     round_number: int,
@@ -122,18 +139,7 @@ def all_made_tricks(
     total = table.tricks(round_number, bomb=bomb)
     made = tricks_if_all_made(total, bids)
     if made is None and hidden:
-        raise TrickError(
-            _n(
-                "Not everyone can have made their bid: the bids do not add up to the %(num)d "
-                "trick of round %(round)d.",
-                "Not everyone can have made their bid: the bids do not add up to the %(num)d "
-                "tricks of round %(round)d.",
-            ),
-            num=total,
-            field="tricks",
-            note=_bomb_note(bomb),
-            round=round_number,
-        )
+        raise not_all_made(table, round_number, bomb=bomb)
     if made is None:
         raise TrickError(
             _n(

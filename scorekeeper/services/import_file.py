@@ -27,7 +27,7 @@ from ..rules.specials import (
     verify_one_bomb,
 )
 from ..rules.table import MAX_PLAYERS, MIN_PLAYERS, NAME_MAX_LENGTH, Table, clean_names
-from ..rules.tally import Winner, verify_tally
+from ..rules.tally import Winner, tallied_tricks, verify_tally
 from ..rules.tricks import verify_one_count_per_seat
 from ..rules.variants import (
     GameRules,
@@ -243,7 +243,8 @@ def _verify_facts(
     verify_one_bomb(trump, data.bomb)
     bids = data.bids if data.bids is None or any(bid is not None for bid in data.bids) else None
     verify_cloud(table, number, bids, cloud)
-    verify_cloud_took_a_trick(table, cloud, data.tricks)
+    tricks = data.tricks or tallied_tricks(table, number, tuple(data.tally or ()))
+    verify_cloud_took_a_trick(table, cloud, tricks)
 
 
 def _verify_tally(

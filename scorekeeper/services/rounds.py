@@ -32,7 +32,13 @@ from ..rules.referee import (
 from ..rules.specials import Cloud, scored_bids, verify_cloud_took_a_trick, verify_one_bomb
 from ..rules.table import Table
 from ..rules.tally import Winner, verify_trick_winner
-from ..rules.tricks import all_made_tricks, complete_draft, verify_trick_count, verify_trick_counts
+from ..rules.tricks import (
+    all_made_tricks,
+    complete_draft,
+    not_all_made,
+    verify_trick_count,
+    verify_trick_counts,
+)
 from .loading import GameSnapshot, bump_version, facts_json, round_rows
 from .sharing import Credential, editing
 
@@ -158,7 +164,8 @@ def record_trump(
         verify_trump_turn(edit.view, number)
         specials = edit.game.table.rules.special_cards
         trump = trump_from(turned, chosen, specials)
-        verify_one_bomb(trump, edit.round.bomb, field="turned")
+        played = edit.round.bomb or None in edit.round.tally  # a trick went to nobody
+        verify_one_bomb(trump, played, field="turned")
         edit.round = replace(edit.round, trump=trump)
         edit.audit("trump")
     return edit.result()
@@ -361,6 +368,9 @@ def score_round(
             tricks = tapped_or_made(edit.game, number) or all_made_tricks(
                 view.table, number, bids, bomb=bomb, hidden=hidden
             )
+            cloud = edit.round.cloud
+            if hidden and cloud is not None and tricks[cloud.seat] == 0:
+                raise not_all_made(view.table, number, bomb=bomb)  # nothing of whose bid
         else:
             tricks = complete_draft(view.table, number, edit.game.draft(number), bomb=bomb)
         verify_tricks_turn(view, number, tricks)

@@ -7,8 +7,10 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import replace
 
+from ..rules.messages import SetupError
+from ..rules.messages import gettext_noop as _
 from ..rules.referee import verify_specials_turn, verify_trick_draft_turn
-from ..rules.specials import Cloud
+from ..rules.specials import Cloud, verify_cloud_took_a_trick
 from .loading import GameSnapshot
 from .rounds import RoundEdit, round_edit
 from .sharing import Credential
@@ -18,6 +20,16 @@ def _write(edit: RoundEdit, *, bomb: bool, cloud: Cloud | None) -> None:
     view = edit.view
     verify_trick_draft_turn(view, edit.number)
     verify_specials_turn(view, edit.number, bomb=bomb, cloud=cloud)
+    # A count tapped in as 0 is known already: that seat cannot have won the Cloud's trick.
+    verify_cloud_took_a_trick(view.table, cloud, edit.game.draft(edit.number))
+    if not bomb and None in edit.round.tally:
+        raise SetupError(
+            _(
+                "A trick of this round is tallied to nobody, which only the Bomb's is: "
+                "undo that trick first."
+            ),
+            field="bomb",
+        )
     edit.round = replace(edit.round, bomb=bomb, cloud=cloud)
     edit.audit("specials")
 

@@ -124,10 +124,12 @@ def redeem(game_id: str, code: str, secret: str | bytes, device: Device | None =
     with write_transaction():
         lock_game(game_id)
         row = db.session.get(TableCode, game_id, populate_existing=True)
-        if row is None or (row.code_hash == VOID_CODE and row.failures < GUESSES_PER_WINDOW):
+        if row is None:
             raise TableCodeMissing()
         if aware(row.window_started_at) + GUESS_WINDOW <= now:
             row.window_started_at, row.failures = now, 0
+        if row.code_hash == VOID_CODE and row.failures < GUESSES_PER_WINDOW:
+            raise TableCodeMissing()
         window_ends = aware(row.window_started_at) + GUESS_WINDOW
         if row.failures >= GUESSES_PER_WINDOW:
             raise TableCodeGuessesSpent(int((window_ends - now).total_seconds()) + 1)

@@ -162,8 +162,10 @@ def trick_hint(game: loading.GameSnapshot, number: int) -> str | None:
 def can_all_make(game: loading.GameSnapshot, number: int) -> bool:
     """Whether "everyone (else) made their bid" is possible (and may be offered without
     giving hidden bids away)."""
-    visible = game.view.round(number).bids_visible
-    return visible and rounds.tapped_or_made(game, number) is not None
+    view = game.view.round(number)
+    made = rounds.tapped_or_made(game, number) if view.bids_visible else None
+    # The Cloud's winner took its trick: not everyone made it if that seat would have none.
+    return made is not None and (view.cloud is None or made[view.cloud.seat] > 0)
 
 
 def leaders(game: loading.GameSnapshot) -> list[str]:

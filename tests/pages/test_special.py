@@ -124,6 +124,22 @@ def test_the_sheet_shows_a_bomb_turned_up_as_the_bomb_not_as_a_jester(
     ]
 
 
+def test_everyone_made_it_is_not_offered_when_the_clouds_winner_would_take_no_trick(
+    app: Flask, phone: Confidant
+) -> None:
+    _start(phone, ["cloud"])
+    played(app, phone, ([1, 0, 0], [1, 0, 0]), ([1, 0, 1], [1, 0, 1]))
+    assert phone.trump(3, "red").status_code == 303
+    for seat, value in ((0, 1), (1, 2), (2, 1)):  # 4 bid on 3 tricks: one must change
+        assert phone.bid(3, seat, value).status_code == 303
+    # Bob down to 1 by the Cloud: the bids add up, and everyone may have made it.
+    assert phone.tap(3, action="cloud", value="1:down").status_code == 303
+    assert "Everyone made their bid" in text(phone.round_page(3))
+    # Ann down to 0 instead: they add up too, but she won the Cloud's trick.
+    assert phone.tap(3, action="cloud", value="0:down").status_code == 303
+    assert "Everyone made their bid" not in text(phone.round_page(3))
+
+
 def test_the_clouds_change_is_tapped_in_and_shown_on_the_sheet(
     app: Flask, phone: Confidant
 ) -> None:

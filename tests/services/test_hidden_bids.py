@@ -11,7 +11,7 @@ from flask import Flask
 
 from scorekeeper.rules.messages import RuleError
 from scorekeeper.rules.specials import Cloud
-from scorekeeper.services import rounds
+from scorekeeper.services import rounds, specials
 
 from ..factory import Seeded, seed
 
@@ -28,6 +28,22 @@ def _secret(app: Flask, bids: list[int]) -> Seeded:
         rounds.record_trump(game.id, game.token, 3, "red")
         rounds.record_bids(game.id, game.token, 3, bids)
     return game
+
+
+def test_everyone_made_it_with_the_cloud_is_refused_alike_whatever_the_hidden_bids(
+    app: Flask,
+) -> None:
+    """Ann's bid taken down by the Cloud: with 1, 2, 1 she would end on none (the Cloud's
+    winner took a trick), with 1, 1, 1 the bids fall short. Either way, the same words."""
+    said = set()
+    for bids in ([1, 2, 1], [1, 1, 1]):
+        game = _secret(app, bids)
+        with app.app_context():
+            specials.record_cloud(game.id, game.token, 3, 0, up=False)
+        said.add(_refusal(app, game, lambda g: rounds.score_round(g.id, g.token, 3, all_made=True)))
+    assert said == {
+        "Not everyone can have made their bid: the bids do not add up to the 3 tricks of round 3."
+    }
 
 
 def _refusal(app: Flask, game: Seeded, write: Callable[[Seeded], object]) -> str:

@@ -57,14 +57,26 @@ def test_a_bomb_turned_up_for_trump_is_played_by_no_way_in(app: Flask) -> None:
             rounds.correct_round(game.id, token, 2, **correction, specials=(True, None))
 
 
-def test_a_bomb_played_is_not_then_the_card_turned_up(app: Flask) -> None:
+@pytest.mark.parametrize("played", ["toggle", "tally"])
+def test_a_bomb_played_is_not_then_the_card_turned_up(app: Flask, played: str) -> None:
     game = _bidding(app, "red")
     with app.app_context():
-        specials.record_bomb(game.id, game.token, 2, True)
+        if played == "toggle":
+            specials.record_bomb(game.id, game.token, 2, True)
+        else:  # a trick tallied to nobody is the Bomb's
+            rounds.record_trick_winner(game.id, game.token, 2, None)
+            off = lambda: specials.record_bomb(game.id, game.token, 2, False)  # noqa: E731
+            with pytest.raises(SetupError, match="tallied to nobody"):
+                off()
     sentence = _refused(
         app, game, TrumpError, lambda: rounds.record_trump(game.id, game.token, 2, "bomb")
     )
     assert sentence == "The Bomb was played in this round, so it cannot also be the card turned up."
+    with app.app_context():  # nor by a correction once the round is scored
+        rounds.record_tricks(game.id, game.token, 2, [1, 0, 0], bomb=True)
+    correction = {"turned": "bomb", "chosen": None, "bids": [1, 0, 1], "tricks": [1, 0, 0]}
+    correct = lambda: rounds.correct_round(game.id, game.token, 2, **correction)  # noqa: E731
+    _refused(app, game, SetupError, correct)
 
 
 def test_the_clouds_change_goes_to_a_seat_that_took_a_trick(app: Flask) -> None:
@@ -77,7 +89,12 @@ def test_the_clouds_change_goes_to_a_seat_that_took_a_trick(app: Flask) -> None:
         game.id, game.token, 2, [1, 0, 1], cloud=Cloud(seat=1, bid=1)
     )
     assert _refused(app, game, RuleError, record) == sentence
-    with app.app_context():  # tapped in while the round is played, refused when it is scored
+    with app.app_context():  # a count tapped in as 0 is known at once
+        rounds.save_trick_draft(game.id, game.token, 2, 1, 0)
+    cloud = lambda: specials.record_cloud(game.id, game.token, 2, 1, up=True)  # noqa: E731
+    assert _refused(app, game, RuleError, cloud) == sentence
+    with app.app_context():  # else it is refused when the round is scored
+        rounds.save_trick_draft(game.id, game.token, 2, 1, None)
         specials.record_cloud(game.id, game.token, 2, 1, up=True)
         rounds.save_trick_draft(game.id, game.token, 2, 0, 1)
         rounds.save_trick_draft(game.id, game.token, 2, 1, 0)
@@ -107,4 +124,21 @@ def test_an_import_of_a_bomb_turned_up_and_played_imports_nothing(app: Flask) ->
         "The Bomb was turned up for trump in this round, so it cannot also be played in it."
         in (response.get_json()["detail"])
     )
+    assert game_count(app) == count
+
+
+def test_an_import_of_a_cloud_given_to_a_seat_without_a_trick_imports_nothing(
+    app: Flask,
+) -> None:
+    game = _bidding(app, "red")
+    with app.app_context():  # trick 1 to Ann, trick 2 to Cy: Bob took none
+        rounds.record_trick_winner(game.id, game.token, 2, 0)
+        rounds.record_trick_winner(game.id, game.token, 2, 2)
+    client = app.test_client()
+    document = client.get(f"/api/v1/games/{game.id}/export").get_json()
+    document["game"]["rounds"][1]["cloud"] = {"seat": 1, "bid": 1}
+    count = game_count(app)
+    response = client.post("/api/v1/import", json=document)
+    assert response.status_code == 422, response.get_json()
+    assert "and Bob took no trick in this round." in response.get_json()["detail"]
     assert game_count(app) == count
