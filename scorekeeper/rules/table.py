@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Final
 
+import regex
 from confusable_homoglyphs import confusables
 
 from .cards import DECK_SIZE
@@ -57,6 +58,27 @@ def search_key(value: str) -> str:
     return unicodedata.normalize("NFC", value.replace("İ", "i").casefold())
 
 
+#: One grapheme: what a reader sees as one character ("🧑‍🚀" is three code points).
+_GRAPHEME = regex.compile(r"\X")
+#: Code points that never show, wherever they stand.
+_NEVER_SHOWN = frozenset({"Cc", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def unshown(name: str) -> str | None:
+    """The first code point of ``name`` that shows nothing where it stands, or ``None``.
+    Names are judged by grapheme: a joiner or a variation selector inside an emoji's sequence
+    ("Kim 🧑‍🚀", "🧙‍♂️ Merlin") is part of what shows; one standing alone, a control
+    character or half of a surrogate pair shows nothing."""
+    for found in _GRAPHEME.finditer(name):
+        cluster: str = found.group()
+        if not cluster[0].isprintable():
+            return cluster[0]
+        hidden = [char for char in cluster if unicodedata.category(char) in _NEVER_SHOWN]
+        if hidden:
+            return hidden[0]
+    return None
+
+
 def clean_names(names: Sequence[str]) -> tuple[str, ...]:
     """The players' names trimmed, after checking count, length and uniqueness."""
     verify_player_count(len(names))
@@ -75,14 +97,15 @@ def clean_names(names: Sequence[str]) -> tuple[str, ...]:
                 number=seat + 1,
                 max=NAME_MAX_LENGTH,
             )
-        if not name.isprintable():
+        if (hidden := unshown(name)) is not None:
             raise SetupError(
                 _(
-                    "The name of player %(number)d contains a character that cannot be shown: "
-                    "use letters, digits, spaces and punctuation."
+                    "The name of player %(number)d contains %(code)s, which shows nothing "
+                    "there: use letters, digits, spaces, punctuation and emoji."
                 ),
                 field=where,
                 number=seat + 1,
+                code=f"U+{ord(hidden):04X}",
             )
         if len(name) > NAME_MAX_LENGTH:
             raise SetupError(

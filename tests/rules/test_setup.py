@@ -67,6 +67,19 @@ def test_names_of_24_characters_are_allowed() -> None:
 
 
 @pytest.mark.parametrize(
+    "name",
+    [
+        "Kim \U0001f9d1\u200d\U0001f680",
+        "\U0001f9d9\u200d\u2642\ufe0f Merlin",
+        "\U0001f3f4\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f Eng",
+    ],
+    ids=["astronaut", "mage", "flag-of-england"],
+)
+def test_a_name_with_joined_emoji_is_taken_as_it_shows(name: str) -> None:
+    assert clean_names([name, "Ute", "Kevin"])[0] == name
+
+
+@pytest.mark.parametrize(
     ("names", "field", "message"),
     [
         (
@@ -112,14 +125,20 @@ def test_names_of_24_characters_are_allowed() -> None:
         (
             ["Thomas", "Ute", "Ke\x00vin"],
             "players[2]",
-            "The name of player 3 contains a character that cannot be shown: use letters, "
-            "digits, spaces and punctuation.",
+            "The name of player 3 contains U+0000, which shows nothing there: use letters, "
+            "digits, spaces, punctuation and emoji.",
         ),
         (
             ["Thomas", "U\ud800te", "Kevin"],
             "players[1]",
-            "The name of player 2 contains a character that cannot be shown: use letters, "
-            "digits, spaces and punctuation.",
+            "The name of player 2 contains U+D800, which shows nothing there: use letters, "
+            "digits, spaces, punctuation and emoji.",
+        ),
+        (  # a direction override alone, outside any emoji's sequence
+            ["Thomas", "Ute", "Ke\u202evin"],
+            "players[2]",
+            "The name of player 3 contains U+202E, which shows nothing there: use letters, "
+            "digits, spaces, punctuation and emoji.",
         ),
     ],
     ids=[
@@ -133,6 +152,7 @@ def test_names_of_24_characters_are_allowed() -> None:
         "full-width",
         "nul",
         "lone-surrogate",
+        "direction-override",
     ],
 )
 def test_names_have_1_to_24_characters_and_are_unique_ignoring_case(
