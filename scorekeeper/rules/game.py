@@ -57,6 +57,12 @@ class RoundRecord:
     tally: tuple[int | None, ...] = ()
     drafts: tuple[int | None, ...] | None = None
 
+    def __post_init__(self) -> None:
+        # "No bids yet" has one form, whatever the way there (a fresh round, an undo, a
+        # write of nothing but nulls, an import): ``None``.
+        if self.bids is not None and all(bid is None for bid in self.bids):
+            object.__setattr__(self, "bids", None)
+
 
 @dataclass(frozen=True)
 class RoundView:

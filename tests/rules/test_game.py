@@ -11,7 +11,7 @@ from scorekeeper.rules.game import GameView, RoundRecord, evaluate
 from scorekeeper.rules.messages import BidError, OutOfTurnError
 from scorekeeper.rules.referee import verify_bids_turn, verify_tricks_turn, verify_trump_turn
 
-from .helpers import assert_refused, make_table, record
+from .helpers import JESTER, assert_refused, make_table, record
 
 # -- Round states and turns ----------------------------------------------------------------
 
@@ -117,3 +117,12 @@ def test_scored_round_keeps_every_bid() -> None:
         caught.value, BidError, "Round 1 is scored, so every bid stays: give Ute's bid too."
     )
     assert caught.value.field == "bids[1]"
+
+
+def test_no_bids_yet_has_one_form_whatever_the_way_there() -> None:
+    table = make_table(3)
+    fresh = RoundRecord(JESTER)
+    nulls = RoundRecord(JESTER, (None, None, None))  # after an undo, or a write of nulls
+    assert nulls == fresh
+    assert nulls.bids is None
+    assert evaluate(table, {1: nulls}).round(1) == evaluate(table, {1: fresh}).round(1)
