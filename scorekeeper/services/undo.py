@@ -140,12 +140,13 @@ def _count(value: object) -> bool:
 @dataclass
 class Stacks:
     """The changes done and the changes undone (tops last) after a game's audit trail; a
-    change that cannot be taken back stands as ``None`` (undo stops at it). ``last``: the
-    kind of the trail's last row."""
+    change that cannot be taken back stands as ``None`` (undo stops at it). ``latest``: how
+    deep the done stack was right after the game's last write (not an undo or redo): its
+    top is that write whenever the stack is that deep again."""
 
     done: list[Step | None]
     undone: list[Step | None]
-    last: str | None = None
+    latest: int = 0
 
     @property
     def current(self) -> int:
@@ -159,9 +160,8 @@ def _stacks(rows: Iterable[Any], seats: int) -> Stacks:
     """The stacks the trail's ``rows`` leave, replayed in order."""
     done: list[Step | None] = []
     undone: list[Step | None] = []
-    last = None
+    latest = 0
     for row in rows:
-        last = row.kind
         if row.kind == UNDO:
             if done:
                 undone.append(done.pop())
@@ -177,18 +177,20 @@ def _stacks(rows: Iterable[Any], seats: int) -> Stacks:
                     step = None  # a count tapped in that the trail does not tell
             done.append(step)
             undone.clear()
-    return Stacks(done, undone, last)
+            latest = len(done)
+    return Stacks(done, undone, latest)
 
 
 def _top(stacks: Stacks, *, redo: bool) -> Step | None:
-    """The change one tap takes back (or puts back), if it may: one to the current round
-    or to the last one scored (as they were before the undos), or the game's very last
-    write (for a redo: the last undo's change)."""
+    """The change one tap takes back, if it may: one to the current round or to the last one
+    scored (as they were before the undos), or the game's very last write, also once undone
+    and redone (RULES.md, "Undo and redo"). A redo puts back whatever the undos took back,
+    the last first, while no other write came since."""
     stack = stacks.undone if redo else stacks.done
     step = stack[-1] if stack else None
-    if step is None:
-        return None
-    latest = stacks.last == UNDO if redo else stacks.last not in (UNDO, REDO)
+    if step is None or redo:
+        return step
+    latest = len(stacks.done) == stacks.latest
     return step if step.round >= stacks.current - 1 or latest else None
 
 

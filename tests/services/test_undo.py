@@ -137,6 +137,44 @@ def test_undo_stops_short_of_rounds_before_the_last_scored_one(app: Flask, game:
         assert undo.reversible(games.get_game(game.id)).undo is None
 
 
+def _corrected_after_round_3s_trump(app: Flask) -> Seeded:
+    """Rounds 1 and 2 of a 3-round game scored, round 3's trump set, then round 1's trump
+    corrected: the correction is the game's last write, round 1 out of undo's usual reach."""
+    game = seed(app, played=[([0, 1, 0], [0, 1, 0]), ([1, 0, 1], [1, 0, 1])], rounds=3)
+    with app.app_context():
+        rounds.record_trump(game.id, game.token, 3, "red")
+        rounds.correct_round(
+            game.id, game.token, 1, turned="blue", chosen=None, bids=[0, 1, 0], tricks=[0, 1, 0]
+        )
+    return game
+
+
+def test_as_many_redos_as_undos_put_everything_back(app: Flask) -> None:
+    game = _corrected_after_round_3s_trump(app)
+    with app.app_context():
+        before = games.get_game(game.id).view
+        assert [undo.undo(game.id, game.token).step.kind for _ in range(2)] == [
+            "correction",
+            "trump",
+        ]
+        assert [undo.redo(game.id, game.token).step.kind for _ in range(2)] == [
+            "trump",
+            "correction",
+        ]
+        assert games.get_game(game.id).view == before
+        with pytest.raises(OutOfTurnError, match="nothing to redo"):
+            undo.redo(game.id, game.token)
+
+
+def test_the_last_write_undone_and_redone_is_still_the_last_to_undo(app: Flask) -> None:
+    game = _corrected_after_round_3s_trump(app)
+    with app.app_context():
+        undo.undo(game.id, game.token)
+        undo.redo(game.id, game.token)
+        assert undo.undo(game.id, game.token).step.kind == "correction"
+        assert games.get_game(game.id).round(1).trump.suit is Suit.GREEN  # as played
+
+
 def test_a_write_after_an_undo_leaves_nothing_to_redo(app: Flask, game: Seeded) -> None:
     with app.app_context():
         rounds.record_trump(game.id, game.token, 1, "red")
