@@ -89,3 +89,14 @@ class ApiClient:
             self.trump(game_id, number, turned, chosen)
         self.bids(game_id, number, bids)
         return self.tricks(game_id, number, tricks)
+
+
+def refusal(response: TestResponse, status: int) -> dict[str, Any]:
+    """A refusal with ``status``: a problem document (RFC 9457) whose ``detail`` is said in
+    one sentence; returns the document."""
+    assert response.status_code == status, response.get_data(as_text=True)
+    assert response.mimetype == "application/problem+json"
+    document: dict[str, Any] = response.get_json()
+    assert document["status"] == status
+    assert document["detail"].strip().endswith("."), document["detail"]
+    return document

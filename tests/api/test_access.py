@@ -9,24 +9,13 @@ import pytest
 import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
-from werkzeug.test import TestResponse
 
 from scorekeeper.extensions import db
 
-from ..api_client import ApiClient
+from ..api_client import ApiClient, refusal
 
 NAMES = ["Thomas", "Ute", "Kevin"]
 URLSAFE = re.compile(r"[A-Za-z0-9_-]+")
-
-
-def _problem(response: TestResponse, status: int) -> dict[str, Any]:
-    """The problem document of a refusal with ``status``."""
-    assert response.status_code == status, response.get_data(as_text=True)
-    assert response.mimetype == "application/problem+json"
-    problem: dict[str, Any] = response.get_json()
-    assert problem["status"] == status
-    assert problem["detail"].strip()
-    return problem
 
 
 def _game_row(app: Flask, game_id: str) -> dict[str, Any] | None:
@@ -130,7 +119,7 @@ def test_stale_if_match_is_refused_and_fresh_one_accepted(
     assert before["version"] == 2
     for stale in ('"1"', '"3"', 'W/"2"', '"1", "3"'):
         response = api.put(game_id, 1, what, body, **{"If-Match": stale})
-        problem = _problem(response, 412)
+        problem = refusal(response, 412)
         assert "version 2" in problem["detail"]
         assert api.get(game_id) == before
     response = api.put(game_id, 1, what, body, **{"If-Match": '"2"'})
@@ -180,23 +169,23 @@ def test_writes_need_this_games_token(api: ApiClient, index: int) -> None:
 
     for headers in ({}, {"Authorization": "Basic dXNlcjpwdw=="}, {"Authorization": "Bearer "}):
         response = client.open(url, method=method, json=body, headers=headers)
-        _problem(response, 401)
+        refusal(response, 401)
         assert response.headers["WWW-Authenticate"].startswith("Bearer")
 
     # Another game's token (made-up ones are the services': tests/services/test_use_cases.py).
     headers = {"Authorization": f"Bearer {api.tokens[other_id]}"}
-    _problem(client.open(url, method=method, json=body, headers=headers), 403)
+    refusal(client.open(url, method=method, json=body, headers=headers), 403)
     assert api.get(game_id) == before
 
     method, url, body = _write_requests("NoSuchGame0000000000000")[index]
     headers = api.headers(game_id)
-    _problem(client.open(url, method=method, json=body, headers=headers), 404)
+    refusal(client.open(url, method=method, json=body, headers=headers), 404)
 
 
 def test_unknown_game_and_rounds_are_404(api: ApiClient) -> None:
     """An unknown id, round 0 and a round past rules.rounds are not found."""
-    _problem(api.client.get("/api/v1/games/AAAAAAAAAAAAAAAAAAAAAAAA"), 404)
-    _problem(api.client.get("/api/v1/games/not%20an%20id"), 404)
+    refusal(api.client.get("/api/v1/games/AAAAAAAAAAAAAAAAAAAAAAAA"), 404)
+    refusal(api.client.get("/api/v1/games/not%20an%20id"), 404)
     game_id = api.create(NAMES, first_dealer=0, rules={"rounds": 3})["id"]
     before = api.get(game_id)
     # One round outside the game per route (each number is the services': test_use_cases.py).
@@ -205,7 +194,7 @@ def test_unknown_game_and_rounds_are_404(api: ApiClient) -> None:
         (4, "bids", {"bids": [0, 0, 0]}),
         (21, "tricks", {"tricks": [1, 0, 0]}),
     ):
-        _problem(api.put(game_id, number, what, body), 404)
+        refusal(api.put(game_id, number, what, body), 404)
     assert api.get(game_id) == before
 
 
@@ -216,15 +205,15 @@ def test_delete_then_the_game_is_gone(app: Flask, api: ApiClient) -> None:
     other_id = api.create(NAMES)["id"]
     url = f"/api/v1/games/{game_id}"
 
-    _problem(api.client.delete(url, headers=api.headers(game_id, **{"If-Match": '"1"'})), 412)
+    refusal(api.client.delete(url, headers=api.headers(game_id, **{"If-Match": '"1"'})), 412)
     assert api.get(game_id)["version"] == 2
 
     response = api.client.delete(url, headers=api.headers(game_id, **{"If-Match": '"2"'}))
     assert response.status_code == 204
     assert not response.get_data()
     assert "Content-Type" not in response.headers  # no body, so no type for it
-    _problem(api.client.get(url), 404)
-    _problem(api.client.get(url, headers={"If-None-Match": '"3"'}), 404)
-    _problem(api.put(game_id, 1, "bids", {"bids": [0, 0, 0]}), 404)
-    _problem(api.client.delete(url, headers=api.headers(game_id)), 404)
+    refusal(api.client.get(url), 404)
+    refusal(api.client.get(url, headers={"If-None-Match": '"3"'}), 404)
+    refusal(api.put(game_id, 1, "bids", {"bids": [0, 0, 0]}), 404)
+    refusal(api.client.delete(url, headers=api.headers(game_id)), 404)
     assert api.get(other_id)["version"] == 1  # the other game is untouched

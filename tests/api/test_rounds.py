@@ -6,23 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from werkzeug.test import TestResponse
 
-from ..api_client import ApiClient
+from ..api_client import ApiClient, refusal
 from ..wizard_model import NO_CARD_LEFT, Sheet, check_game, score
 
 NAMES = ["Thomas", "Ute", "Kevin"]
 SIX = ["Thomas", "Ute", "Kevin", "Anna", "Bert", "Carla"]
-
-
-def _refused(response: TestResponse, status: int) -> dict[str, Any]:
-    """A refusal with ``status`` as a problem document; returns it."""
-    assert response.status_code == status, response.get_data(as_text=True)
-    assert response.mimetype == "application/problem+json"
-    problem: dict[str, Any] = response.get_json()
-    assert problem["status"] == status
-    assert problem["detail"].strip()
-    return problem
 
 
 def _unchanged(api: ApiClient, game_id: str, before: dict[str, Any]) -> None:
@@ -47,7 +36,7 @@ def test_a_write_out_of_turn_is_a_409_and_changes_nothing(
     when is the rules': tests/rules/test_game.py)."""
     game_id = api.seed(NAMES, next_trump="red", next_bids=[0, None, 1])
     before = api.get(game_id)
-    _refused(api.put(game_id, number, what, body), 409)
+    refusal(api.put(game_id, number, what, body), 409)
     _unchanged(api, game_id, before)
 
 
@@ -66,7 +55,7 @@ def test_a_trump_without_its_suit_names_the_values_to_send(
     """The API names the values a client sends ("blue"), not the suits' names on a page."""
     game_id = api.create(NAMES, first_dealer=0, rules={"special_cards": ["werewolf"]})["id"]
     response = api.put(game_id, 1, "trump", {"turned": turned}, **{"Accept-Language": language})
-    problem = _refused(response, 422)
+    problem = refusal(response, 422)
     assert problem["detail"].endswith(expected)
     assert problem["errors"] == [{"field": "chosen", "message": problem["detail"]}]
 
@@ -89,7 +78,7 @@ def test_round_dealing_every_card_has_no_trump_and_opens_in_bidding(api: ApiClie
     assert last["trump"] == NO_CARD_LEFT
     assert before["current_round"] == 10
     for body in ({"turned": "blue"}, {"turned": "jester"}, {"turned": "wizard", "chosen": "red"}):
-        _refused(api.put(game_id, 10, "trump", body), 409)
+        refusal(api.put(game_id, 10, "trump", body), 409)
     _unchanged(api, game_id, before)
     game = api.bids(game_id, 10, [10, 0, 0, 0, 0, 0])
     game = api.tricks(game_id, 10, [10, 0, 0, 0, 0, 0])
@@ -99,7 +88,7 @@ def test_round_dealing_every_card_has_no_trump_and_opens_in_bidding(api: ApiClie
     assert game["totals"] == [-450 + 120, *[9 * 20 + 20] * 5]
     assert game["status"] == "finished"
     assert sorted(game["winners"]) == [1, 2, 3, 4, 5]
-    _refused(api.put(game_id, 10, "trump", {"turned": "red"}), 409)
+    refusal(api.put(game_id, 10, "trump", {"turned": "red"}), 409)
 
 
 def test_shorter_game_turns_a_card_in_its_last_round(api: ApiClient) -> None:
@@ -156,7 +145,7 @@ def test_correcting_a_scored_round_recomputes_totals(api: ApiClient) -> None:
         ("trump", {"turned": "wizard"}, 422),
     ]
     for what, body, status in bad:
-        _refused(api.put(game_id, 1, what, body), status)
+        refusal(api.put(game_id, 1, what, body), status)
     _unchanged(api, game_id, before)
 
 
@@ -166,7 +155,7 @@ def test_correction_is_checked_by_the_bid_rule(api: ApiClient) -> None:
     api.play_round(game_id, 1, bids=[0, 0, 0], tricks=[1, 0, 0])
     api.play_round(game_id, 2, bids=[1, 0, 0], tricks=[1, 1, 0])
     before = api.get(game_id)
-    problem = _refused(api.put(game_id, 2, "bids", {"bids": [1, 1, 0]}), 422)
+    problem = refusal(api.put(game_id, 2, "bids", {"bids": [1, 1, 0]}), 422)
     assert problem["errors"][0]["field"] == "bids[1]"  # Ute deals round 2
     _unchanged(api, game_id, before)
     game = api.bids(game_id, 2, [0, 1, 0])
@@ -183,7 +172,7 @@ def test_forbidden_dealer_bid_is_named_in_a_sentence(api: ApiClient) -> None:
     game = api.bids(game_id, 1, [None, 0, 0])  # Thomas deals round 1
     assert game["rounds"][0]["forbidden_bid"] == 1
     before = api.get(game_id)
-    problem = _refused(api.put(game_id, 1, "bids", {"bids": [1, 0, 0]}), 422)
+    problem = refusal(api.put(game_id, 1, "bids", {"bids": [1, 0, 0]}), 422)
     assert problem["errors"][0]["field"] == "bids[0]"
     assert problem["detail"] == (
         "Thomas deals and may not bid 1: the bids would add up to the 1 trick of this round."
@@ -201,7 +190,7 @@ def test_forbidden_dealer_bid_is_named_in_a_sentence(api: ApiClient) -> None:
     assert shown["bid_order"] == [2, 0, 1]
     assert shown["forbidden_bid"] == 2
     before = api.get(game_id)
-    problem = _refused(api.put(game_id, 5, "bids", {"bids": [2, 2, 1]}), 422)
+    problem = refusal(api.put(game_id, 5, "bids", {"bids": [2, 2, 1]}), 422)
     assert problem["errors"][0]["field"] == "bids[1]"
     assert problem["detail"] == (
         "Ute deals and may not bid 2: the bids would add up to the 5 tricks of this round."
@@ -232,7 +221,7 @@ def test_a_changed_bid_that_leaves_the_dealers_bid_forbidden_is_refused_against_
     Dave's 1 stands and Bob may bid anything but 0."""
     game_id = _bob_deals_round_two(api, "open")
     before = api.get(game_id)
-    problem = _refused(api.put(game_id, 2, "bids", {"bids": [1, 0, 0, 1]}), 422)
+    problem = refusal(api.put(game_id, 2, "bids", {"bids": [1, 0, 0, 1]}), 422)
     assert problem["errors"][0]["field"] == "bids[1]"
     assert problem["detail"] == (
         "Bob deals and may not bid 0: the bids would add up to the 2 tricks of this round."
@@ -264,7 +253,7 @@ def test_a_refusal_names_the_dealers_bid_once_the_bids_are_revealed(
     """Covered bids are revealed before play, so the refusal of a change names the dealer's
     bid; secret bids stay hidden in play, and the refusal still does not give it away."""
     game_id = _bob_deals_round_two(api, reveal)
-    problem = _refused(api.put(game_id, 2, "bids", {"bids": [1, 0, 0, 1]}), 422)
+    problem = refusal(api.put(game_id, 2, "bids", {"bids": [1, 0, 0, 1]}), 422)
     assert problem["errors"][0]["field"] == "bids[1]"
     assert problem["detail"] == detail
 
@@ -282,12 +271,12 @@ def test_last_bidder_may_bid_zero(api: ApiClient, zero_allowed: bool) -> None:
         assert response.status_code == 200
         assert response.get_json()["rounds"][0]["state"] == "playing"
     else:
-        problem = _refused(response, 422)
+        problem = refusal(response, 422)
         assert problem["errors"][0]["field"] == "bids[2]"
         assert api.bids(game_id, 1, [1, 0, 1])["rounds"][0]["state"] == "playing"
     game = api.bids(game_id, 1, [0, 0, None])  # others 0: the dealer may not bid 1
     assert game["rounds"][0]["forbidden_bid"] == 1
-    _refused(api.put(game_id, 1, "bids", {"bids": [0, 0, 1]}), 422)
+    refusal(api.put(game_id, 1, "bids", {"bids": [0, 0, 1]}), 422)
 
 
 def test_standard_rule_restricts_nobody(api: ApiClient) -> None:
@@ -318,7 +307,7 @@ def test_canadian_rule_looks_at_the_standings_before_the_round(api: ApiClient) -
     # Round 4, Thomas deals and leads outright: restricted, except that 0 is always allowed.
     api.trump(game_id, 4, "red")
     assert api.bids(game_id, 4, [None, 1, 1])["rounds"][3]["forbidden_bid"] == 2
-    problem = _refused(api.put(game_id, 4, "bids", {"bids": [2, 1, 1]}), 422)
+    problem = refusal(api.put(game_id, 4, "bids", {"bids": [2, 1, 1]}), 422)
     assert problem["errors"][0]["field"] == "bids[0]"
     assert problem["detail"] == (
         "Thomas deals and may not bid 2: the bids would add up to the 4 tricks of this round "
@@ -350,7 +339,7 @@ def test_secret_bids_stay_hidden_until_the_round_is_scored(api: ApiClient) -> No
     assert shown["has_bid"] == [False, True, True]
     assert shown["forbidden_bid"] is None  # showing it would give the hidden bids away
     before = api.get(game_id)
-    _refused(api.put(game_id, 1, "bids", {"bids": [1, 0, 0]}), 422)
+    refusal(api.put(game_id, 1, "bids", {"bids": [1, 0, 0]}), 422)
     _unchanged(api, game_id, before)
     shown = api.bids(game_id, 1, [0, 0, 0])["rounds"][0]
     assert shown["state"] == "playing"

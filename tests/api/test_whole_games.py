@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from werkzeug.test import TestResponse
 
-from ..api_client import ApiClient
+from ..api_client import ApiClient, refusal
 from ..wizard_model import (
     NO_CARD_LEFT,
     Sheet,
@@ -53,13 +53,9 @@ def _check_refused(
     api: ApiClient, game_id: str, response: TestResponse, status: int, before: dict[str, Any]
 ) -> dict[str, Any]:
     """A refused write: the status, a problem document, and the game exactly as before."""
-    assert response.status_code == status, response.get_json()
-    assert response.mimetype == "application/problem+json"
-    problem: dict[str, Any] = response.get_json()
-    assert problem["status"] == status
-    assert problem["detail"].strip()
+    document = refusal(response, status)
     assert api.get(game_id) == before
-    return problem
+    return document
 
 
 def _check_bidding_view(shown: dict[str, Any], sheet: Sheet, bids: list[int | None]) -> None:
