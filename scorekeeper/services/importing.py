@@ -23,7 +23,8 @@ from . import import_document, loading
 from .games import new_game_row
 from .history import kept_by, restorable
 from .import_document import Document
-from .import_file import ParsedGame, Refusal, game_label, parse_game
+from .import_file import ParsedGame, game_label, parse_game
+from .import_file.replay import Refusal
 from .sharing import Device
 
 #: Games written in one transaction, and held in memory before. Each batch holds the write
