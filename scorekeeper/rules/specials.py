@@ -59,14 +59,20 @@ def verify_one_bomb(trump: Trump | None, bomb: bool, *, field: str = "bomb") -> 
     )
 
 
+def cloud_won_nothing(cloud: Cloud | None, tricks: Sequence[int | None] | None) -> bool:
+    """Whether the Cloud's change went to a seat known to have taken no trick (``tricks``:
+    each seat's, ``None`` where not known yet), which cannot be: its winner took its trick."""
+    if cloud is None or tricks is None or not 0 <= cloud.seat < len(tricks):
+        return False
+    return tricks[cloud.seat] == 0
+
+
 def verify_cloud_took_a_trick(
     table: Table, cloud: Cloud | None, tricks: Sequence[int | None] | None
 ) -> None:
     """Raise when the Cloud changed the bid of a seat that took no trick in the round: its
     trick's winner took that trick (``tricks``: each seat's, ``None`` where not known yet)."""
-    if cloud is None or tricks is None or not 0 <= cloud.seat < len(tricks):
-        return
-    if tricks[cloud.seat] == 0:
+    if cloud is not None and cloud_won_nothing(cloud, tricks):
         raise BidError(
             _(
                 "The Cloud changes the bid of the player who won its trick, and %(name)s "

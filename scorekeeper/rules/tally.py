@@ -21,12 +21,19 @@ from .variants import Special
 Winner = int | None
 
 
+def bomb_tallied(tally: Sequence[Winner]) -> bool:
+    """Whether a trick of the tally went to nobody: the Bomb's, so the Bomb was played."""
+    return None in tally
+
+
 def nobody_allowed(table: Table, tally: Sequence[Winner], trump: Trump | None = None) -> bool:
     """Whether the next trick may be won by nobody: only the Bomb's trick is, so the game's
     deck holds the Bomb, it was not turned up for the round's ``trump``, and no trick of the
     round tallied so far went to nobody."""
     return (
-        Special.BOMB in table.rules.special_cards and not bomb_turned(trump) and None not in tally
+        Special.BOMB in table.rules.special_cards
+        and not bomb_turned(trump)
+        and not bomb_tallied(tally)
     )
 
 

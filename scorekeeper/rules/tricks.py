@@ -100,12 +100,17 @@ def fill_tricks(total: int, draft: Sequence[int | None]) -> tuple[int | None, ..
     return tuple(filled)
 
 
-def tricks_if_all_made(total: int, bids: Sequence[int | None]) -> tuple[int, ...] | None:
-    """The tricks when every player made their bid: possible only when every bid is in and
-    the bids add up to the ``total`` tricks of the round."""
+def tricks_if_all_made(
+    total: int, bids: Sequence[int | None], tapped: Sequence[int | None] = ()
+) -> tuple[int, ...] | None:
+    """The tricks when every player whose count is not ``tapped`` in made their bid: possible
+    only when every bid is in and they add up to the ``total`` tricks of the round."""
     if not bids or not all_bids_in(bids):
         return None
-    made = tuple(bid or 0 for bid in bids)
+    counts = tapped or (None,) * len(bids)
+    made = tuple(
+        count if count is not None else bid or 0 for count, bid in zip(counts, bids, strict=True)
+    )
     return made if sum(made) == total else None
 
 

@@ -29,13 +29,20 @@ from ..rules.referee import (
     verify_tricks_turn,
     verify_trump_turn,
 )
-from ..rules.specials import Cloud, scored_bids, verify_cloud_took_a_trick, verify_one_bomb
+from ..rules.specials import (
+    Cloud,
+    cloud_won_nothing,
+    scored_bids,
+    verify_cloud_took_a_trick,
+    verify_one_bomb,
+)
 from ..rules.table import Table
-from ..rules.tally import Winner, verify_trick_winner
+from ..rules.tally import Winner, bomb_tallied, verify_trick_winner
 from ..rules.tricks import (
     all_made_tricks,
     complete_draft,
     not_all_made,
+    tricks_if_all_made,
     verify_trick_count,
     verify_trick_counts,
 )
@@ -164,7 +171,7 @@ def record_trump(
         verify_trump_turn(edit.view, number)
         specials = edit.game.table.rules.special_cards
         trump = trump_from(turned, chosen, specials)
-        played = edit.round.bomb or None in edit.round.tally  # a trick went to nobody
+        played = edit.round.bomb or bomb_tallied(edit.round.tally)
         verify_one_bomb(trump, played, field="turned")
         edit.round = replace(edit.round, trump=trump)
         edit.audit("trump")
@@ -368,8 +375,7 @@ def score_round(
             tricks = tapped_or_made(edit.game, number) or all_made_tricks(
                 view.table, number, bids, bomb=bomb, hidden=hidden
             )
-            cloud = edit.round.cloud
-            if hidden and cloud is not None and tricks[cloud.seat] == 0:
+            if hidden and cloud_won_nothing(edit.round.cloud, tricks):
                 raise not_all_made(view.table, number, bomb=bomb)  # nothing of whose bid
         else:
             tricks = complete_draft(view.table, number, edit.game.draft(number), bomb=bomb)
@@ -384,14 +390,8 @@ def tapped_or_made(game: GameSnapshot, number: int) -> tuple[int, ...] | None:
     """The tricks if every player whose tricks are not tapped in made their bid (as the Cloud
     left it), when they add up to the round's tricks (``None``: they do not, or a bid is
     missing)."""
-    bids = _scored_bids(game, number)
-    if not bids or None in bids:
-        return None
-    tricks = tuple(
-        count if count is not None else bid or 0
-        for count, bid in zip(game.draft(number), bids, strict=True)
-    )
-    return tricks if sum(tricks) == game.view.round(number).tricks_total else None
+    total = game.view.round(number).tricks_total
+    return tricks_if_all_made(total, _scored_bids(game, number), game.draft(number))
 
 
 def _scored_bids(game: GameSnapshot, number: int) -> tuple[int | None, ...]:

@@ -11,6 +11,7 @@ from ..rules.messages import SetupError
 from ..rules.messages import gettext_noop as _
 from ..rules.referee import verify_specials_turn, verify_trick_draft_turn
 from ..rules.specials import Cloud, verify_cloud_took_a_trick
+from ..rules.tally import bomb_tallied
 from .loading import GameSnapshot
 from .rounds import RoundEdit, round_edit
 from .sharing import Credential
@@ -22,7 +23,7 @@ def _write(edit: RoundEdit, *, bomb: bool, cloud: Cloud | None) -> None:
     verify_specials_turn(view, edit.number, bomb=bomb, cloud=cloud)
     # A count tapped in as 0 is known already: that seat cannot have won the Cloud's trick.
     verify_cloud_took_a_trick(view.table, cloud, edit.game.draft(edit.number))
-    if not bomb and None in edit.round.tally:
+    if not bomb and bomb_tallied(edit.round.tally):
         raise SetupError(
             _(
                 "A trick of this round is tallied to nobody, which only the Bomb's is: "

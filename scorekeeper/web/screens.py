@@ -13,7 +13,7 @@ from ..rules.cards import Suit, Trump, Turned
 from ..rules.game import RoundState, RoundView
 from ..rules.messages import BidError, TrickError
 from ..rules.scoring import Standing, standings
-from ..rules.specials import only_one_recorded
+from ..rules.specials import cloud_won_nothing, only_one_recorded
 from ..rules.tricks import complete_draft, fill_tricks, verify_tricks
 from ..rules.variants import BID_RULES, BidReveal, Special
 from ..services import loading, rounds, undo
@@ -165,7 +165,7 @@ def can_all_make(game: loading.GameSnapshot, number: int) -> bool:
     view = game.view.round(number)
     made = rounds.tapped_or_made(game, number) if view.bids_visible else None
     # The Cloud's winner took its trick: not everyone made it if that seat would have none.
-    return made is not None and (view.cloud is None or made[view.cloud.seat] > 0)
+    return made is not None and not cloud_won_nothing(view.cloud, made)
 
 
 def leaders(game: loading.GameSnapshot) -> list[str]:
