@@ -1,4 +1,4 @@
-"""JSON API v1 (``/api/v1``, contract ``shared/API.md``): parse the request with the schemas,
+"""JSON API v1 (``/api/v1``, its contract the OpenAPI document): parse the request with the schemas,
 call the service, serialize the game. Errors are RFC 9457 problem details; bearer tokens only."""
 
 from __future__ import annotations

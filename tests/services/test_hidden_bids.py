@@ -1,6 +1,6 @@
 """While the bids are hidden (covered before they are all in, secret until the round is
 scored), a refused write says nothing of them: two games that differ only in their hidden
-bids are refused in the same words (docs/design.md, "What a refusal may tell")."""
+bids are refused in the same words (docs/hidden-bids.md, "What a refusal may tell")."""
 
 from __future__ import annotations
 
