@@ -20,6 +20,7 @@ MODULES = [
     "racing",
     "load",
     "crash",
+    "tap_wait",
 ]
 
 

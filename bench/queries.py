@@ -72,15 +72,17 @@ def measure(app: Flask) -> dict[str, tuple[int, int]]:
             "action": "tricks",
         }
         with counted(app) as statements:
-            response = phone.post(path, data={**data, "seat": 1, "value": 0})
-        assert response.status_code == 303
+            response = phone.post(
+                path, data={**data, "seat": 1, "value": 0}, headers={"HX-Request": "true"}
+            )
+        assert response.status_code == 200
         tap_counts.append(len(statements))
         return response
 
     tap_counts: list[int] = []
     for rounds, game_id in games.items():
         trick_tap(game_id, rounds + 1)
-    results["trick tap (form POST, without its redirect)"] = tap_counts
+    results["trick tap (htmx POST, answered with the next screen)"] = tap_counts
     return {what: (first, last) for what, (first, last) in results.items()}
 
 

@@ -2,9 +2,10 @@
 the helpers every template gets, and the error page.
 
 Every write is a POST with a CSRF token and the version of the game the page showed, answered
-with a redirect (a reload never sends it twice) or with the page and the refusal beside the
-control. The edit right is a random device key in the signed, HttpOnly, SameSite=Lax session
-cookie; the database keeps only its hash."""
+with a redirect (a reload never sends it twice; a round screen's tap sent by htmx gets the next
+screen itself) or with the page and the refusal beside the control. The edit right is a random
+device key in the signed, HttpOnly, SameSite=Lax session cookie; the database keeps only its
+hash."""
 
 from __future__ import annotations
 

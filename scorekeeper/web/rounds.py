@@ -17,7 +17,15 @@ from ..rules.messages import OutOfTurnError, RuleError, SetupError
 from ..rules.variants import Special
 from ..services import games, loading, rounds, sharing, specials, undo
 from . import correction, screens
-from .common import Page, back_to, current_device, editable, flash_stale, page_blueprint
+from .common import (
+    Page,
+    back_to,
+    current_device,
+    editable,
+    flash_stale,
+    local_path,
+    page_blueprint,
+)
 from .correction import NO_CLOUD, cloud_tap
 from .forms import SeatForm, SpecialForm, TrumpForm, VersionedForm
 
@@ -143,11 +151,17 @@ def round_action(game_id: str, number: int) -> Page:
     anchor = request.form.get("anchor", "")
     change = "bids" if request.form.get("change") == "bids" else None
     target = url_for(".round_screen", game_id=game_id, number=number, change=change)
-    if action in ("score", "all_made", "undo", "redo"):
-        return redirect(target, 303)
-    if action in ("trick", "nobody"):
+    if action in ("trick", "nobody") and local_path(request.form.get("next", "")):
         return back_to(target)  # the referee goes on with the next trick
-    return redirect(target + (f"#{anchor}" if _ANCHOR.fullmatch(anchor) else ""), 303)
+    if action not in ("score", "all_made", "undo", "redo") and _ANCHOR.fullmatch(anchor):
+        target += f"#{anchor}"
+    if request.headers.get("HX-Request") != "true":
+        return redirect(target, 303)  # without JavaScript: a reload never sends it twice
+    # htmx swaps the next screen in from this answer: one request a tap, not a redirect and
+    # a reload; the address bar shows the screen's own address.
+    response = _render_round(games.get_game(game_id), number, notice=_notice(game_id, number))
+    response.headers["HX-Replace-Url"] = target
+    return response
 
 
 _ANCHOR = re.compile(r"seat-[0-9]")

@@ -30,6 +30,31 @@
     if (event.detail?.ctx?.sourceElement?.isConnected === false) event.preventDefault();
   });
 
+  // A tap counts once. A tap while a tap's answer is out is dropped, and so is a finger's
+  // tap (or a double click) where the last tap was, for 500 ms after it and 300 ms after its
+  // answer is drawn: the second tap of a double tap would land on whatever the answer put
+  // under the finger. (A name sent on leaving its field is no tap; a click from the keyboard
+  // has no place.)
+  let out = 0, last = null;
+  const tapped = (event) => ["click", "submit"].includes(event.detail?.ctx?.sourceEvent?.type);
+  addEventListener("click", (event) => {
+    if (!event.isTrusted || event.detail === 0) return;
+    const near = last && (event.pointerType === "touch" || event.detail > 1)
+      && Math.hypot(event.clientX - last.x, event.clientY - last.y) < 40;
+    if (out > 0 || (near && event.timeStamp < last.until)) {
+      event.preventDefault();
+      event.stopImmediatePropagation();
+      return;
+    }
+    last = {x: event.clientX, y: event.clientY, until: event.timeStamp + 500};
+  }, true);
+  on("htmx:before:request", (event) => { if (tapped(event)) out += 1; });
+  on("htmx:finally:request", (event) => {
+    if (!tapped(event)) return;
+    out -= 1;
+    if (last) last.until = Math.max(last.until, performance.now() + 300);
+  });
+
   function localTimes() {
     const format = new Intl.DateTimeFormat(document.documentElement.lang || undefined,
       {dateStyle: "medium", timeStyle: "short"});

@@ -6,11 +6,13 @@ from __future__ import annotations
 import re
 
 from flask import Flask
+from werkzeug.test import TestResponse
 
 from scorekeeper.rules.cards import Suit, Trump, Turned
 from scorekeeper.services import games
 
 from ..confidant import Confidant, text, words
+from ..statements import count_statements
 from .helpers import played, pressed, row, started
 
 # -- What each step shows -------------------------------------------------------------------
@@ -498,3 +500,60 @@ def test_a_history_link_with_an_overlong_row_id_shows_the_latest_changes(
         response = phone.get(f"{history}?before=1700000000000000.{key}")
         assert response.status_code == 200, key
         assert "Trump:" in text(response)
+
+
+# -- One request a tap ----------------------------------------------------------------------
+
+
+def htmx_tap(phone: Confidant, number: int, **fields: object) -> TestResponse:
+    """A tap as the page's htmx sends it (the HX-Request header), at the version shown."""
+    return htmx_post(phone, number, tap_form(phone, number, **fields))
+
+
+def tap_form(phone: Confidant, number: int, **fields: object) -> dict[str, str]:
+    data = {"csrf_token": phone.csrf(), "version": str(phone.version(number))}
+    return data | {key: str(value) for key, value in fields.items()}
+
+
+def htmx_post(phone: Confidant, number: int, data: dict[str, str]) -> TestResponse:
+    return phone.client.post(phone.round_path(number), data=data, headers={"HX-Request": "true"})
+
+
+def test_a_tap_from_the_page_is_answered_with_the_next_screen_itself(phone: Confidant) -> None:
+    started(phone, first_dealer="0")
+    phone.trump(1, "blue")
+    # A bid: the bids again, Ute's pressed, at the row's address (no redirect, no reload).
+    answer = htmx_tap(phone, 1, action="bid", seat=1, value=1, anchor="seat-1")
+    assert answer.status_code == 200
+    assert answer.headers["HX-Replace-Url"] == f"{phone.round_path(1)}#seat-1"
+    assert pressed(answer.get_data(as_text=True), "Ute bids 1")
+    for seat, value in ((2, 0), (0, 1)):
+        htmx_tap(phone, 1, action="bid", seat=seat, value=value)
+    # Scoring: the next round's first step, with the points of this one.
+    htmx_tap(phone, 1, action="tricks", seat=0, value=1)
+    htmx_tap(phone, 1, action="tricks", seat=1, value=0)
+    answer = htmx_tap(phone, 1, action="score")
+    assert answer.headers["HX-Replace-Url"] == phone.round_path(2)
+    page = text(answer)
+    assert "Round 2 of 20" in page
+    assert "Which card was turned up for trump?" in page
+    assert "Ute 1 0 −10" in page
+    # An undo names what it took back, on the screen of the round it changed.
+    answer = htmx_tap(phone, 2, action="undo")
+    assert answer.headers["HX-Replace-Url"] == phone.round_path(1)
+    assert "Undone: the scoring of round 1." in text(answer)
+
+
+def test_a_tap_from_the_page_costs_the_same_statements_after_1_and_18_rounds(
+    app: Flask, phone: Confidant
+) -> None:
+    counts = []
+    for scored in (1, 18):
+        started(phone)
+        played(app, phone, *[([0, 0, 0], [n, 0, 0]) for n in range(1, scored + 1)])
+        # The form as the screen shows it (the first screen makes the table code, a write).
+        form = tap_form(phone, scored + 1, action="trump", turned="red")
+        with count_statements(app) as statements:
+            assert htmx_post(phone, scored + 1, form).status_code == 200
+        counts.append(len(statements))
+    assert counts[0] == counts[1], counts
