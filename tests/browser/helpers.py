@@ -57,11 +57,7 @@ def shot(page: Page, name: str) -> None:
     if not os.environ.get("SCREENSHOTS"):
         return
     SHOTS.mkdir(parents=True, exist_ok=True)
-    # caret="initial": Playwright hides the caret by giving every input a style, which it
-    # leaves behind as style=""; htmx's settle step then copies that attribute onto the next
-    # page's inputs, and the policy (style-src 'self') refuses it: a violation of the test's
-    # own making, not the app's.
-    page.screenshot(path=str(SHOTS / f"browser-{name}.png"), full_page=True, caret="initial")
+    page.screenshot(path=str(SHOTS / f"browser-{name}.png"), full_page=True)
 
 
 def tap(page: Page, target: Locator) -> None:
