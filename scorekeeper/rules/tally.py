@@ -15,6 +15,7 @@ from .messages import gettext_noop as _
 from .messages import ngettext_noop as _n
 from .specials import bomb_turned
 from .table import Table
+from .tricks import fill_tricks
 from .variants import Special
 
 #: The winner of one trick: a seat, or ``None`` for nobody (a Bomb's trick).
@@ -134,6 +135,16 @@ def tallied_tricks(
     if len(tally) != table.cards(round_number):
         return None
     return tricks_won(table.seats, tally)
+
+
+def tricks_so_far(total: int, tapped: Sequence[int | None], tally: Sequence[Winner]) -> int:
+    """The round's tricks won so far, as the tricks step counts them (of its ``total``): the
+    counts ``tapped`` in, which come first, as they are what is scored (the one missing
+    filled in from the sum); with none tapped in, the tricks of the tally so far, of which
+    the Bomb's, won by nobody, is none."""
+    if any(count is not None for count in tapped):
+        return sum(count or 0 for count in fill_tricks(total, tapped))
+    return sum(tricks_won(len(tapped), tally))
 
 
 class Need(StrEnum):

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from ..i18n import gettext, rule_message, suit_label
-from ..rules import scoring
+from ..rules import scoring, tally
 from ..rules.bids import forbidden_bid, verify_bids
 from ..rules.cards import Suit, Trump, Turned
 from ..rules.game import RoundState, RoundView
@@ -143,9 +143,9 @@ def trick_rows(game: loading.GameSnapshot, number: int) -> list[Row]:
 
 
 def tricks_so_far(game: loading.GameSnapshot, number: int) -> int:
-    """The tricks the round screen shows so far, the one filled in from the sum included."""
-    total = game.view.round(number).tricks_total
-    return sum(count or 0 for count in fill_tricks(total, game.draft(number)))
+    """The tricks the round screen counts so far: those tapped in, else the tally's."""
+    view = game.view.round(number)
+    return tally.tricks_so_far(view.tricks_total, game.draft(number), view.tally)
 
 
 def trick_hint(game: loading.GameSnapshot, number: int) -> str | None:

@@ -74,6 +74,21 @@ def test_when_every_trick_is_tallied_scoring_is_one_more_tap(app: Flask, phone: 
         assert line in scored
 
 
+def test_counts_tapped_in_by_hand_are_the_tricks_so_far_over_the_tally(
+    app: Flask, phone: Confidant
+) -> None:
+    """A trick tallied, then every count tapped in by hand: the words count what is scored,
+    and the screen stays at the counts, the tally folded."""
+    _to_round_3(app, phone)
+    _won(phone, 1)
+    assert "Tricks so far: 1 of 3." in text(phone.round_page(3))
+    phone.tricks(3, 0, 1)
+    phone.tricks(3, 1, 2)  # Kevin's 0 is filled in from the sum
+    body = phone.round_page(3).get_data(as_text=True)
+    assert "Tricks so far: 3 of 3." in words(body)
+    assert '<details id="tally" class="trick-tally">' in body
+
+
 def test_the_follower_sees_bids_tricks_so_far_and_what_each_still_needs(
     app: Flask, phone: Confidant, other_phone: Confidant
 ) -> None:

@@ -18,6 +18,7 @@ from scorekeeper.rules.tally import (
     nobody_allowed,
     progress,
     tallied_tricks,
+    tricks_so_far,
     tricks_won,
     verify_tally,
     verify_trick_winner,
@@ -36,6 +37,23 @@ def test_tricks_won_counts_each_seats_tricks_in_seat_order() -> None:
 
 def test_a_trick_won_by_nobody_counts_for_no_seat() -> None:
     assert tricks_won(3, [1, None, 1]) == (0, 2, 0)
+
+
+@pytest.mark.parametrize(
+    ("tapped", "tally", "so_far"),
+    [
+        ((None, None, None), (), 0),
+        ((None, None, None), (1, 0), 2),
+        ((None, None, None), (1, None), 1),  # the Bomb's trick: won by nobody
+        ((2, None, None), (1,), 2),  # counts tapped in come first
+        ((2, 1, None), (1,), 3),  # the one missing filled in from the sum
+        ((0, None, None), (1, 1), 0),
+    ],
+)
+def test_the_tricks_so_far_are_those_tapped_in_else_the_tallys(
+    tapped: tuple[int | None, ...], tally: tuple[int | None, ...], so_far: int
+) -> None:
+    assert tricks_so_far(3, tapped, tally) == so_far
 
 
 def test_the_tricks_step_is_filled_in_only_from_a_complete_tally() -> None:
