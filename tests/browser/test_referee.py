@@ -167,3 +167,32 @@ def test_the_referee_fits_a_narrow_phone_with_named_thumb_sized_controls(
     finally:
         context.close()
     assert found == []
+
+
+def test_the_verdict_stays_in_view_whatever_is_tapped_on_a_narrow_phone(
+    browser: Browser, base_url: str
+) -> None:
+    """The reading, the trump and the cards are tapped far below the verdict at 360 × 740:
+    after each tap the verdict, which answers it, is on screen."""
+    context = browser.new_context(**NARROW)  # type: ignore[arg-type]
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    try:
+        page.goto(base_url + "/referee?trump=red&card=red-8&card=yellow-7&card=jester")
+        verdict = page.locator(".verdict")
+        words = WORDS["en"]
+        play(page, words, "W")
+        expect(verdict).to_contain_text("Player 4 wins: ")
+        tap(page, page.get_by_role("button", name=words["house"], exact=True))
+        expect(verdict).to_contain_text("Player 1 wins: ")
+        expect(verdict).to_be_in_viewport()
+        shot(page, "referee-house-360")
+        trump = page.get_by_role("navigation", name=words["trump"])
+        tap(page, trump.get_by_role("button", name=words["green"], exact=True))
+        expect(verdict).to_contain_text("Player 4 wins: ")
+        expect(verdict).to_be_in_viewport()
+        tap(page, page.get_by_role("button", name="Take back the last card"))
+        expect(verdict).to_contain_text("Player 1 wins: ")
+        expect(verdict).to_be_in_viewport()
+    finally:
+        context.close()
