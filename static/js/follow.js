@@ -5,7 +5,8 @@
 // browser's EventSource connects again by itself after a dropped connection, naming the last
 // version received; a refusal (a busy server) ends it, and it is opened again, less often
 // each time. A hidden page lets its stream go and opens it again when shown. Once the game
-// is gone the server says so, and the page stops.
+// is gone the server says so, and the page stops. A change of the round, its state, the
+// tricks played or the winner is said in a live region (#announce).
 (() => {
   const box = document.querySelector("[data-follow]");
   if (!box || !window.EventSource) return;
@@ -20,9 +21,17 @@
   let retry = 0;
   let wait = 1000;
   let gone = false;
+  // What changed, for a screen reader: the marked lines, said when they read otherwise.
+  const announce = document.getElementById("announce");
+  const said = () => [...box.querySelectorAll("[data-announce]")]
+    .map((line) => line.textContent.replace(/\s+/g, " ").trim()).join(" ");
+  let last = said();
   const shown = (event) => {
     if (event.lastEventId) address.searchParams.set("shown", event.lastEventId);
     lost(false);
+    const now = said();
+    if (announce && now !== last) announce.textContent = now;
+    last = now;
   };
   // The round's parts in place of the page's; false (nothing replaced) when one has no place.
   const patch = (html) => {

@@ -50,6 +50,9 @@ def test_a_bid_shows_on_the_spectators_phone_within_2_s_and_a_quiet_stream_blank
     set_trump(page, "red Dwarves")
     trump_line = spectator.locator(".current .trump-line")
     expect(trump_line).to_contain_text("red Dwarves", timeout=WITHIN_MS)
+    # A screen reader hears what changed, from a live region the updates leave in place.
+    announced = spectator.locator("#announce[aria-live=polite]")
+    expect(announced).to_have_text("Round 1 of 20 The players are bidding.")
     bid(page, "Bob", 1)  # a change within the round: only the round is sent
     expect(spectator.locator("table.live-round tr[data-seat='1'] td.bid")).to_have_text(
         "1", timeout=WITHIN_MS
@@ -148,9 +151,9 @@ def test_the_chart_has_a_line_per_player_ending_at_their_totals(
 
     # The spectator's page follows to the end, and on: a correction of a scored round after
     # the game reaches it too.
-    expect(other_page.get_by_text("Game over: Bob wins with 50 points!")).to_be_visible(
-        timeout=WITHIN_MS
-    )
+    expect(
+        other_page.locator("#live").get_by_text("Game over: Bob wins with 50 points!")
+    ).to_be_visible(timeout=WITHIN_MS)
     assert _chart_totals(other_page) == expected
 
     # "Ann made her bid in round 2 after all": Ann 2 tricks (+40), Cy none (+20).
@@ -161,9 +164,9 @@ def test_the_chart_has_a_line_per_player_ending_at_their_totals(
     page.get_by_role("button", name="Save the correction").click()
     expect(page.get_by_role("status")).to_contain_text("Round 2 is corrected")
 
-    expect(other_page.get_by_text("Game over: Ann wins with 60 points!")).to_be_visible(
-        timeout=WITHIN_MS
-    )
+    expect(
+        other_page.locator("#live").get_by_text("Game over: Ann wins with 60 points!")
+    ).to_be_visible(timeout=WITHIN_MS)
     expect(other_page.locator(".chart-legend li")).to_have_text(
         [re.compile(r"Ann\s+60"), re.compile(r"Bob\s+50"), re.compile(r"Cy\s+40")]
     )

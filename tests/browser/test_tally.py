@@ -59,7 +59,7 @@ def test_the_tally_shows_on_a_followers_phone_within_2_s(
     row = spectator.locator("table.live-round tr[data-seat='2']")
     expect(row.locator("td.won")).to_have_text("1", timeout=WITHIN_MS)
     expect(row.locator("td.need")).to_have_text("no more tricks")
-    expect(spectator.get_by_text("Tricks played: 1 of 2.")).to_be_visible()
+    expect(spectator.locator("#live").get_by_text("Tricks played: 1 of 2.")).to_be_visible()
     shot(page, "tally-round")
     shot(spectator, "tally-live")
 
