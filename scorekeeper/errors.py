@@ -95,6 +95,20 @@ class NotKeeper(TokenRejected):
     )
 
 
+class KeeperReplaced(NotKeeper):
+    """A browser (or app) that kept the score until another took it over: the pages lead it
+    to the game's keep-score page (``game_id``), where it can take the game back."""
+
+    message = _(
+        "Another phone took over scorekeeping for this game. To keep score here again, "
+        "enter the table code shown on that phone."
+    )
+
+    def __init__(self, game_id: str) -> None:
+        super().__init__()
+        self.game_id = game_id
+
+
 class HandoverInvalid(ServiceError):
     status = 410
     message = _(

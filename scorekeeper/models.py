@@ -178,6 +178,20 @@ class Grant(db.Model):  # type: ignore[name-defined,misc]
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
+class EndedGrant(db.Model):  # type: ignore[name-defined,misc]
+    """A browser's right to keep score of a game that another browser (or app) took over: its
+    next write is told so, and how to take the game back. A browser has a grant or an ended
+    one for a game, never both."""
+
+    __tablename__ = "ended_grants"
+
+    device_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    game_id: Mapped[str] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True, index=True
+    )
+    ended_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
 class Handover(db.Model):  # type: ignore[name-defined,misc]
     """A link (its token's hash) handing the right to keep score to one browser, once."""
 

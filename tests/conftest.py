@@ -43,6 +43,7 @@ DATA_TABLES = (
     "round_changes",
     "handovers",
     "grants",
+    "ended_grants",
     "table_codes",
     "entries",
     "rounds",

@@ -40,7 +40,10 @@ def new_table_code(game_id: str) -> ResponseReturnValue:
     operation_id="takeOver",
     summary="Keep the score with the table code",
     description="Takes the right to keep the game's score with its table code, with nothing "
-    "prepared before: the answer carries a bearer token of this app's own. Wrong codes are "
+    "prepared before: the answer carries a bearer token of this app's own. One keeper at a "
+    "time: every other phone or app that kept the score loses the right (a bearer token it "
+    "was given is refused with 403 from then on; the game's edit token still writes), and "
+    "the code is used up (`POST .../table-code` shows a new one). Wrong codes are "
     f"limited per game ({table_codes.GUESSES_PER_WINDOW} an hour from all addresses "
     "together, then every code is refused until the hour is over: 429) and per address.",
     body=TakeOverBody,

@@ -1,5 +1,6 @@
 """Who may keep a game's score: edit tokens, browsers' grants, hand-over links, and the
-check every write makes under the game's lock."""
+check every write makes under the game's lock. One browser (or app) keeps the score at a
+time: taking it over, by a hand-over link or the table code, ends every other's grant."""
 
 from __future__ import annotations
 
@@ -11,18 +12,19 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import ColumnElement, delete, exists, func, select, update
+from sqlalchemy import ColumnElement, delete, exists, func, insert, literal, select, update
 
 from .. import errors
 from ..errors import (
     HandoverInvalid,
+    KeeperReplaced,
     NotKeeper,
     StaleVersion,
     TokenMissing,
     TokenRejected,
 )
 from ..extensions import db
-from ..models import Game, Grant, Handover, TableCode, utcnow
+from ..models import EndedGrant, Game, Grant, Handover, TableCode, utcnow
 from ..rules.table import Table
 from .loading import (
     GameSnapshot,
@@ -73,17 +75,33 @@ def can_edit(game_id: str, device: Device | None) -> bool:
     return device is not None and valid_id(game_id) and has_grant(game_id, device)
 
 
+def taken_over(game_id: str, device: Device) -> bool:
+    """Whether another browser (or app) took the right to keep the game's score from this one."""
+    statement = select(
+        exists().where(EndedGrant.game_id == game_id, EndedGrant.device_hash == device.hash)
+    )
+    return bool(db.session.scalar(statement))
+
+
+def not_keeper(game_id: str, device: Device | None) -> NotKeeper:
+    """The refusal for a browser that does not keep the game's score: when another took the
+    right over from it, it says so, and how to take it back."""
+    if device is not None and valid_id(game_id) and taken_over(game_id, device):
+        return KeeperReplaced(game_id)
+    return NotKeeper()
+
+
 def verify_token(game_id: str, token_hash: str, token: str | Device) -> None:
     """Raise unless ``token`` (an edit token, or a browser) may edit the game. A bearer token
     is the game's edit token or one a table code was exchanged for (kept as a grant)."""
     if isinstance(token, Device):
         if not has_grant(game_id, token):
-            raise NotKeeper()
+            raise not_keeper(game_id, token)
     # Compare hashes in constant time: the stored hash is all the database knows.
     elif not hmac.compare_digest(hash_token(token), token_hash) and not has_grant(
-        game_id, Device(token)
+        game_id, bearer := Device(token)
     ):
-        raise TokenRejected()
+        raise KeeperReplaced(game_id) if taken_over(game_id, bearer) else TokenRejected()
 
 
 def authorize(game_id: str, token: Credential, number: int | None = None) -> None:
@@ -154,7 +172,7 @@ def _keeping(game_id: str, device: Device | None) -> Iterator[Device]:
     with write_transaction():
         lock_game(game_id)
         if not has_grant(game_id, device):
-            raise NotKeeper()
+            raise not_keeper(game_id, device)
         yield device
 
 
@@ -173,8 +191,9 @@ def handover_game(token: str) -> GameSnapshot:
 
 
 def redeem_handover(token: str, device: Device) -> str:
-    """Use a hand-over token up: ``device`` gets the right to keep score; the game's id. Of two
-    browsers redeeming it at once, one wins: the token is claimed by a conditional update."""
+    """Use a hand-over token up: ``device`` takes the right to keep score over (:func:`take_over`);
+    the game's id. Of two browsers redeeming it at once, one wins: the token is claimed by a
+    conditional update."""
     token_hash = hash_token(token)
     now = utcnow()
     with write_transaction():
@@ -191,9 +210,19 @@ def redeem_handover(token: str, device: Device) -> str:
         )
         if claimed.rowcount != 1:  # type: ignore[attr-defined]
             raise HandoverInvalid()
-        if not has_grant(game_id, device):
-            db.session.add(Grant(device_hash=device.hash, game_id=game_id, created_at=now))
+        take_over(game_id, device, now)
     return game_id
+
+
+def take_over(game_id: str, device: Device, now: datetime) -> None:
+    """Make ``device`` the one keeper of the game, in the caller's write transaction, the game
+    locked: every other grant ends (:func:`only_keeper`), and this browser's ended one is
+    forgotten."""
+    only_keeper(game_id, device, now)
+    if not has_grant(game_id, device):
+        mine = (EndedGrant.game_id == game_id, EndedGrant.device_hash == device.hash)
+        db.session.execute(delete(EndedGrant).where(*mine))
+        db.session.add(Grant(device_hash=device.hash, game_id=game_id, created_at=now))
 
 
 def other_keepers(game_id: str, device: Device | None) -> int:
@@ -216,18 +245,29 @@ def _still_works(now: datetime) -> tuple[ColumnElement[bool], ...]:
 
 
 def revoke_other_keepers(game_id: str, device: Device | None) -> int:
-    """Take the right to keep score from every other browser, void the hand-over links not
-    yet used and the table code (the API's edit token stays valid; this browser is shown a new
-    code, and the wrong guesses counted stay counted); the number of browsers that lost it."""
+    """Take the right to keep score from every other browser (:func:`only_keeper`), asked by
+    a browser that keeps it; the number of browsers that lost it."""
     with _keeping(game_id, device) as keeper:
-        revoked = db.session.execute(
-            delete(Grant).where(Grant.game_id == game_id, Grant.device_hash != keeper.hash)
-        )
-        db.session.execute(
-            delete(Handover).where(Handover.game_id == game_id, Handover.used_at.is_(None))
-        )
-        # The code is void; its row, with the wrong guesses counted so far, stays.
-        db.session.execute(
-            update(TableCode).where(TableCode.game_id == game_id).values(code_hash=VOID_CODE)
-        )
+        return only_keeper(game_id, keeper, utcnow())
+
+
+def only_keeper(game_id: str, keeper: Device, now: datetime) -> int:
+    """End every grant of the game but ``keeper``'s (each ended one is kept, so that its
+    browser's next write is told why it is refused), and void the hand-over links not yet
+    used and the table code, which the others may know (the API's edit token stays valid;
+    the keeper is shown a new code, and the wrong guesses counted stay counted); the number of
+    grants ended. In the caller's write transaction, the game locked."""
+    others = (Grant.game_id == game_id, Grant.device_hash != keeper.hash)
+    ended = select(Grant.device_hash, Grant.game_id, literal(now, EndedGrant.ended_at.type))
+    db.session.execute(
+        insert(EndedGrant).from_select(["device_hash", "game_id", "ended_at"], ended.where(*others))
+    )
+    revoked = db.session.execute(delete(Grant).where(*others))
+    db.session.execute(
+        delete(Handover).where(Handover.game_id == game_id, Handover.used_at.is_(None))
+    )
+    # The code is void; its row, with the wrong guesses counted so far, stays.
+    db.session.execute(
+        update(TableCode).where(TableCode.game_id == game_id).values(code_hash=VOID_CODE)
+    )
     return int(revoked.rowcount)  # type: ignore[attr-defined]

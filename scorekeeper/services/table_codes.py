@@ -22,9 +22,17 @@ from ..errors import (
     TokenMissing,
 )
 from ..extensions import db
-from ..models import Grant, TableCode, utcnow
+from ..models import TableCode, utcnow
 from .loading import EDIT_TOKEN_BYTES, aware, write_transaction
-from .sharing import VOID_CODE, Credential, Device, has_grant, lock_game, verify_token
+from .sharing import (
+    VOID_CODE,
+    Credential,
+    Device,
+    has_grant,
+    lock_game,
+    take_over,
+    verify_token,
+)
 
 DIGITS = TABLE_CODE_DIGITS
 #: Wrong codes a game takes per window, from all addresses together; then it refuses every
@@ -117,8 +125,10 @@ def first_code(game_id: str, device: Device, secret: str | bytes) -> str | None:
 
 
 def redeem(game_id: str, code: str, secret: str | bytes, device: Device | None = None) -> TakenOver:
-    """Take the right to keep the score with the table code: ``device`` gets it, or else an
-    app gets a bearer token of its own. A wrong code counts against the game's guesses."""
+    """Take the right to keep the score over with the table code: ``device`` gets it, or else
+    an app gets a bearer token of its own; every other keeper loses it, and the code is used up
+    (:func:`sharing.take_over`: the new keeper's screen shows a new one). A wrong code counts
+    against the game's guesses."""
     digits = normalize(code)
     now = utcnow()
     with write_transaction():
@@ -139,8 +149,7 @@ def redeem(game_id: str, code: str, secret: str | bytes, device: Device | None =
             if device is None:
                 token = secrets.token_urlsafe(EDIT_TOKEN_BYTES)
                 device = Device(token)
-            if not has_grant(game_id, device):
-                db.session.add(Grant(device_hash=device.hash, game_id=game_id, created_at=now))
+            take_over(game_id, device, now)
             return TakenOver(game_id, token)
         # The wrong guess is counted in this transaction, which commits before the refusal.
         row.failures += 1

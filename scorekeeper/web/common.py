@@ -136,6 +136,10 @@ def error_page(error: Exception) -> Response:
         )
     elif isinstance(error, errors.StaleVersion):
         return _stale()
+    elif isinstance(error, errors.KeeperReplaced):
+        # Not a dead end: the page to take the game back on, which also leads to following it.
+        flash(service_message(error), "error")
+        return redirect(url_for("sharing.keep_score", game_id=error.game_id), 303)
     elif isinstance(error, errors.ServiceError):
         # A page asks for no bearer token, so a missing right is 403 there, not 401.
         status = 403 if error.status == 401 else error.status

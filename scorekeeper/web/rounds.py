@@ -130,7 +130,7 @@ def round_action(game_id: str, number: int) -> Page:
     device = current_device()
     if not sharing.can_edit(game_id, device) or device is None:
         games.get_game(game_id)  # an unknown game is a 404, not a 403
-        raise errors.NotKeeper()
+        raise sharing.not_keeper(game_id, device)
     action = request.form.get("action", "")
     form_class = _FORMS.get(action)
     form = form_class() if form_class is not None else None
@@ -265,7 +265,7 @@ def correct(game_id: str, number: int) -> Page:
     snapshot = games.get_game(game_id)
     view = snapshot.round(number)
     if not editable(game_id):
-        raise errors.NotKeeper()
+        raise sharing.not_keeper(game_id, current_device())
     if view.state is not RoundState.SCORED:
         flash(gettext("Round %(round)d is not scored yet: play it first.", round=number))
         return redirect(url_for("games.game", game_id=game_id), 303)

@@ -175,8 +175,9 @@ def new_table_code(game_id: str) -> Response:
 @bp.route("/games/<game_id>/keep-score", methods=["GET", "POST"])
 @security.limited("RATELIMIT_TABLE_CODE", scope=table_codes.LIMIT_SCOPE, methods=["POST"])
 def keep_score(game_id: str) -> Page:
-    """Keep the score on this phone with the table code the scorekeeper's screen shows. A
-    refusal comes back to this page, so a reload never sends the code again."""
+    """Keep the score on this phone with the table code the scorekeeper's screen shows (the
+    scorekeeper's phone no longer can). A refusal comes back to this page, so a reload never
+    sends the code again; so does a phone another took the scorekeeping over from."""
     snapshot = games.get_game(game_id)
     if request.method == "GET":
         return render_template(
@@ -193,6 +194,6 @@ def keep_score(game_id: str) -> Page:
     ) as error:
         flash(service_message(error), "error")
         return redirect(url_for(".keep_score", game_id=game_id), 303)
-    _remember_code(game_id, table_codes.normalize(code))
+    # The code is used up: the round screen it leads to shows this phone a new one.
     flash(gettext("This phone keeps the score of this game now."))
     return redirect(url_for("games.game", game_id=game_id), 303)

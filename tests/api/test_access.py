@@ -182,6 +182,30 @@ def test_writes_need_this_games_token(api: ApiClient, index: int) -> None:
     refusal(client.open(url, method=method, json=body, headers=headers), 404)
 
 
+def test_a_token_for_the_table_code_is_refused_once_another_takes_over(api: ApiClient) -> None:
+    """One keeper at a time: the token a table code gave an app is 403 once another takes the
+    score over, saying so; the game's own edit token (API.md) still writes."""
+    game_id = api.seed(NAMES)
+    base = f"/api/v1/games/{game_id}"
+    code = api.client.post(f"{base}/table-code", headers=api.headers(game_id)).get_json()
+    mine = api.client.post(f"{base}/takeover", json=code).get_json()["edit_token"]
+    bearer = {"Authorization": f"Bearer {mine}"}
+    code = api.client.post(f"{base}/table-code", headers=bearer).get_json()
+    assert api.client.post(f"{base}/takeover", json=code).status_code == 200  # another app
+    before = api.get(game_id)
+
+    refused = api.client.put(f"{base}/rounds/1/trump", json={"turned": "red"}, headers=bearer)
+
+    problem = refusal(refused, 403)
+    assert problem["type"] == "/api/v1/problems/forbidden"
+    assert problem["detail"] == (
+        "Another phone took over scorekeeping for this game. To keep score here again, "
+        "enter the table code shown on that phone."
+    )
+    assert api.get(game_id) == before
+    assert api.trump(game_id, 1, "red")["version"] == before["version"] + 1
+
+
 def test_unknown_game_and_rounds_are_404(api: ApiClient) -> None:
     """An unknown id, round 0 and a round past rules.rounds are not found."""
     refusal(api.client.get("/api/v1/games/AAAAAAAAAAAAAAAAAAAAAAAA"), 404)

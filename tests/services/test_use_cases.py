@@ -27,6 +27,7 @@ DATA_TABLES = {
     "rounds",
     "entries",
     "grants",
+    "ended_grants",
     "handovers",
     "round_changes",
     "table_codes",
