@@ -122,7 +122,7 @@ def build(instance_path: str, overrides: Mapping[str, Any] | None = None) -> dic
         "CACHE_KEY_PREFIX": "tablet:",
         # A fragment is asked for within a second or two of its change (then a newer one;
         # a stream remembers the past of what it sent), so it is kept 30 s. In memory at
-        # most 5,000 (about 60 MB a worker): over that, each keeping first looks through
+        # most 5,000: over that, each keeping first looks through
         # them all for the expired ones.
         "CACHE_DEFAULT_TIMEOUT": 30,
         "CACHE_THRESHOLD": 5000,
