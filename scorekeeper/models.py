@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from sqlalchemy import CheckConstraint, ForeignKey, ForeignKeyConstraint, Index, String
+from sqlalchemy import CheckConstraint, ForeignKey, ForeignKeyConstraint, Index, String, false
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 from sqlalchemy.types import JSON
 
@@ -212,6 +212,9 @@ class RoundChange(db.Model):  # type: ignore[name-defined,misc]
     __table_args__ = (
         # A round's history, a page at a time, the latest first: read in the index's order.
         Index("ix_round_changes_game_round_time", "game_id", "round_number", "changed_at", "id"),
+        # The undo stack (services/stack.py): a game's last row, and the change on top of one.
+        Index("ix_round_changes_game_id", "game_id", "id"),
+        Index("ix_round_changes_game_below", "game_id", "below", "id"),
         CheckConstraint("round_number >= 1", name="round_number"),
     )
 
@@ -227,6 +230,16 @@ class RoundChange(db.Model):  # type: ignore[name-defined,misc]
     #: "tricks": [...] | None}``.
     old: Mapped[dict[str, object] | None] = mapped_column(JSON, default=None)
     new: Mapped[dict[str, object] | None] = mapped_column(JSON, default=None)
+    #: The undo stack (services/stack.py). On a write: the change under it on the stack
+    #: (``None``: none, or an import's row, where undo stops).
+    below: Mapped[int | None] = mapped_column(default=None)
+    #: On an ``undo`` or ``redo`` row: the change it takes back or puts back.
+    reverts: Mapped[int | None] = mapped_column(default=None)
+    #: The round being played as far as the changes on the stack up to this one reach (the
+    #: round after one scored); on an undo or redo, as the last write left it.
+    reached: Mapped[int | None] = mapped_column(default=None)
+    #: Whether the round was marked corrected before this write (an undo gives it back).
+    corrected_before: Mapped[bool] = mapped_column(default=False, server_default=false())
 
 
 class TableCode(db.Model):  # type: ignore[name-defined,misc]

@@ -46,6 +46,7 @@ from ..rules.tricks import (
     verify_trick_count,
     verify_trick_counts,
 )
+from . import stack
 from .loading import GameSnapshot, bump_version, facts_json, round_rows
 from .sharing import Credential, editing
 
@@ -71,6 +72,8 @@ class RoundEdit:
         self.corrected_at = game.corrected_at.get(number)
         self.now = utcnow()
         self.kind: str | None = None
+        #: Where an undo or redo goes on the undo stack (a write is pushed on its top).
+        self.place: dict[str, int | None] | None = None
         #: The trick counts tapped in before and after (as :meth:`GameSnapshot.draft` gives
         #: them), for the audit row to keep too: set by a count tapped in, its undo and redo.
         self.drafts: tuple[Sequence[int | None], Sequence[int | None]] | None = None
@@ -113,14 +116,11 @@ class RoundEdit:
             if self.drafts is not None:
                 for side, drafts in zip(facts, self.drafts, strict=True):
                     side["drafts"] = list(drafts)
-            audit = {
-                "game_id": game.id,
-                "round_number": number,
-                "kind": self.kind,
-                "changed_at": self.now,
-                "old": facts[0],
-                "new": facts[1],
-            }
+            scores = facts[0]["tricks"] is None and facts[1]["tricks"] is not None
+            place = self.place or stack.pushed(game.id, number, scores)
+            audit: dict[str, object] = {"game_id": game.id, "round_number": number, **place}
+            audit |= {"kind": self.kind, "changed_at": self.now, "old": facts[0], "new": facts[1]}
+            audit["corrected_before"] = number in game.corrected_at
             session.execute(_INSERT_AUDIT, [audit])
         bump_version(game, self.now)
 

@@ -1,28 +1,25 @@
 """Undo and redo: a game's last writes taken back, and put back, from its audit trail.
 
-The audit trail is the stack. Replayed in order, a write pushes its change onto the changes
-done (and forgets what was undone), an ``undo`` row moves the top change done onto the
-changes undone, a ``redo`` row moves it back. Undo and redo are themselves writes: one
-transaction, a version bump and an audit row (the facts before and after), so another
-phone's page is stale after them and the round's history tells them.
+The audit trail keeps the stack (``services/stack.py``): a write is pushed on it, an undo
+takes its top back, a redo puts it back; what each would take is read at the top. Undo and
+redo are themselves writes: one transaction, a version bump and an audit row (the facts
+before and after), so another phone's page is stale after them and the round's history
+tells them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 from itertools import zip_longest
 from typing import Any
 
-from sqlalchemy import bindparam, select
-
-from ..extensions import db
-from ..models import RoundChange
 from ..rules.cards import Suit, Trump, Turned
 from ..rules.game import RoundRecord
 from ..rules.messages import OutOfTurnError
 from ..rules.messages import gettext_noop as _
 from ..rules.specials import Cloud
+from . import stack
 from .loading import GameSnapshot
 from .rounds import RoundEdit
 from .sharing import Credential, editing
@@ -33,8 +30,6 @@ UNDOABLE = frozenset(
     {"trump", "bids", "tally", "draft", "tricks", "score", "correction", "specials"}
 )
 DRAFT = "draft"
-UNDO = "undo"
-REDO = "redo"
 
 
 @dataclass(frozen=True)
@@ -79,13 +74,6 @@ class Reversible:
 
     undo: Step | None = None
     redo: Step | None = None
-
-
-_TRAIL = (
-    select(RoundChange.round_number, RoundChange.kind, RoundChange.old, RoundChange.new)
-    .where(RoundChange.game_id == bindparam("game_id"))
-    .order_by(RoundChange.id)
-)
 
 
 def _facts(data: Any, seats: int) -> RoundRecord | None:
@@ -137,72 +125,36 @@ def _count(value: object) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 60
 
 
-@dataclass
-class Stacks:
-    """The changes done and the changes undone (tops last) after a game's audit trail; a
-    change that cannot be taken back stands as ``None`` (undo stops at it). ``latest``: how
-    deep the done stack was right after the game's last write (not an undo or redo): its
-    top is that write whenever the stack is that deep again."""
-
-    done: list[Step | None]
-    undone: list[Step | None]
-    latest: int = 0
-
-    @property
-    def current(self) -> int:
-        """The round being played when the undos began (they do not move it back): the
-        furthest round the changes on either stack reached, the one after a round scored."""
-        steps = [step for step in (*self.done, *self.undone) if step is not None]
-        return max((step.round + step.scores for step in steps), default=1)
+def _step(entry: stack.Entry | None, seats: int) -> Step | None:
+    """The change a row of the trail records, if it can be taken back: a kind that can,
+    facts this game could have (a row the code did not write is never undone), and for a
+    count tapped in, the player's count."""
+    if entry is None or entry.kind not in UNDOABLE:
+        return None
+    old, new = _facts(entry.old, seats), _facts(entry.new, seats)
+    if old is None or new is None:
+        return None
+    step = Step(entry.round, entry.kind, old, new)
+    return None if step.kind == DRAFT and step.draft_seat is None else step
 
 
-def _stacks(rows: Iterable[Any], seats: int) -> Stacks:
-    """The stacks the trail's ``rows`` leave, replayed in order."""
-    done: list[Step | None] = []
-    undone: list[Step | None] = []
-    latest = 0
-    for row in rows:
-        if row.kind == UNDO:
-            if done:
-                undone.append(done.pop())
-        elif row.kind == REDO:
-            if undone:
-                done.append(undone.pop())
-        else:
-            old, new = _facts(row.old, seats), _facts(row.new, seats)
-            step = None
-            if row.kind in UNDOABLE and old is not None and new is not None:
-                step = Step(row.round_number, row.kind, old, new)
-                if step.kind == DRAFT and step.draft_seat is None:
-                    step = None  # a count tapped in that the trail does not tell
-            done.append(step)
-            undone.clear()
-            latest = len(done)
-    return Stacks(done, undone, latest)
-
-
-def _top(stacks: Stacks, *, redo: bool) -> Step | None:
+def _top(top: stack.Top, seats: int, *, redo: bool) -> Step | None:
     """The change one tap takes back, if it may: one to the current round or to the last one
     scored (as they were before the undos), or the game's very last write, also once undone
-    and redone (RULES.md, "Undo and redo"). A redo puts back whatever the undos took back,
-    the last first, while no other write came since."""
-    stack = stacks.undone if redo else stacks.done
-    step = stack[-1] if stack else None
+    and redone: it is on top when nothing could be redone (RULES.md, "Undo and redo"). A
+    redo puts back whatever the undos took back, the last first, while no other write came
+    since."""
+    step = _step(top.undone if redo else top.done, seats)
     if step is None or redo:
         return step
-    latest = len(stacks.done) == stacks.latest
-    return step if step.round >= stacks.current - 1 or latest else None
-
-
-def _trail(game: GameSnapshot) -> Stacks:
-    rows = db.session.execute(_TRAIL, {"game_id": game.id}).all()
-    return _stacks(rows, game.table.seats)
+    latest = top.undone is None
+    return step if step.round >= top.current - 1 or latest else None
 
 
 def reversible(game: GameSnapshot) -> Reversible:
-    """What the round screen can offer to undo and to redo (one statement)."""
-    stacks = _trail(game)
-    return Reversible(undo=_top(stacks, redo=False), redo=_top(stacks, redo=True))
+    """What the round screen can offer to undo and to redo (at most two statements)."""
+    top, seats = stack.top(game.id), game.table.seats
+    return Reversible(undo=_top(top, seats, redo=False), redo=_top(top, seats, redo=True))
 
 
 @dataclass(frozen=True)
@@ -228,15 +180,15 @@ def _reverse(
     game_id: str, token: Credential, if_match: Collection[int] | None, *, redo: bool
 ) -> Reversed:
     with editing(game_id, token, if_match) as game:
-        stacks = _trail(game)
-        done = stacks.done
-        step = _top(stacks, redo=redo)
-        if step is None:
+        top = stack.top(game.id)
+        step = _top(top, game.table.seats, redo=redo)
+        entry = top.undone if redo else top.done
+        if step is None or entry is None:
             if redo:
                 raise OutOfTurnError(_("There is nothing to redo."))
             raise OutOfTurnError(
                 _("There is nothing more to undo here: correct earlier rounds on the sheet.")
-                if done
+                if top.done is not None
                 else _("There is nothing to undo.")
             )
         edit = RoundEdit(game, step.round)
@@ -247,14 +199,13 @@ def _reverse(
                 round=step.round,
             )
         edit.round = _restored(edit, then, step, redo=redo)
-        corrected = any(
-            kept is not None and kept.round == step.round and kept.kind == "correction"
-            for kept in (done if redo else done[:-1])
-        ) or (redo and step.kind == "correction")
+        # The round's "corrected" mark as it was before the change, or after it.
+        corrected = entry.corrected_before or (redo and step.kind == "correction")
         edit.corrected_at = (edit.corrected_at or edit.now) if corrected else None
         if step.draft_seat is not None:  # the history tells the count as it was and is
             edit.drafts = (edit.game.draft(step.round), edit.round.drafts or (None,) * edit.seats)
-        edit.kind = REDO if redo else UNDO
+        edit.kind = stack.REDO if redo else stack.UNDO
+        edit.place = stack.reversing(top, entry)
         edit.write()
     return Reversed(edit.result(), step)
 

@@ -14,12 +14,15 @@ from alembic.script import ScriptDirectory
 from flask import Flask
 from flask.testing import FlaskCliRunner
 from flask_migrate import downgrade, upgrade
+from sqlalchemy import select
 from sqlalchemy.dialects import sqlite
 
 from scorekeeper.extensions import db, migrate
-from scorekeeper.services import games
+from scorekeeper.models import RoundChange
+from scorekeeper.services import games, rounds, undo
 
 from ..conftest import make_app
+from ..factory import seed
 
 # The outcome depends on the backend: run on both (docs/development.md).
 pytestmark = pytest.mark.both_backends
@@ -189,3 +192,34 @@ def test_no_index_or_check_is_built_on_lower() -> None:
     ]
     assert len(built) > len(db.metadata.tables)  # the indexes are there
     assert [statement for statement in built if "lower(" in statement.lower()] == []
+
+
+def _stack_columns(game_id: str) -> list[tuple[Any, ...]]:
+    columns = (RoundChange.kind, RoundChange.below, RoundChange.reverts, RoundChange.reached)
+    statement = select(*columns, RoundChange.corrected_before).where(RoundChange.game_id == game_id)
+    return [tuple(row) for row in db.session.execute(statement.order_by(RoundChange.id))]
+
+
+def test_the_undo_stack_of_rows_written_before_it_is_filled_in_by_replaying_them(
+    app: Flask,
+) -> None:
+    game = seed(app, played=[([0, 1, 0], [0, 1, 0]), ([1, 0, 1], [1, 0, 1])], rounds=3)
+    with app.app_context():
+        rounds.record_trump(game.id, game.token, 3, "red")
+        rounds.correct_round(
+            game.id, game.token, 1, turned="blue", chosen=None, bids=[0, 1, 0], tricks=[0, 1, 0]
+        )
+        for tap in (undo.undo, undo.undo, undo.redo, undo.undo):
+            tap(game.id, game.token)
+        rounds.record_trump(game.id, game.token, 3, "green")
+        undo.undo(game.id, game.token)
+        written = _stack_columns(game.id)
+        found = undo.reversible(games.get_game(game.id))
+        db.session.remove()
+        downgrade(revision="0009_trick_tally")
+        upgrade()
+        assert _stack_columns(game.id) == written
+        assert undo.reversible(games.get_game(game.id)) == found
+    assert written[-1][0] == "undo"
+    assert found.undo is not None
+    assert found.redo is not None

@@ -144,18 +144,20 @@ def _audit_rows(
                 "changed_at": _time(entry.at) or now,
                 "old": sides[0],
                 "new": sides[1],
+                "reached": None,  # the history imported: never on top of the stack
             }
         )
-    return rows + [
-        {
-            "round_number": number,
-            "kind": "import",
-            "changed_at": now,
-            "old": None,
-            "new": loading.facts_json(record),
-        }
-        for number, record in sorted(records.items())
-    ]
+    # The import's rows start the undo stack afresh (nothing under them: undo stops there),
+    # reaching the round after the last one scored.
+    reached = 1
+    for number, record in sorted(records.items()):
+        reached = max(reached, number + (record.tricks is not None))
+        new = loading.facts_json(record)
+        rows.append(
+            {"round_number": number, "kind": "import", "changed_at": now, "old": None, "new": new}
+            | {"reached": reached}
+        )
+    return rows
 
 
 def _change_facts(facts: FactsFile | None, table: Table, number: int) -> dict[str, object] | None:
