@@ -1,7 +1,7 @@
 """undo stack: each audit row says where it stands on the undo stack
 
 Revision ID: 0011_undo_stack
-Revises: 0009_trick_tally
+Revises: 0010_ended_grants
 Create Date: 2026-12-02
 
 Reviewed: four columns on round_changes and two indexes, nothing else changes. A write's
@@ -19,7 +19,7 @@ import sqlalchemy as sa
 
 # revision identifiers, used by Alembic.
 revision = '0011_undo_stack'
-down_revision = '0009_trick_tally'
+down_revision = '0010_ended_grants'
 branch_labels = None
 depends_on = None
 

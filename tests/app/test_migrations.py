@@ -216,7 +216,7 @@ def test_the_undo_stack_of_rows_written_before_it_is_filled_in_by_replaying_them
         written = _stack_columns(game.id)
         found = undo.reversible(games.get_game(game.id))
         db.session.remove()
-        downgrade(revision="0009_trick_tally")
+        downgrade(revision="0010_ended_grants")
         upgrade()
         assert _stack_columns(game.id) == written
         assert undo.reversible(games.get_game(game.id)) == found
