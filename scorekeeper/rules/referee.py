@@ -68,18 +68,19 @@ def verify_specials_turn(
     cloud: Cloud | None,
     bids: Sequence[int | None] | None = None,
     trump: Trump | None = None,
+    tricks: Sequence[int | None] | None = None,
 ) -> None:
     """Raise unless the Bomb's and the Cloud's facts may be recorded now: once every bid is
-    in, with the cards in the deck, a Bomb played not the one turned up, the Cloud's change
-    one from the bid (``bids`` and ``trump``: as they will be; ``None``: as recorded)."""
+    in, with the cards in the deck, a Bomb played not the one turned up, the Cloud's winner
+    with a trick (``tricks``), its change one from the bid (``bids`` and ``trump``: as they
+    will be; ``None``: as recorded)."""
     view = game.round(round_number)
     _verify_bids_in(game, view)
     verify_bomb(game.table, bomb)
     verify_one_bomb(trump or view.trump, bomb)
     hidden = not view.bids_visible
-    verify_cloud(
-        game.table, round_number, view.bids if bids is None else bids, cloud, hidden=hidden
-    )
+    bids = view.bids if bids is None else bids
+    verify_cloud(game.table, round_number, bids, cloud, hidden=hidden, tricks=tricks)
 
 
 def verify_trick_draft_turn(game: GameView, round_number: int) -> None:

@@ -90,11 +90,13 @@ def verify_cloud(
     cloud: Cloud | None,
     *,
     hidden: bool = False,
+    tricks: Sequence[int | None] | None = None,
 ) -> None:
-    """Raise unless the Cloud's change can be: the Cloud in the deck, every bid in, and the
-    winner of its trick bidding one more or one less, within 0 ... the cards in hand;
-    ``hidden``: the bids are not shown yet, and the refusal names neither the bid nor the
-    change (which would give the bid away)."""
+    """Raise unless the Cloud's change can be: the Cloud in the deck, every bid in, the
+    winner of its trick with a trick (``tricks``: each seat's, ``None`` where not known), and
+    bidding one more or one less, within 0 ... the cards in hand; ``hidden``: the bids are
+    not shown yet, and the refusal names neither the bid nor the change (which would give
+    the bid away), and comes last, so that a refusal's words never depend on a hidden bid."""
     if cloud is None:
         return
     if Special.CLOUD not in table.rules.special_cards:
@@ -113,6 +115,7 @@ def verify_cloud(
             field="cloud.seat",
             name=name,
         )
+    verify_cloud_took_a_trick(table, cloud, tricks)
     if hidden and (abs(cloud.bid - made) != 1 or not table.holds(round_number, cloud.bid)):
         raise BidError(
             _("The Cloud changes %(name)s's bid by one, up or down, and only to 0 to %(cards)d."),

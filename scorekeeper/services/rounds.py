@@ -254,9 +254,9 @@ def record_tricks(
     the Bomb was played and the Cloud's change of a bid (``None``: none)."""
     in_range = partial(verify_trick_counts, round_number=number, tricks=tricks)
     with round_edit(game_id, token, number, if_match, in_range) as edit:
-        verify_specials_turn(edit.view, number, bomb=bomb, cloud=cloud)
+        verify_specials_turn(edit.view, number, bomb=bomb, cloud=None)
         verify_tricks_turn(edit.view, number, tricks, bomb=bomb)
-        verify_cloud_took_a_trick(edit.view.table, cloud, tricks)
+        verify_specials_turn(edit.view, number, bomb=bomb, cloud=cloud, tricks=tricks)
         edit.round = replace(edit.round, bomb=bomb, cloud=cloud)
         _write_tricks(edit, tricks)
         edit.audit("tricks")

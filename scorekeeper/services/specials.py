@@ -10,7 +10,7 @@ from dataclasses import replace
 from ..rules.messages import SetupError
 from ..rules.messages import gettext_noop as _
 from ..rules.referee import verify_specials_turn, verify_trick_draft_turn
-from ..rules.specials import Cloud, verify_cloud_took_a_trick
+from ..rules.specials import Cloud
 from ..rules.tally import bomb_tallied
 from .loading import GameSnapshot
 from .rounds import RoundEdit, round_edit
@@ -20,9 +20,10 @@ from .sharing import Credential
 def _write(edit: RoundEdit, *, bomb: bool, cloud: Cloud | None) -> None:
     view = edit.view
     verify_trick_draft_turn(view, edit.number)
-    verify_specials_turn(view, edit.number, bomb=bomb, cloud=cloud)
     # A count tapped in as 0 is known already: that seat cannot have won the Cloud's trick.
-    verify_cloud_took_a_trick(view.table, cloud, edit.game.draft(edit.number))
+    verify_specials_turn(
+        view, edit.number, bomb=bomb, cloud=cloud, tricks=edit.game.draft(edit.number)
+    )
     if not bomb and bomb_tallied(edit.round.tally):
         raise SetupError(
             _(

@@ -52,15 +52,26 @@ def _refusal(app: Flask, game: Seeded, write: Callable[[Seeded], object]) -> str
     return str(caught.value)
 
 
+def _cloud_to_a_player_without_a_trick(game: Seeded) -> object:
+    """Ann's count tapped in as 0, then the Cloud taking her bid down: with a bid of 1 the
+    change would be one, with 0 not; she took no trick either way, and that is what is said."""
+    rounds.save_trick_draft(game.id, game.token, 3, 0, 0)
+    return specials.record_cloud(game.id, game.token, 3, 0, up=False)
+
+
 @pytest.mark.parametrize(
     "write",
     [
         lambda game: rounds.record_tricks(
             game.id, game.token, 3, [1, 1, 1], cloud=Cloud(seat=0, bid=3)
         ),
+        lambda game: rounds.record_tricks(
+            game.id, game.token, 3, [0, 1, 2], cloud=Cloud(seat=0, bid=0)
+        ),
+        _cloud_to_a_player_without_a_trick,
         lambda game: rounds.score_round(game.id, game.token, 3, all_made=True),
     ],
-    ids=["cloud", "everyone made it"],
+    ids=["cloud", "cloud to no trick", "cloud tapped to no trick", "everyone made it"],
 )
 def test_a_refusal_says_the_same_whatever_the_hidden_bids(
     app: Flask, write: Callable[[Seeded], object]
