@@ -193,7 +193,7 @@ def _reverse(
             )
         edit = RoundEdit(game, step.round)
         now, then = (step.old, step.new) if redo else (step.new, step.old)
-        if not _unchanged(edit, step, now):
+        if not _unchanged(edit, now):
             raise OutOfTurnError(
                 _("Round %(round)d has changed since, so that change cannot be taken back."),
                 round=step.round,
@@ -210,16 +210,14 @@ def _reverse(
     return Reversed(edit.result(), step)
 
 
-def _unchanged(edit: RoundEdit, step: Step, facts: RoundRecord) -> bool:
-    """Whether the round still has the ``facts`` the change left (or found, for a redo):
-    for a count tapped in, the player's count (another's may have changed since)."""
+def _unchanged(edit: RoundEdit, facts: RoundRecord) -> bool:
+    """Whether the round still has the ``facts`` the change left (or found, for a redo), but
+    the counts tapped in: undoing a scoring taps in the tricks it scored, which no count
+    tapped in before it wrote (and a count undone is that player's alone)."""
     current = edit.round
     if current.bids is not None and all(bid is None for bid in current.bids):
         current = replace(current, bids=None)  # as :func:`_facts` reads them
-    if replace(current, drafts=None) != replace(facts, drafts=None):
-        return False
-    seat = step.draft_seat
-    return seat is None or edit.game.draft(step.round)[seat] == (facts.drafts or ())[seat]
+    return replace(current, drafts=None) == replace(facts, drafts=None)
 
 
 def _restored(edit: RoundEdit, facts: RoundRecord, step: Step, *, redo: bool) -> RoundRecord:

@@ -336,3 +336,17 @@ def test_a_trick_count_tapped_in_is_undone_and_its_trail_exports_and_imports(
         copy = api.get(created["id"])
         for key in ("rules", "rounds", "totals", "standings", "current_round"):
             assert copy[key] == original[key], key
+
+
+def test_a_count_tapped_in_before_tricks_that_differ_is_undone(app: Flask, game: Seeded) -> None:
+    """Found by the stack model (test_undo_model.py): undoing the tricks leaves them tapped in,
+    Ann's 1 over the 0 she had tapped in; undoing her count is still one write back."""
+    with app.app_context():
+        rounds.record_trump(game.id, game.token, 1, "blue")
+        rounds.record_bids(game.id, game.token, 1, [0, 0, 0])
+        rounds.save_trick_draft(game.id, game.token, 1, 0, 0)
+        rounds.record_tricks(game.id, game.token, 1, [1, 0, 0])
+        assert undo.undo(game.id, game.token).game.draft(1) == (1, 0, 0)
+        step = undo.undo(game.id, game.token).step
+        assert (step.kind, step.seat) == ("draft", 0)
+        assert facts(game, 1)[2:] == ((0, 0, 0), None, (None, 0, 0))

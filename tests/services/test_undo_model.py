@@ -32,7 +32,7 @@ from ..factory import Seeded, seed
 
 ROUNDS = 3
 SEATS = 3
-STEPS = 20
+STEPS = 16
 
 #: The facts of one round the game reads: its record (tricks tapped in as ``None`` when
 #: none is) and whether it is marked corrected.
