@@ -28,7 +28,7 @@ from werkzeug.test import TestResponse
 
 from scorekeeper.rules.messages import RuleError
 from scorekeeper.rules.specials import Cloud
-from scorekeeper.services import rounds, specials, undo
+from scorekeeper.services import games, rounds, specials, undo
 
 from ..confidant import Confidant
 from ..factory import Seeded, device_of, seed
@@ -269,15 +269,27 @@ def refusals(app: Flask, game: Seeded, table: Table) -> dict[str, Any]:
     return said
 
 
-def _refusal(app: Flask, game: Seeded, write: Callable[[], object]) -> str | None:
-    """The write's refusal in words; accepted (``None``), it is undone again."""
+def _refusal(app: Flask, game: Seeded, number: int, write: Callable[[], object]) -> str | None:
+    """The write's refusal in words; accepted (``None``), it is taken back again."""
     with app.app_context():
+        before = games.get_game(game.id).drafts.get(number)
         try:
             write()
         except RuleError as refused:
             return str(refused)
-        undo.undo(game.id, game.token)
+        _take_back(game, number, before)
     return None
+
+
+def _take_back(game: Seeded, number: int, drafts: tuple[int | None, ...] | None) -> None:
+    """Undo the write just accepted, and put the counts tapped in back as they were (undoing
+    a scoring leaves its tricks tapped in): the game reads as before, and the other game of
+    the pair, which refused the write, reads the same."""
+    undo.undo(game.id, game.token)
+    now = games.get_game(game.id).drafts.get(number)
+    for seat, count in enumerate(drafts or (None,) * len(now or ())):
+        if now is not None and now[seat] != count:
+            rounds.save_trick_draft(game.id, game.token, number, seat, count)
 
 
 def hidden_writes(game: Seeded, table: Table) -> list[tuple[str, Callable[[], object]]]:
@@ -316,7 +328,7 @@ def same_refusals(app: Flask, first: Seeded, second: Seeded, table: Table) -> No
     for (name, once), (_, twice) in zip(
         hidden_writes(first, table), hidden_writes(second, table), strict=True
     ):
-        said = _refusal(app, first, once), _refusal(app, second, twice)
+        said = _refusal(app, first, table.number, once), _refusal(app, second, table.number, twice)
         if None not in said:
             assert said[0] == said[1], name
 
@@ -325,7 +337,7 @@ def same_taps(
     app: Flask, phones: tuple[FlaskClient, ...], pair: tuple[Seeded, ...], table: Table
 ) -> None:
     """The round screen's taps that write on a hidden bid, by each keeper's phone, in turn
-    until one game accepts one (undone again, it leaves a redo the other game has not):
+    until one game accepts one (taken back again, it leaves a redo the other game has not):
     refused by both, the screens they answer with are the same."""
     dealer = (table.number - 1) % table.seats
     taps: dict[str, dict[str, Any]] = {
@@ -340,13 +352,15 @@ def same_taps(
     for confidant, game in zip(confidants, pair, strict=True):
         confidant.game_id = game.id
     for name, fields in taps.items():
+        with app.app_context():
+            before = {game.id: games.get_game(game.id).drafts.get(table.number) for game in pair}
         answers = [confidant.tap(table.number, **fields) for confidant in confidants]
         accepted = [response.status_code == 303 for response in answers]
         if any(accepted):
             with app.app_context():
                 for game, undone in zip(pair, accepted, strict=True):
                     if undone:
-                        undo.undo(game.id, game.token)
+                        _take_back(game, table.number, before[game.id])
             return
         same(
             *({name: answer(response, game)} for response, game in zip(answers, pair, strict=True))
