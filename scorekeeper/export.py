@@ -16,6 +16,7 @@ from flask import Response, stream_with_context
 from flask_babel import get_locale
 
 from .i18n import gettext
+from .links import game_links
 from .models import utcnow
 from .rules.game import RoundState
 from .rules.variants import Special
@@ -67,7 +68,7 @@ def audit_entry(change: audit.Change) -> AuditEntry:
 def game_export(game: loading.GameSnapshot, audit: Iterable[audit.Change]) -> ExportedGame:
     """One game of an export: the game object and its audit trail."""
     return ExportedGame(
-        game=Game.of(game),
+        game=Game.of(game, game_links(game.id)),
         audit=[audit_entry(change) for change in audit],
         drafts=[TappedIn(round=n, tricks=list(counts)) for n, counts in game.drafts.items()],
     )

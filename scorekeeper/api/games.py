@@ -6,6 +6,7 @@ from flask import Response, jsonify, request
 from flask.typing import ResponseReturnValue
 
 from .. import security
+from ..links import game_links
 from ..schemas.games import CreatedGame, CreateGameBody, Game, Rules
 from ..services import games, loading
 from .openapi import Answer, Operation
@@ -21,7 +22,8 @@ def versioned(response: Response, version: int, cache_control: str = "no-cache")
 
 def game_response(game: loading.GameSnapshot) -> Response:
     """The game with its version as ETag."""
-    return versioned(jsonify(Game.of(game).model_dump(mode="json")), game.version)
+    answer = Game.of(game, game_links(game.id))
+    return versioned(jsonify(answer.model_dump(mode="json")), game.version)
 
 
 @Operation(
@@ -43,7 +45,7 @@ def create_game() -> ResponseReturnValue:
     body = parse(CreateGameBody, json_body())
     options = (body.rules or Rules()).model_dump()
     created = games.create_game(body.players, first_dealer=body.first_dealer, **options)
-    game = Game.of(created.game)
+    game = Game.of(created.game, game_links(created.game.id))
     answer = CreatedGame(**dict(game), edit_token=created.edit_token)
     response = versioned(jsonify(answer.model_dump(mode="json")), created.game.version, "no-store")
     return response, 201, {"Location": game.links.self}

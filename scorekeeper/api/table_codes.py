@@ -7,6 +7,7 @@ from flask import current_app, jsonify
 from flask.typing import ResponseReturnValue
 
 from .. import security
+from ..links import game_links
 from ..schemas.games import Game
 from ..schemas.table_codes import TableCode, TakenOverGame, TakeOverBody
 from ..services import games, table_codes
@@ -57,5 +58,6 @@ def take_over(game_id: str) -> ResponseReturnValue:
     body = parse(TakeOverBody, json_body())
     taken = table_codes.redeem(game_id, body.table_code, current_app.secret_key or "")
     snapshot = games.get_game(game_id)
-    answer = TakenOverGame(**dict(Game.of(snapshot)), edit_token=taken.token or "")
+    game = Game.of(snapshot, game_links(snapshot.id))
+    answer = TakenOverGame(**dict(game), edit_token=taken.token or "")
     return versioned(jsonify(answer.model_dump(mode="json")), snapshot.version, "no-store")

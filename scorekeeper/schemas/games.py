@@ -6,7 +6,6 @@ from dataclasses import asdict
 from datetime import datetime
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from flask import url_for
 from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 
 from ..rules import cards as rules_cards
@@ -272,14 +271,6 @@ class GameLinks(Model):
         "read-only."
     )
 
-    @classmethod
-    def of(cls, game_id: str) -> GameLinks:
-        """Itself in the API, and the spectator page (anyone with the id follows it there)."""
-        return cls(
-            self=url_for("api.get_game", game_id=game_id),
-            view=url_for("games.spectate", game_id=game_id),
-        )
-
 
 class Game(Model):
     """The game object of API.md."""
@@ -302,8 +293,8 @@ class Game(Model):
     links: GameLinks
 
     @classmethod
-    def of(cls, game: GameSnapshot) -> Game:
-        """The game object of ``game`` (its links for the request's address root)."""
+    def of(cls, game: GameSnapshot, links: GameLinks) -> Game:
+        """The game object of ``game``; ``links``: where it is (``scorekeeper.links``)."""
         view, table = game.view, game.table
         return cls(
             id=game.id,
@@ -320,7 +311,7 @@ class Game(Model):
             totals=list(view.totals),
             standings=[Standing(**asdict(standing)) for standing in view.standings],
             winners=list(view.winners),
-            links=GameLinks.of(game.id),
+            links=links,
         )
 
 
