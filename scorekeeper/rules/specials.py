@@ -6,12 +6,16 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from .cards import Trump, Turned
 from .messages import BidError, Count, SetupError, TrumpError
 from .messages import gettext_noop as _
 from .table import Table
 from .variants import Special
+
+#: A bid made, or one that may not be made yet (``None``).
+Bid = TypeVar("Bid", int, int | None)
 
 
 @dataclass(frozen=True)
@@ -138,12 +142,16 @@ def verify_cloud(
         )
 
 
+def scored_bid(seat: int, bid: Bid, cloud: Cloud | None) -> Bid:
+    """The bid ``seat`` is scored on (the Cloud's one statement): as made, but the Cloud's
+    winner's as changed."""
+    return cloud.bid if cloud is not None and cloud.seat == seat else bid
+
+
 def scored_bids(
     bids: Sequence[int | None] | None, cloud: Cloud | None
 ) -> tuple[int | None, ...] | None:
-    """The bids the round is scored on: as made, but the Cloud's winner's as changed."""
-    if bids is None or cloud is None:
-        return None if bids is None else tuple(bids)
-    changed = list(bids)
-    changed[cloud.seat] = cloud.bid
-    return tuple(changed)
+    """The bids the round is scored on, each seat's by :func:`scored_bid`."""
+    if bids is None:
+        return None
+    return tuple(scored_bid(seat, bid, cloud) for seat, bid in enumerate(bids))

@@ -1,5 +1,6 @@
 """The players' statistics over the games a browser keeps: every score is the rules' own
-(:func:`rules.scoring.score`), totalled here in Python, so no rule is written a second time."""
+(:func:`rules.scoring.score` of the bid :func:`rules.specials.scored_bid` says a round is
+scored on), totalled here in Python, so no rule is written a second time."""
 
 from __future__ import annotations
 
@@ -9,12 +10,13 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import NamedTuple
 
-from sqlalchemy import and_, case, select
+from sqlalchemy import and_, select
 
 from ..database import folded
 from ..extensions import db
 from ..models import Entry, Game, Grant, Player, Round
 from ..rules.scoring import score
+from ..rules.specials import Cloud, scored_bid
 from ..rules.table import fold_case
 from .sharing import Device
 
@@ -50,7 +52,7 @@ class Statistics:
 
 class Seat(NamedTuple):
     """One player of a kept game: the name as typed and in any case (``key``), and each round
-    scored as its number, the bid and the tricks won, in order."""
+    scored as its number, the bid it was scored on and the tricks won, in order."""
 
     name: str
     key: str
@@ -227,15 +229,15 @@ def kept_games(device: Device) -> list[KeptGame]:
         .where(*mine)
         .order_by(games.c.created_at, games.c.id)
     ).all()
-    # The bid a round is scored on: the Cloud's change where it changed one.
-    cloud = rounds.c.cloud_seat == entries.c.seat
     scored = db.session.execute(
         select(
             entries.c.game_id,
             entries.c.seat,
             entries.c.round_number,
-            case((cloud, rounds.c.cloud_bid), else_=entries.c.bid),
+            entries.c.bid,
             entries.c.tricks,
+            rounds.c.cloud_seat,
+            rounds.c.cloud_bid,
         )
         .join_from(entries, grants, grants.c.game_id == entries.c.game_id)
         .join(games, games.c.id == entries.c.game_id)
@@ -246,8 +248,12 @@ def kept_games(device: Device) -> list[KeptGame]:
         .where(*mine, entries.c.bid.is_not(None), entries.c.tricks.is_not(None))
     ).all()
     played: dict[tuple[str, int], list[tuple[int, int, int]]] = {}
-    for game_id, seat, number, bid, tricks in scored:
-        played.setdefault((game_id, seat), []).append((number, bid, tricks))
+    for game_id, seat, number, bid, tricks, cloud_seat, cloud_bid in scored:
+        # The bid the round is scored on, the rules' (the Cloud's change where it made one).
+        cloud = None if cloud_seat is None else Cloud(cloud_seat, cloud_bid)
+        played.setdefault((game_id, seat), []).append(
+            (number, scored_bid(seat, bid, cloud), tricks)
+        )
     kept: dict[str, KeptGame] = {}
     for game_id, round_count, seat, name, key in seated:
         seats = kept.setdefault(game_id, KeptGame(round_count, [])).seats

@@ -11,6 +11,8 @@ from scorekeeper.rules.game import RoundRecord, RoundState, evaluate
 from scorekeeper.rules.messages import BidError, SetupError, TrickError, TrumpError
 from scorekeeper.rules.specials import (
     Cloud,
+    scored_bid,
+    scored_bids,
     verify_bomb,
     verify_cloud,
     verify_cloud_took_a_trick,
@@ -222,6 +224,16 @@ def test_the_cloud_changes_the_winners_bid_and_the_round_is_scored_on_it() -> No
     assert view.bids == (2, 0, 1)  # the bids as made are kept ...
     assert view.cloud == cloud  # ... and the change beside them
     assert view.scores == [50, 20, -10]
+
+
+def test_a_round_is_scored_on_the_bids_made_but_the_clouds_winners_as_changed() -> None:
+    cloud = Cloud(seat=1, bid=2)
+    assert scored_bids((2, 1, 0), cloud) == (2, 2, 0)
+    assert scored_bids((2, 1, 0), None) == (2, 1, 0)
+    assert scored_bids(None, cloud) is None
+    # Seat by seat (what the statistics ask of each entry), the same bids.
+    assert [scored_bid(seat, bid, cloud) for seat, bid in enumerate((2, 1, 0))] == [2, 2, 0]
+    assert scored_bid(0, 2, None) == 2
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,8 @@ import pytest
 from flask import Flask
 
 from scorekeeper.rules.scoring import score
-from scorekeeper.services import history
+from scorekeeper.rules.specials import Cloud
+from scorekeeper.services import history, rounds
 from scorekeeper.services import statistics as statistics_service
 from scorekeeper.services.sharing import Device
 
@@ -134,6 +135,18 @@ def test_a_search_finds_the_characters_sql_reads_as_wildcards_as_written(
     assert ("axb", "cd", "ef") not in found  # "_" stands for no other character
     assert (("a_b", "c/d", "e\\f") in found) == (needle != "%" and "%" not in needle)
     assert (("g%h", "Ann", "Bob") in found) == ("%" in needle)
+
+
+@pytest.mark.both_backends
+def test_the_statistics_count_the_bid_the_cloud_changed_to(app: Flask) -> None:
+    # One round of one card: Ann bid 0, won the Cloud's trick and went up to 1: made, 30.
+    game = seed(app, device=PHONE, special_cards=["cloud"], rounds=1)
+    with app.app_context():
+        rounds.record_trump(game.id, game.token, 1, "green")
+        rounds.record_bids(game.id, game.token, 1, [0, 0, 0])
+        rounds.record_tricks(game.id, game.token, 1, [1, 0, 0], cloud=Cloud(seat=0, bid=1))
+    ann = next(player for player in statistics(app).players if player.name == "Ann")
+    assert (ann.exact, ann.under, ann.zero_bids, ann.best, ann.wins) == (1, 0, 0, 30, 1)
 
 
 @pytest.mark.parametrize(
