@@ -81,15 +81,19 @@ def restorable(now: datetime | None = None) -> ColumnElement[bool]:
     return Game.deleted_at >= (now or utcnow()) - timedelta(days=RESTORE_DAYS)
 
 
-def _finished() -> ColumnElement[bool]:
-    """Every round scored: the rounds with tricks (written for every seat at once) number
-    the game's rounds."""
+def of_status(status: GameStatus) -> ColumnElement[bool]:
+    """The games of ``status``: the rules' :attr:`rules.game.GameView.status` asked in SQL,
+    so that the list filters without evaluating every game. Finished once every
+    round is scored, and a round is scored once its tricks are in (written for every seat at
+    once): the rounds with tricks number the game's rounds. The two agree game by game
+    (tests/services/test_history.py)."""
     scored = (
         select(func.count(distinct(Entry.round_number)))
         .where(Entry.game_id == Game.id, Entry.tricks.is_not(None))
         .scalar_subquery()
     )
-    return scored == Game.round_count
+    finished = scored == Game.round_count
+    return finished if status is GameStatus.FINISHED else ~finished
 
 
 def searchable(search: str) -> bool:
@@ -117,10 +121,8 @@ def game_list(
     kept = kept_by(device)
     whose = or_(kept, Game.id.in_(followed_ids)) if followed_ids else kept
     statement = select(Game, kept.label("kept")).where(whose, Game.deleted_at.is_(None))
-    if status == GameStatus.FINISHED:
-        statement = statement.where(_finished())
-    elif status == GameStatus.IN_PROGRESS:
-        statement = statement.where(~_finished())
+    if status in tuple(GameStatus):
+        statement = statement.where(of_status(GameStatus(status)))
     needle = search_key(search.strip()[:NAME_MAX_LENGTH])
     if needle:
         statement = statement.where(

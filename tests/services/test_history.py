@@ -15,12 +15,15 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskCliRunner
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlalchemy import func, select, update
 
 from scorekeeper import errors
 from scorekeeper.extensions import db
 from scorekeeper.models import Game, RoundChange, utcnow
 from scorekeeper.rules.cards import Suit, Trump, Turned
+from scorekeeper.rules.game import GameStatus
 from scorekeeper.rules.messages import BidError
 from scorekeeper.services import audit, games, history, importing, rounds
 from scorekeeper.services.sharing import Device
@@ -236,3 +239,37 @@ def test_a_deletion_older_than_30_days_cannot_be_restored_and_is_purged(
     result = runner.invoke(args=["purge-deleted", "--days", "0"])
     assert result.output.strip() == "Purged 1 deleted game."
     assert game_count(app) == 0
+
+
+#: A game: its rounds, the rounds played, and how far the next one got (0: nothing, 1: its
+#: trump, 2: its bids too).
+GAME_SHAPES = st.tuples(st.integers(1, 3), st.integers(0, 3), st.integers(0, 2))
+
+
+@pytest.mark.both_backends
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(shapes=st.lists(GAME_SHAPES, min_size=1, max_size=4))
+def test_the_lists_status_in_sql_is_the_rules_status(
+    app: Flask, shapes: list[tuple[int, int, int]]
+) -> None:
+    ids = []
+    for round_count, asked, next_step in shapes:
+        played = min(asked, round_count)
+        more = played < round_count
+        game = seed(
+            app,
+            played=[([0, 0, 0], [number, 0, 0]) for number in range(1, played + 1)],
+            device=PHONE,
+            rounds=round_count,
+            next_trump="green" if more and next_step >= 1 else None,
+            next_bids=[0, 0, 0] if more and next_step == 2 else None,
+        )
+        ids.append(game.id)
+    with app.app_context():
+        for status in GameStatus:
+            found = db.session.scalars(
+                select(Game.id).where(Game.id.in_(ids), history.of_status(status))
+            )
+            assert set(found) == {id_ for id_ in ids if games.get_game(id_).view.status is status}
