@@ -29,7 +29,7 @@ from .schemas.document import (
     OneGameExport,
     TappedIn,
 )
-from .schemas.games import Cloud, Game, Trump, timestamp
+from .schemas.games import Game, timestamp
 from .services import audit, history, loading
 from .web import screens
 
@@ -38,29 +38,24 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _UNSAFE_FILENAME = re.compile(r"[^A-Za-z0-9_-]")
 
 
-def _facts(facts: audit.Facts | None) -> Facts | None:
+def _facts(facts: audit.Facts | None, seats: int) -> Facts | None:
     if facts is None:
         return None
-    return Facts(
-        trump=Trump.of(facts.trump),
-        bids=None if facts.bids is None else list(facts.bids),
-        tricks=None if facts.tricks is None else list(facts.tricks),
-        bomb=facts.bomb,
-        cloud=Cloud.of(facts.cloud),
-        tally=list(facts.tally),
-        drafts=None if facts.drafts is None else list(facts.drafts),
-    )
+    exported = Facts.of(facts)
+    if facts.hidden_bids:  # made, and still hidden: null, one a seat
+        exported.bids = [None] * seats
+    return exported
 
 
-def audit_entry(change: audit.Change) -> AuditEntry:
-    """One entry of the audit trail."""
+def audit_entry(change: audit.Change, seats: int) -> AuditEntry:
+    """One entry of the audit trail; bids the reveal mode still hides read null."""
     return AuditEntry.model_validate(
         {
             "round": change.round,
             "kind": change.kind,
             "at": timestamp(change.at),
-            "old": _facts(change.old),
-            "new": _facts(change.new),
+            "old": _facts(change.old, seats),
+            "new": _facts(change.new, seats),
         }
     )
 
@@ -69,7 +64,7 @@ def game_export(game: loading.GameSnapshot, audit: Iterable[audit.Change]) -> Ex
     """One game of an export: the game object and its audit trail."""
     return ExportedGame(
         game=Game.of(game, game_links(game.id)),
-        audit=[audit_entry(change) for change in audit],
+        audit=[audit_entry(change, game.table.seats) for change in audit],
         drafts=[TappedIn(round=n, tricks=list(counts)) for n, counts in game.drafts.items()],
     )
 

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from typing import Annotated, Literal, get_args
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..rules import cards
+from ..rules.game import RoundRecord
 from .games import Cloud, Game, Model, Timestamp, Trump
 
 SCHEMA_VERSION: Literal[1] = 1
@@ -27,9 +30,10 @@ KINDS: tuple[str, ...] = get_args(Kind)
 
 
 class Facts(Model):
-    """A round's recorded facts; ``bomb`` and ``cloud`` only where the Bomb was played or
-    the Cloud changed a bid, ``tally`` only once a trick is tallied, so a game without them
-    exports as it did before."""
+    """A round's recorded facts, as the audit trail keeps them before and after a write and
+    the export writes them: the one codec of that JSON. ``bomb`` and ``cloud`` only where
+    the Bomb was played or the Cloud changed a bid, ``tally`` only once a trick is tallied,
+    so a game without them exports as it did before."""
 
     trump: Trump | None
     bids: list[int | None] | None
@@ -48,6 +52,52 @@ class Facts(Model):
         description="The trick counts tapped in before the round is scored, by seat (null: "
         "none yet), where a write changed them.",
     )
+
+    @classmethod
+    def of(cls, record: RoundRecord) -> Facts:
+        """The facts of a record (its ``drafts``: the counts tapped in, where a write
+        changed them)."""
+        cloud, drafts = record.cloud, record.drafts
+        return cls(
+            trump=Trump.of(record.trump),
+            bids=None if record.bids is None else list(record.bids),
+            tricks=None if record.tricks is None else list(record.tricks),
+            bomb=record.bomb,
+            cloud=None if cloud is None else Cloud(seat=cloud.seat, bid=cloud.bid),
+            tally=list(record.tally),
+            drafts=None if drafts is None else list(drafts),
+        )
+
+    def record(self) -> RoundRecord:
+        """The facts as the rules' record."""
+        trump = self.trump
+        return RoundRecord(
+            trump=None if trump is None else cards.Trump(trump.turned, trump.suit),
+            bids=None if self.bids is None else tuple(self.bids),
+            tricks=None if self.tricks is None else tuple(self.tricks),
+            bomb=self.bomb,
+            cloud=None if self.cloud is None else self.cloud.rules(),
+            tally=tuple(self.tally),
+            drafts=None if self.drafts is None else tuple(self.drafts),
+        )
+
+    @classmethod
+    def stored(cls, record: RoundRecord | None) -> dict[str, object] | None:
+        """A record as an audit row keeps it: as the export writes it, ``drafts`` always
+        there (null: the write changed no count tapped in)."""
+        if record is None:
+            return None
+        facts = cls.of(record)
+        return facts.model_dump(mode="json") | {"drafts": facts.drafts}
+
+    @classmethod
+    def read(cls, stored: object) -> RoundRecord | None:
+        """An audit row's facts back as a record; ``None`` for none, or for what no write
+        stores. A row written before ``drafts`` was always stored reads as one without."""
+        try:  # as JSON, where the cards are read from their names
+            return None if stored is None else cls.model_validate_json(json.dumps(stored)).record()
+        except ValidationError:
+            return None
 
 
 class TappedIn(Model):

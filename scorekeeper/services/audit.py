@@ -7,13 +7,15 @@ import enum
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
-from typing import Any, Literal
+from typing import Literal
 
 from sqlalchemy import ColumnElement, func, select, tuple_
 
 from ..extensions import db
 from ..models import RoundChange
-from ..rules.cards import Suit, Trump, Turned
+from ..rules.cards import Trump
+from ..rules.game import RoundRecord
+from ..schemas import document
 from . import loading
 from .import_file import MAX_AUDIT_ENTRIES
 from .loading import GameSnapshot
@@ -42,25 +44,14 @@ Fact = Literal["trump", "bid", "tricks", "draft"]
 
 
 @dataclass(frozen=True)
-class Facts:
-    """A round's facts at one moment (``None``: not recorded)."""
+class Facts(RoundRecord):
+    """A round's facts at one moment, as the table may see them: with the bids the reveal
+    mode still hides, ``bids`` and ``cloud`` read ``None``."""
 
-    trump: Trump | None
-    #: The bids by seat; a bid the reveal mode still hides reads ``None`` here too.
-    bids: tuple[int | None, ...] | None
-    tricks: tuple[int, ...] | None
     #: The seats whose bid is made but hidden from the table for now.
     hidden_bids: frozenset[int] = frozenset()
-    #: The winner of each trick tallied (a seat, or ``None``: nobody).
-    tally: tuple[int | None, ...] = ()
-    #: Whether the Bomb was played, and the Cloud's change of a bid (seat, bid).
-    bomb: bool = False
-    cloud: tuple[int, int] | None = None
-    #: The seat whose bid the Cloud changed while the bids are hidden (``cloud`` is then
-    #: ``None``: its bid would tell).
+    #: The seat whose bid the Cloud changed while the bids are hidden.
     hidden_cloud: int | None = None
-    #: The trick counts tapped in, by seat, which a count tapped in (and its undo) keeps.
-    drafts: tuple[int | None, ...] | None = None
 
     def bid(self, seat: int) -> int | Hidden | None:
         """The seat's bid as the table may see it (:data:`HIDDEN`: made but hidden)."""
@@ -177,59 +168,33 @@ class Change:
         return any(facts is not None and facts.hidden_bids for facts in (self.old, self.new))
 
 
-_NOTHING = Facts(trump=None, bids=None, tricks=None)
+_NOTHING = Facts()
 
 
 def _cloud(facts: Facts) -> tuple[int, int | None] | None:
     """The Cloud's change as the table may see it: the seat and the new bid (``None``:
     hidden)."""
     if facts.cloud is not None:
-        return facts.cloud
+        return facts.cloud.seat, facts.cloud.bid
     return None if facts.hidden_cloud is None else (facts.hidden_cloud, None)
 
 
 def _seats(facts: Facts) -> int:
-    return max(len(facts.bids or ()), len(facts.tricks or ()), len(facts.drafts or ()))
+    counts = (facts.bids, facts.tricks, facts.drafts)
+    return max(*(len(values or ()) for values in counts), *(seat + 1 for seat in facts.hidden_bids))
 
 
-def _facts(data: Any, *, hide_bids: bool) -> Facts | None:
-    """Stored facts back as values; with ``hide_bids``, the bids made without their values."""
-    if not isinstance(data, dict):
+def _facts(stored: object, *, hide_bids: bool) -> Facts | None:
+    """An audit row's facts; with ``hide_bids``, the bids made without their values."""
+    record = document.Facts.read(stored)
+    if record is None:
         return None
-    trump = None
-    raw_trump = data.get("trump")
-    if isinstance(raw_trump, dict):
-        suit = raw_trump.get("suit")
-        trump = Trump(Turned(str(raw_trump.get("turned"))), Suit(suit) if suit else None)
-    bids, tricks = data.get("bids"), data.get("tricks")
-    cloud = data.get("cloud")
-    changed = None
-    if isinstance(cloud, dict) and isinstance(cloud.get("seat"), int):
-        changed = (int(cloud["seat"]), int(cloud.get("bid") or 0))
-    facts = Facts(
-        trump,
-        _tuple(bids),
-        _tuple(tricks),
-        tally=loading.read_tally(data.get("tally")),
-        bomb=data.get("bomb") is True,
-        cloud=changed,
-        drafts=_tuple(data.get("drafts")),
-    )
-    if hide_bids and isinstance(bids, list):
-        hidden = frozenset(seat for seat, bid in enumerate(bids) if bid is not None)
-        hidden_cloud = changed[0] if changed is not None else None
-        return replace(
-            facts,
-            bids=(None,) * len(bids),
-            hidden_bids=hidden,
-            cloud=None,
-            hidden_cloud=hidden_cloud,
-        )
-    return facts
-
-
-def _tuple(values: Any) -> tuple[Any, ...] | None:
-    return tuple(values) if isinstance(values, list) else None
+    facts = Facts(**vars(record))
+    if not hide_bids or record.bids is None:
+        return facts
+    hidden = frozenset(seat for seat, bid in enumerate(record.bids) if bid is not None)
+    cloud = None if record.cloud is None else record.cloud.seat
+    return replace(facts, bids=None, cloud=None, hidden_bids=hidden, hidden_cloud=cloud)
 
 
 @dataclass(frozen=True)

@@ -298,27 +298,6 @@ def snapshot(game: Game) -> GameSnapshot:
     )
 
 
-def facts_json(record: RoundRecord) -> dict[str, object]:
-    """A round's recorded facts as the audit trail keeps them: the trick tally only once a
-    trick is tallied, ``bomb`` and ``cloud`` only when the Bomb was played or the Cloud
-    changed a bid."""
-    trump = record.trump
-    facts: dict[str, object] = {
-        "trump": None
-        if trump is None
-        else {"turned": trump.turned.value, "suit": trump.suit.value if trump.suit else None},
-        "bids": list(record.bids) if record.bids is not None else None,
-        "tricks": list(record.tricks) if record.tricks is not None else None,
-    }
-    if record.tally:
-        facts["tally"] = list(record.tally)
-    if record.bomb:
-        facts["bomb"] = True
-    if record.cloud is not None:
-        facts["cloud"] = {"seat": record.cloud.seat, "bid": record.cloud.bid}
-    return facts
-
-
 # The version bump: a write's last statement, made on the game locked for it.
 _BUMP = (
     update(Game)

@@ -46,8 +46,9 @@ from ..rules.tricks import (
     verify_trick_count,
     verify_trick_counts,
 )
+from ..schemas.document import Facts
 from . import stack
-from .loading import GameSnapshot, bump_version, facts_json, round_rows
+from .loading import GameSnapshot, bump_version, round_rows
 from .sharing import Credential, editing
 
 # The ORM's bulk statements: rows inserted, or updated by their primary key, as given.
@@ -76,7 +77,7 @@ class RoundEdit:
         self.place: dict[str, int | None] | None = None
         #: The trick counts tapped in before and after (as :meth:`GameSnapshot.draft` gives
         #: them), for the audit row to keep too: set by a count tapped in, its undo and redo.
-        self.drafts: tuple[Sequence[int | None], Sequence[int | None]] | None = None
+        self.drafts: tuple[tuple[int | None, ...], tuple[int | None, ...]] | None = None
         #: Whether the round was scored before this write.
         self.scored = self.view.round(number).state is RoundState.SCORED
 
@@ -112,14 +113,13 @@ class RoundEdit:
             if changed:
                 session.execute(_UPDATE_ENTRIES if old_entries else _INSERT_ENTRIES, changed)
         if self.kind is not None:
-            facts = [facts_json(self.before or RoundRecord()), facts_json(self.round)]
-            if self.drafts is not None:
-                for side, drafts in zip(facts, self.drafts, strict=True):
-                    side["drafts"] = list(drafts)
-            scores = facts[0]["tricks"] is None and facts[1]["tricks"] is not None
+            before = self.before or RoundRecord()
+            sides = zip((before, self.round), self.drafts or (None, None), strict=True)
+            old, new = (Facts.stored(replace(r, drafts=d)) for r, d in sides)
+            scores = before.tricks is None and self.round.tricks is not None
             place = self.place or stack.pushed(game.id, number, scores)
             audit: dict[str, object] = {"game_id": game.id, "round_number": number, **place}
-            audit |= {"kind": self.kind, "changed_at": self.now, "old": facts[0], "new": facts[1]}
+            audit |= {"kind": self.kind, "changed_at": self.now, "old": old, "new": new}
             audit["corrected_before"] = number in game.corrected_at
             session.execute(_INSERT_AUDIT, [audit])
         bump_version(game, self.now)
@@ -329,7 +329,7 @@ def save_trick_draft(
         drafts[seat] = count
         edit.round = replace(edit.round, drafts=tuple(drafts))
         if before[seat] != count:
-            edit.drafts = (before, drafts)
+            edit.drafts = (before, tuple(drafts))
             edit.audit("draft")
     return edit.result()
 

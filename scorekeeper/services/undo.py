@@ -12,13 +12,11 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass, replace
 from itertools import zip_longest
-from typing import Any
 
-from ..rules.cards import Suit, Trump, Turned
 from ..rules.game import RoundRecord
 from ..rules.messages import OutOfTurnError
 from ..rules.messages import gettext_noop as _
-from ..rules.specials import Cloud
+from ..schemas.document import Facts
 from . import stack
 from .loading import GameSnapshot
 from .rounds import RoundEdit
@@ -76,53 +74,21 @@ class Reversible:
     redo: Step | None = None
 
 
-def _facts(data: Any, seats: int) -> RoundRecord | None:
-    """Stored facts (``facts_json``, with the counts tapped in where a write changed them),
-    checked: a row the code did not write is never undone; ``None`` if they are not facts
-    this game could have. Bids none of which is made read as none (as a round without)."""
-    if not isinstance(data, dict):
+def _facts(stored: object, seats: int) -> RoundRecord | None:
+    """An audit row's facts, checked: a row the code did not write is never undone;
+    ``None`` if they are not facts this game could have (a count a seat, none below zero,
+    seats of its own)."""
+    record = Facts.read(stored)
+    if record is None:
         return None
-    trump, bids, tricks = data.get("trump"), data.get("bids"), data.get("tricks")
-    if trump is not None:
-        if not isinstance(trump, dict) or trump.get("turned") not in set(Turned):
-            return None
-        if trump.get("suit") is not None and trump.get("suit") not in set(Suit):
-            return None
-        suit = trump.get("suit")
-        trump = Trump(Turned(trump["turned"]), Suit(suit) if suit is not None else None)
-    drafts, tally, cloud = data.get("drafts"), data.get("tally"), data.get("cloud")
-    for values, blanks in ((bids, True), (tricks, False), (drafts, True)):
-        if values is None:
-            continue
-        if not isinstance(values, list) or len(values) != seats:
-            return None
-        if not all(_count(value) or (blanks and value is None) for value in values):
-            return None
-    if tally is not None and (
-        not isinstance(tally, list)
-        or not all(winner is None or (_count(winner) and winner < seats) for winner in tally)
-    ):
+    counts = (record.bids, record.tricks, record.drafts)
+    if any(values is not None and len(values) != seats for values in counts):
         return None
-    if cloud is not None and not (
-        isinstance(cloud, dict)
-        and _count(cloud.get("bid"))
-        and _count(cloud.get("seat"))
-        and cloud["seat"] < seats
-    ):
+    named = [*record.tally, None if record.cloud is None else record.cloud.seat]
+    values = [value for values in counts for value in values or () if value is not None]
+    if any(seat is not None and seat >= seats for seat in named) or min(values, default=0) < 0:
         return None
-    return RoundRecord(
-        trump=trump,
-        bids=None if bids is None or all(bid is None for bid in bids) else tuple(bids),
-        tricks=None if tricks is None else tuple(tricks),
-        bomb=data.get("bomb") is True,
-        cloud=None if cloud is None else Cloud(cloud["seat"], cloud["bid"]),
-        tally=tuple(tally or ()),
-        drafts=None if drafts is None else tuple(drafts),
-    )
-
-
-def _count(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= 60
+    return record
 
 
 def _step(entry: stack.Entry | None, seats: int) -> Step | None:
@@ -214,10 +180,7 @@ def _unchanged(edit: RoundEdit, facts: RoundRecord) -> bool:
     """Whether the round still has the ``facts`` the change left (or found, for a redo), but
     the counts tapped in: undoing a scoring taps in the tricks it scored, which no count
     tapped in before it wrote (and a count undone is that player's alone)."""
-    current = edit.round
-    if current.bids is not None and all(bid is None for bid in current.bids):
-        current = replace(current, bids=None)  # as :func:`_facts` reads them
-    return replace(current, drafts=None) == replace(facts, drafts=None)
+    return replace(edit.round, drafts=None) == replace(facts, drafts=None)
 
 
 def _restored(edit: RoundEdit, facts: RoundRecord, step: Step, *, redo: bool) -> RoundRecord:

@@ -7,8 +7,11 @@ from typing import Any
 
 import pytest
 from flask import Flask
+from sqlalchemy import select
 
 from scorekeeper import errors
+from scorekeeper.extensions import db
+from scorekeeper.models import RoundChange
 from scorekeeper.rules.cards import Suit
 from scorekeeper.rules.game import RoundState
 from scorekeeper.rules.messages import OutOfTurnError
@@ -350,3 +353,40 @@ def test_a_count_tapped_in_before_tricks_that_differ_is_undone(app: Flask, game:
         step = undo.undo(game.id, game.token).step
         assert (step.kind, step.seat) == ("draft", 0)
         assert facts(game, 1)[2:] == ((0, 0, 0), None, (None, 0, 0))
+
+
+def test_rows_written_before_drafts_were_always_kept_read_as_they_did(
+    app: Flask, api: ApiClient
+) -> None:
+    """A row of the audit trail written before its facts always held ``drafts`` (a key left
+    out where the write changed no count tapped in) reads as the row written now: the
+    history, the export and undo alike."""
+    game_id = api.seed(next_trump="red", next_bids=[0, 1, 0])
+    token = api.tokens[game_id]
+    with app.test_request_context():
+        rounds.save_trick_draft(game_id, token, 1, 1, 1)
+        now = audit.audit_trail(games.get_game(game_id))
+    exported = api.client.get(f"/api/v1/games/{game_id}/export").get_json()
+    with app.app_context():
+        rows = db.session.scalars(select(RoundChange).where(RoundChange.game_id == game_id))
+        for row in rows:
+            assert "drafts" in row.new  # kept always now: null where no count changed
+            row.old, row.new = (_as_before(row.old), _as_before(row.new))
+        db.session.commit()
+        kept = select(RoundChange.kind, RoundChange.new).order_by(RoundChange.id)
+        kinds = [kind for kind, new in db.session.execute(kept) if "drafts" not in new]
+        assert kinds == ["trump", "bids"]
+        assert audit.audit_trail(games.get_game(game_id)) == now
+    again = api.client.get(f"/api/v1/games/{game_id}/export").get_json()
+    assert again["audit"] == exported["audit"]
+    with app.test_request_context():
+        assert undo.undo(game_id, token).step.kind == "draft"
+        assert games.get_game(game_id).draft(1) == (None, None, None)
+        assert undo.undo(game_id, token).step.kind == "bids"
+
+
+def _as_before(facts: dict[str, Any] | None) -> dict[str, Any] | None:
+    """Facts as an audit row kept them before: ``drafts`` only where a write changed them."""
+    if facts is None or facts["drafts"] is not None:
+        return facts
+    return {key: value for key, value in facts.items() if key != "drafts"}

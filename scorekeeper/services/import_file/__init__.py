@@ -30,13 +30,13 @@ from ...rules.variants import (
 from ...schemas.document import (
     KINDS,
     AuditFile,
+    Facts,
     FactsFile,
     GameExport,
     GameFile,
     TappedInFile,
 )
 from ...schemas.faults import first_fault
-from .. import loading
 from .replay import Refusal, bad, replay, trump_of
 
 #: Audit entries one game of a file may hold: at most 20 rounds (60 cards, 3 players), each
@@ -132,7 +132,10 @@ def _audit_rows(
                 index=index,
             )
         try:
-            sides = [_change_facts(facts, table, entry.round) for facts in (entry.old, entry.new)]
+            sides = [
+                Facts.stored(_change_facts(facts, table, entry.round))
+                for facts in (entry.old, entry.new)
+            ]
         except (RuleError, Refusal, ValueError):
             raise bad(
                 _("audit[%(index)d] holds facts that are not a round's."), index=index
@@ -152,7 +155,7 @@ def _audit_rows(
     reached = 1
     for number, record in sorted(records.items()):
         reached = max(reached, number + (record.tricks is not None))
-        new = loading.facts_json(record)
+        new = Facts.stored(record)
         rows.append(
             {"round_number": number, "kind": "import", "changed_at": now, "old": None, "new": new}
             | {"reached": reached}
@@ -160,7 +163,9 @@ def _audit_rows(
     return rows
 
 
-def _change_facts(facts: FactsFile | None, table: Table, number: int) -> dict[str, object] | None:
+def _change_facts(facts: FactsFile | None, table: Table, number: int) -> RoundRecord | None:
+    """The facts of an entry of the file's audit trail, as a record; a ``ValueError`` (or
+    the rules' refusal) when they are not this game's."""
     if facts is None:
         return None
     trump = facts.trump
@@ -179,9 +184,8 @@ def _change_facts(facts: FactsFile | None, table: Table, number: int) -> dict[st
     tally, seats = tuple(facts.tally or ()), range(table.seats)
     if len(tally) > table.cards(number) or any(w is not None and w not in seats for w in tally):
         raise ValueError(tally)
-    record = RoundRecord(card, bids, tricks, tally=tally, bomb=facts.bomb, cloud=cloud)
-    drafts = facts.drafts
-    return loading.facts_json(record) | ({} if drafts is None else {"drafts": drafts})
+    drafts = None if facts.drafts is None else tuple(facts.drafts)
+    return RoundRecord(card, bids, tricks, facts.bomb, cloud, tally=tally, drafts=drafts)
 
 
 def parse_game(item: Any, now: datetime) -> ParsedGame:
