@@ -29,7 +29,7 @@ from flask_migrate import upgrade
 from scorekeeper import create_app
 from scorekeeper.database import normalize_url
 from scorekeeper.extensions import db
-from scorekeeper.models import Entry, Game, Grant, Player, Round
+from scorekeeper.models import EntryRow, GameRow, Grant, PlayerRow, RoundRow
 from scorekeeper.services.sharing import Device
 
 from .queries import counted
@@ -126,11 +126,11 @@ def seed(app: Flask, games: int, kept: int | None = None, seed_value: int = 7) -
                 )
     with app.app_context():
         for model, rows in (
-            (Game, game_rows),
+            (GameRow, game_rows),
             (Grant, grant_rows),
-            (Player, player_rows),
-            (Round, round_rows),
-            (Entry, entry_rows),
+            (PlayerRow, player_rows),
+            (RoundRow, round_rows),
+            (EntryRow, entry_rows),
         ):
             for chunk in range(0, len(rows), 20_000):
                 db.session.execute(sa.insert(model), rows[chunk : chunk + 20_000])

@@ -38,7 +38,7 @@ _FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _UNSAFE_FILENAME = re.compile(r"[^A-Za-z0-9_-]")
 
 
-def _facts(facts: audit.Facts | None, seats: int) -> Facts | None:
+def _facts(facts: audit.ShownFacts | None, seats: int) -> Facts | None:
     if facts is None:
         return None
     exported = Facts.of(facts)

@@ -32,7 +32,7 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-class Game(db.Model):  # type: ignore[name-defined,misc]
+class GameRow(db.Model):  # type: ignore[name-defined,misc]
     """One game: its rules, first dealer, version and the hash of its edit token."""
 
     __tablename__ = "games"
@@ -69,8 +69,8 @@ class Game(db.Model):  # type: ignore[name-defined,misc]
     #: Set when the game is deleted; a deleted game reads as unknown.
     deleted_at: Mapped[datetime | None]
 
-    players: Mapped[list[Player]] = _children("Player.seat")
-    rounds: Mapped[list[Round]] = _children("Round.number")
+    players: Mapped[list[PlayerRow]] = _children("PlayerRow.seat")
+    rounds: Mapped[list[RoundRow]] = _children("RoundRow.number")
 
 
 #: Case folding writes a letter as up to three ("ΐ"): a name's key fits in three times its length.
@@ -81,7 +81,7 @@ def _search_name(context: Any) -> str:
     return search_key(str(context.get_current_parameters()["name"]))
 
 
-class Player(db.Model):  # type: ignore[name-defined,misc]
+class PlayerRow(db.Model):  # type: ignore[name-defined,misc]
     """A player by seat, clockwise from seat 0."""
 
     __tablename__ = "players"
@@ -97,7 +97,7 @@ class Player(db.Model):  # type: ignore[name-defined,misc]
     search_name: Mapped[str] = mapped_column(String(SEARCH_NAME_LENGTH), default=_search_name)
 
 
-class Round(db.Model):  # type: ignore[name-defined,misc]
+class RoundRow(db.Model):  # type: ignore[name-defined,misc]
     """A round that has facts: its trump (the card turned and the suit it gives)."""
 
     __tablename__ = "rounds"
@@ -128,10 +128,10 @@ class Round(db.Model):  # type: ignore[name-defined,misc]
     cloud_seat: Mapped[int | None] = mapped_column(default=None)
     cloud_bid: Mapped[int | None] = mapped_column(default=None)
 
-    entries: Mapped[list[Entry]] = _children("Entry.seat")
+    entries: Mapped[list[EntryRow]] = _children("EntryRow.seat")
 
 
-class Entry(db.Model):  # type: ignore[name-defined,misc]
+class EntryRow(db.Model):  # type: ignore[name-defined,misc]
     """One player's facts in one round: the bid and the tricks won (``None``: not yet)."""
 
     __tablename__ = "entries"
@@ -242,7 +242,7 @@ class RoundChange(db.Model):  # type: ignore[name-defined,misc]
     corrected_before: Mapped[bool] = mapped_column(default=False, server_default=false())
 
 
-class TableCode(db.Model):  # type: ignore[name-defined,misc]
+class TableCodeRow(db.Model):  # type: ignore[name-defined,misc]
     """A game's table code (only its keyed hash), and the count of wrong guesses at it in the
     current window, which bounds how fast anyone can guess."""
 

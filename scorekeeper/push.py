@@ -27,7 +27,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from .errors import TooManyStreams
 from .extensions import db
-from .models import Game
+from .models import GameRow
 
 log = logging.getLogger(__name__)
 
@@ -133,8 +133,8 @@ class Hub:
                 for start in range(0, len(ids), _CHUNK):
                     chunk = ids[start : start + _CHUNK]
                     rows = db.session.execute(
-                        select(Game.id, Game.version).where(
-                            Game.id.in_(chunk), Game.deleted_at.is_(None)
+                        select(GameRow.id, GameRow.version).where(
+                            GameRow.id.in_(chunk), GameRow.deleted_at.is_(None)
                         )
                     )
                     for game_id, version in rows:

@@ -15,7 +15,7 @@ from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, Grant
+from scorekeeper.models import GameRow, Grant
 from scorekeeper.services import games, rounds, sharing
 from scorekeeper.services.loading import GameSnapshot
 
@@ -113,4 +113,4 @@ def finished(
 def game_count(app: Flask) -> int:
     """How many games the database holds (deleted ones too)."""
     with app.app_context():
-        return int(db.session.scalar(select(func.count()).select_from(Game)) or 0)
+        return int(db.session.scalar(select(func.count()).select_from(GameRow)) or 0)

@@ -17,12 +17,11 @@ from werkzeug.wrappers import Response as BaseResponse
 from .. import errors, security
 from ..i18n import rule_message, service_message, unavailable_message
 from ..rules.messages import OutOfTurnError, RuleError
-from ..schemas.problem import FieldError
-from ..schemas.problem import Problem as ProblemBody
+from ..schemas.problem import FieldError, Problem
 
 
 @dataclass
-class Problem(Exception):
+class ProblemError(Exception):
     """An error answered as ``application/problem+json``."""
 
     status: int
@@ -33,7 +32,7 @@ class Problem(Exception):
 
 
 #: The errors the API answers as problems.
-Answered = Problem | errors.ServiceError | RuleError | HTTPException | DBAPIError
+Answered = ProblemError | errors.ServiceError | RuleError | HTTPException | DBAPIError
 
 #: Titles by problem type: short, fixed per type (RFC 9457).
 TITLES: dict[str, LazyString] = {
@@ -65,38 +64,38 @@ _HTTP_ERRORS = {
 }
 
 
-def _http_problem(error: HTTPException) -> Problem:
+def _http_problem(error: HTTPException) -> ProblemError:
     """A werkzeug HTTP error as a problem."""
     status = error.code or 500
     by_class = ("malformed-request", _AS_SENT) if status < 500 else ("server-error", _SERVER_FAULT)
     if status == 429:  # the wait Retry-After gives, in words
-        return Problem(status, "too-many-requests", security.wait_message())
+        return ProblemError(status, "too-many-requests", security.wait_message())
     slug, detail = _HTTP_ERRORS.get(status, by_class)
     allow = error.get_response().headers.get("Allow") if status == 405 else None
     headers = {"Allow": allow} if allow else None
-    return Problem(status, slug, str(detail) % {"method": request.method}, headers=headers)
+    return ProblemError(status, slug, str(detail) % {"method": request.method}, headers=headers)
 
 
-def _problem(error: Answered) -> Problem:
+def _problem(error: Answered) -> ProblemError:
     """The problem that answers ``error`` under ``/api/``."""
-    if isinstance(error, Problem):
+    if isinstance(error, ProblemError):
         return error
     if isinstance(error, errors.ServiceError):
         said = service_message(error, api=True)
-        return Problem(error.status, error.problem, said, headers=error.headers)
+        return ProblemError(error.status, error.problem, said, headers=error.headers)
     if isinstance(error, OutOfTurnError):
-        return Problem(409, "out-of-turn", rule_message(error, api=True))
+        return ProblemError(409, "out-of-turn", rule_message(error, api=True))
     if isinstance(error, RuleError):
-        return Problem(422, "rule-violation", rule_message(error, api=True), error.field)
+        return ProblemError(422, "rule-violation", rule_message(error, api=True), error.field)
     if isinstance(error, HTTPException):
         return _http_problem(error)
     detail = unavailable_message(error)
     if detail is None:
         # Not a busy or unreachable database: a real fault, logged in full, a 500.
         current_app.logger.exception("database error", exc_info=error)
-        return Problem(500, "server-error", str(_SERVER_FAULT))
+        return ProblemError(500, "server-error", str(_SERVER_FAULT))
     current_app.logger.warning("database unavailable: %s", error)
-    return Problem(503, "unavailable", detail, headers={"Retry-After": "1"})
+    return ProblemError(503, "unavailable", detail, headers={"Retry-After": "1"})
 
 
 def register_errorhandlers(app: Flask, pages: Callable[[Exception], BaseResponse]) -> None:
@@ -106,11 +105,11 @@ def register_errorhandlers(app: Flask, pages: Callable[[Exception], BaseResponse
     def handle(error: Answered) -> BaseResponse | HTTPException:
         if isinstance(error, HTTPException) and (error.code or 500) < 400:
             return error
-        if not isinstance(error, Problem) and not request.path.startswith("/api/"):
+        if not isinstance(error, ProblemError) and not request.path.startswith("/api/"):
             return pages(error)
         problem = _problem(error)
         fields = [FieldError(field=problem.field, message=problem.detail)] if problem.field else []
-        body = ProblemBody(
+        body = Problem(
             type=f"/api/v1/problems/{problem.slug}",
             title=str(TITLES[problem.slug]),
             status=problem.status,

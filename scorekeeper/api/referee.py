@@ -11,7 +11,7 @@ from ..rules.judge import card_from, judge, reading_from, suit_from
 from ..rules.table import clean_names
 from ..schemas.referee import Judgement, RefereeBody
 from .openapi import Answer, Operation
-from .problems import Problem
+from .problems import ProblemError
 from .requests import json_body, parse
 
 
@@ -45,7 +45,7 @@ def referee() -> Response:
     if body.players is not None:
         names = list(clean_names(body.players))
         if len(names) < len(cards):
-            raise Problem(
+            raise ProblemError(
                 422,
                 "rule-violation",
                 gettext("Name a player for each card played, the leader first."),

@@ -14,7 +14,7 @@ from pydantic import BaseModel, ValidationError
 from ..schemas.faults import first_fault
 from ..services import import_document, importing
 from ..services.import_document import Document
-from .problems import Problem
+from .problems import ProblemError
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -25,19 +25,19 @@ def _reject_constant(name: str) -> NoReturn:
 
 def _require_json() -> None:
     if not request.is_json:
-        raise Problem(
+        raise ProblemError(
             415,
             "unsupported-media-type",
             gettext("Send the body as JSON, with the header Content-Type: application/json."),
         )
 
 
-def _not_json() -> Problem:
-    return Problem(400, "malformed-request", gettext("The body is not valid JSON."))
+def _not_json() -> ProblemError:
+    return ProblemError(400, "malformed-request", gettext("The body is not valid JSON."))
 
 
-def _not_an_object() -> Problem:
-    return Problem(400, "malformed-request", gettext("The body must be a JSON object."))
+def _not_an_object() -> ProblemError:
+    return ProblemError(400, "malformed-request", gettext("The body must be a JSON object."))
 
 
 def json_body() -> dict[str, Any]:
@@ -75,7 +75,7 @@ def parse(model: type[M], data: dict[str, Any]) -> M:
     except ValidationError as error:
         fault = first_fault(model, error)
         status, slug = (400, "malformed-request") if fault.malformed else (422, "rule-violation")
-        raise Problem(status, slug, fault.detail, fault.field) from None
+        raise ProblemError(status, slug, fault.detail, fault.field) from None
 
 
 def token() -> str | None:

@@ -12,7 +12,7 @@ from ..schemas.games import BidsBody, Game, TallyBody, TricksBody, TrumpBody
 from ..services import rounds, sharing, undo
 from .games import game_response
 from .openapi import Answer, Operation
-from .problems import Problem
+from .problems import ProblemError
 from .requests import if_match, json_body, parse, token
 
 B = TypeVar("B", bound=BaseModel)
@@ -23,7 +23,7 @@ def _body(game_id: str, number: int, model: type[B]) -> tuple[B, str | None]:
     bearer = token()
     try:
         return parse(model, json_body()), bearer
-    except (Problem, HTTPException):
+    except (ProblemError, HTTPException):
         # The body is wrong, but a stranger, or a request for a round the game does not
         # have, hears that first: 401/403/404 come before 400/413/415/422. (A body that is
         # right goes straight to the write, which checks the token in its transaction.)

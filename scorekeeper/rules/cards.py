@@ -67,16 +67,16 @@ class Turned(StrEnum):
 
 
 @dataclass(frozen=True)
-class Trump:
+class TrumpCard:
     """The card turned and the trump suit it gives (``None``: no trump)."""
 
     turned: Turned
     suit: Suit | None
 
-    NO_CARD_LEFT: ClassVar[Trump]
+    NO_CARD_LEFT: ClassVar[TrumpCard]
 
 
-Trump.NO_CARD_LEFT = Trump(Turned.NONE, None)
+TrumpCard.NO_CARD_LEFT = TrumpCard(Turned.NONE, None)
 
 _SUITS = ", ".join(s.value for s in Suit)
 #: The special cards that can stand for the turned card, when they are in the deck.
@@ -99,7 +99,9 @@ def turnable(specials: Collection[Special] = ()) -> list[Turned]:
     ]
 
 
-def trump_from(turned: str, chosen: str | None = None, specials: Collection[Special] = ()) -> Trump:
+def trump_from(
+    turned: str, chosen: str | None = None, specials: Collection[Special] = ()
+) -> TrumpCard:
     """The trump a turned card gives: a suit, a Jester or a Bomb none, a Wizard the dealer's
     choice, the Werewolf its holder's (a suit or ``"none"``); ``specials``: the deck's."""
     allowed = turnable(specials)
@@ -124,7 +126,7 @@ def trump_from(turned: str, chosen: str | None = None, specials: Collection[Spec
                 suits=_SUITS,
             )
         try:
-            return Trump(card, Suit(chosen))
+            return TrumpCard(card, Suit(chosen))
         except ValueError:
             raise TrumpError(
                 _("The dealer chooses one of %(suits)s, not “%(chosen)s”."),
@@ -138,14 +140,14 @@ def trump_from(turned: str, chosen: str | None = None, specials: Collection[Spec
             field="chosen",
         )
     if card in (Turned.JESTER, Turned.BOMB):
-        return Trump(card, None)
-    return Trump(card, Suit(card.value))
+        return TrumpCard(card, None)
+    return TrumpCard(card, Suit(card.value))
 
 
-def _werewolf(chosen: str | None) -> Trump:
+def _werewolf(chosen: str | None) -> TrumpCard:
     """The trump the Werewolf's holder names: a suit, or ``"none"`` for no trump."""
     if chosen == NO_TRUMP:
-        return Trump(Turned.WEREWOLF, None)
+        return TrumpCard(Turned.WEREWOLF, None)
     if chosen is None:
         raise TrumpError(
             _(
@@ -157,7 +159,7 @@ def _werewolf(chosen: str | None) -> Trump:
             none=NO_TRUMP,
         )
     try:
-        return Trump(Turned.WEREWOLF, Suit(chosen))
+        return TrumpCard(Turned.WEREWOLF, Suit(chosen))
     except ValueError:
         raise TrumpError(
             _("The Werewolf's holder names one of %(suits)s or %(none)s, not “%(chosen)s”."),

@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from .bids import all_bids_in, forbidden_bid
-from .cards import Trump
-from .scoring import Standing, add_scores, leaders, score, standings
-from .specials import Cloud, scored_bids
+from .cards import TrumpCard
+from .scoring import Placing, add_scores, leaders, score, standings
+from .specials import CloudBid, scored_bids
 from .table import Table
 from .variants import BidReveal
 
@@ -49,11 +49,11 @@ class RoundRecord:
     of each trick tallied so far (a seat, or ``None``: nobody), and the tricks tapped in by
     seat while it is played (``None``: none yet; never scored)."""
 
-    trump: Trump | None = None
+    trump: TrumpCard | None = None
     bids: tuple[int | None, ...] | None = None
     tricks: tuple[int, ...] | None = None
     bomb: bool = False
-    cloud: Cloud | None = None
+    cloud: CloudBid | None = None
     tally: tuple[int | None, ...] = ()
     drafts: tuple[int | None, ...] | None = None
 
@@ -73,7 +73,7 @@ class RoundView:
     dealer: int
     bid_order: list[int]
     state: RoundState
-    trump: Trump | None
+    trump: TrumpCard | None
     bids: tuple[int | None, ...] | None
     forbidden_bid: int | None
     tricks: tuple[int, ...] | None
@@ -85,7 +85,7 @@ class RoundView:
     #: Whether the Bomb was played: the tricks add up to the cards minus one.
     bomb: bool = False
     #: The Cloud's change of a bid (the round is scored on it); ``None``: none.
-    cloud: Cloud | None = None
+    cloud: CloudBid | None = None
 
     @property
     def totals_after(self) -> list[int] | None:
@@ -165,7 +165,7 @@ class GameView:
         return GameStatus.IN_PROGRESS if self.current_round is not None else GameStatus.FINISHED
 
     @property
-    def standings(self) -> list[Standing]:
+    def standings(self) -> list[Placing]:
         """The players by total, with competition ranks."""
         return standings(self.table.players, self.totals)
 
@@ -190,7 +190,7 @@ def evaluate(table: Table, records: Mapping[int, RoundRecord]) -> GameView:
         record = records.get(number, RoundRecord())
         trump = record.trump
         if trump is None and table.deals_every_card(number):
-            trump = Trump.NO_CARD_LEFT
+            trump = TrumpCard.NO_CARD_LEFT
         bids = record.bids
         tricks = record.tricks
         if blocked:

@@ -237,7 +237,7 @@ REASONS: Final[Mapping[Reason, str]] = {
 
 
 @dataclass(frozen=True)
-class Judgement:
+class Verdict:
     """Who takes the trick, who leads the next one, and why."""
 
     #: The winner's position in play order; ``None``: a Bomb's trick, won by nobody.
@@ -304,20 +304,20 @@ def verify_trick(cards: Sequence[Card]) -> None:
             raise PlayError(message, field="cards", most=most)
 
 
-def judge(trump: Suit | None, reading: Reading, cards: Sequence[Card]) -> Judgement:
+def judge(trump: Suit | None, reading: Reading, cards: Sequence[Card]) -> Verdict:
     """Who wins the trick of ``cards`` (in play order) with ``trump`` (``None``: no trump)."""
     verify_trick(cards)
     bomb = next((i for i, card in enumerate(cards) if card.kind is Special.BOMB), None)
     if bomb is None:
         position, reason = _best(trump, reading, cards)
-        return Judgement(position, position, reason)
+        return Verdict(position, position, reason)
     # The trick goes to nobody; who would have won it without the Bomb leads next.
     rest = [i for i in range(len(cards)) if i != bomb]
     leads = bomb
     if rest:
         position, _reason = _best(trump, reading, [cards[i] for i in rest])
         leads = rest[position]
-    return Judgement(None, leads, Reason.BOMB)
+    return Verdict(None, leads, Reason.BOMB)
 
 
 def _role(card: Card) -> CardKind:

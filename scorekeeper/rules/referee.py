@@ -7,12 +7,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .bids import forbidden_bid, verify_bids, verify_one_bid_per_seat
-from .cards import Trump
+from .cards import TrumpCard
 from .game import GameView, RoundState, RoundView, bids_visible
 from .messages import BidError, OutOfTurnError
 from .messages import gettext_noop as _
 from .messages import ngettext_noop as _n
-from .specials import Cloud, verify_bomb, verify_cloud, verify_one_bomb
+from .specials import CloudBid, verify_bomb, verify_cloud, verify_one_bomb
 from .tricks import verify_tricks
 
 
@@ -65,9 +65,9 @@ def verify_specials_turn(
     round_number: int,
     *,
     bomb: bool,
-    cloud: Cloud | None,
+    cloud: CloudBid | None,
     bids: Sequence[int | None] | None = None,
-    trump: Trump | None = None,
+    trump: TrumpCard | None = None,
     tricks: Sequence[int | None] | None = None,
 ) -> None:
     """Raise unless the Bomb's and the Cloud's facts may be recorded now: once every bid is

@@ -23,7 +23,7 @@ def add_scores(totals: Sequence[int], scores: Sequence[int]) -> list[int]:
 
 
 @dataclass(frozen=True)
-class Standing:
+class Placing:
     """One line of the standings: ``rank`` is competition ranking (1, 2, 2, 4)."""
 
     seat: int
@@ -32,14 +32,14 @@ class Standing:
     rank: int
 
 
-def standings(names: Sequence[str], totals: Sequence[int]) -> list[Standing]:
+def standings(names: Sequence[str], totals: Sequence[int]) -> list[Placing]:
     """Players by total, highest first; ties share a rank and keep seat order."""
     order = sorted(range(len(totals)), key=lambda seat: (-totals[seat], seat))
-    result: list[Standing] = []
+    result: list[Placing] = []
     for position, seat in enumerate(order):
         tied = bool(result) and result[-1].total == totals[seat]
         rank = result[-1].rank if tied else position + 1
-        result.append(Standing(seat, names[seat], totals[seat], rank))
+        result.append(Placing(seat, names[seat], totals[seat], rank))
     return result
 
 

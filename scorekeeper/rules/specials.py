@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
-from .cards import Trump, Turned
+from .cards import TrumpCard, Turned
 from .messages import BidError, Count, SetupError, TrumpError
 from .messages import gettext_noop as _
 from .table import Table
@@ -19,7 +19,7 @@ Bid = TypeVar("Bid", int, int | None)
 
 
 @dataclass(frozen=True)
-class Cloud:
+class CloudBid:
     """The Cloud's change: the seat that won the Cloud's trick and the bid it changed to."""
 
     seat: int
@@ -41,13 +41,13 @@ def verify_bomb(table: Table, bomb: bool) -> None:
         )
 
 
-def bomb_turned(trump: Trump | None) -> bool:
+def bomb_turned(trump: TrumpCard | None) -> bool:
     """Whether the round's trump was decided by the Bomb turned up (then no other Bomb is in
     the round: the deck holds one)."""
     return trump is not None and trump.turned is Turned.BOMB
 
 
-def verify_one_bomb(trump: Trump | None, bomb: bool, *, field: str = "bomb") -> None:
+def verify_one_bomb(trump: TrumpCard | None, bomb: bool, *, field: str = "bomb") -> None:
     """Raise when the deck's one Bomb is said to be both turned up for trump and played in the
     round; ``field``: the fact being written (``"turned"``: the trump)."""
     if not (bomb and bomb_turned(trump)):
@@ -63,7 +63,7 @@ def verify_one_bomb(trump: Trump | None, bomb: bool, *, field: str = "bomb") -> 
     )
 
 
-def cloud_won_nothing(cloud: Cloud | None, tricks: Sequence[int | None] | None) -> bool:
+def cloud_won_nothing(cloud: CloudBid | None, tricks: Sequence[int | None] | None) -> bool:
     """Whether the Cloud's change went to a seat known to have taken no trick (``tricks``:
     each seat's, ``None`` where not known yet), which cannot be: its winner took its trick."""
     if cloud is None or tricks is None or not 0 <= cloud.seat < len(tricks):
@@ -72,7 +72,7 @@ def cloud_won_nothing(cloud: Cloud | None, tricks: Sequence[int | None] | None) 
 
 
 def verify_cloud_took_a_trick(
-    table: Table, cloud: Cloud | None, tricks: Sequence[int | None] | None
+    table: Table, cloud: CloudBid | None, tricks: Sequence[int | None] | None
 ) -> None:
     """Raise when the Cloud changed the bid of a seat that took no trick in the round: its
     trick's winner took that trick (``tricks``: each seat's, ``None`` where not known yet)."""
@@ -91,7 +91,7 @@ def verify_cloud(
     table: Table,
     round_number: int,
     bids: Sequence[int | None] | None,
-    cloud: Cloud | None,
+    cloud: CloudBid | None,
     *,
     hidden: bool = False,
     tricks: Sequence[int | None] | None = None,
@@ -142,14 +142,14 @@ def verify_cloud(
         )
 
 
-def scored_bid(seat: int, bid: Bid, cloud: Cloud | None) -> Bid:
+def scored_bid(seat: int, bid: Bid, cloud: CloudBid | None) -> Bid:
     """The bid ``seat`` is scored on (the Cloud's one statement): as made, but the Cloud's
     winner's as changed."""
     return cloud.bid if cloud is not None and cloud.seat == seat else bid
 
 
 def scored_bids(
-    bids: Sequence[int | None] | None, cloud: Cloud | None
+    bids: Sequence[int | None] | None, cloud: CloudBid | None
 ) -> tuple[int | None, ...] | None:
     """The bids the round is scored on, each seat's by :func:`scored_bid`."""
     if bids is None:

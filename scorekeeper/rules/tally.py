@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 
-from .cards import Trump
+from .cards import TrumpCard
 from .messages import TrickError
 from .messages import gettext_noop as _
 from .messages import ngettext_noop as _n
@@ -27,7 +27,7 @@ def bomb_tallied(tally: Sequence[Winner]) -> bool:
     return None in tally
 
 
-def nobody_allowed(table: Table, tally: Sequence[Winner], trump: Trump | None = None) -> bool:
+def nobody_allowed(table: Table, tally: Sequence[Winner], trump: TrumpCard | None = None) -> bool:
     """Whether the next trick may be won by nobody: only the Bomb's trick is, so the game's
     deck holds the Bomb, it was not turned up for the round's ``trump``, and no trick of the
     round tallied so far went to nobody."""
@@ -43,7 +43,7 @@ def verify_trick_winner(
     round_number: int,
     tally: Sequence[Winner],
     winner: Winner,
-    trump: Trump | None = None,
+    trump: TrumpCard | None = None,
 ) -> None:
     """Raise unless ``winner`` may win the next trick of the round tallied so far: a seat of
     the table (or nobody, where :func:`nobody_allowed`), while a trick is left to play."""
@@ -84,7 +84,7 @@ def verify_trick_winner(
 
 
 def verify_tally(
-    table: Table, round_number: int, tally: Sequence[Winner], trump: Trump | None = None
+    table: Table, round_number: int, tally: Sequence[Winner], trump: TrumpCard | None = None
 ) -> None:
     """Raise unless ``tally``, given whole (as an import gives it), is one the round can
     have: each winner one :func:`verify_trick_winner` takes after the tricks before it."""

@@ -72,7 +72,7 @@ class Facts(Model):
         """The facts as the rules' record."""
         trump = self.trump
         return RoundRecord(
-            trump=None if trump is None else cards.Trump(trump.turned, trump.suit),
+            trump=None if trump is None else cards.TrumpCard(trump.turned, trump.suit),
             bids=None if self.bids is None else tuple(self.bids),
             tricks=None if self.tricks is None else tuple(self.tricks),
             bomb=self.bomb,

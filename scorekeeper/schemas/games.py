@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field, WithJsonSchema
 from ..rules import cards as rules_cards
 from ..rules.cards import Suit, Turned
 from ..rules.game import GameStatus, RoundState, RoundView
-from ..rules.specials import Cloud as RulesCloud
+from ..rules.specials import CloudBid
 from ..rules.table import MAX_PLAYERS, MIN_PLAYERS
 from ..rules.variants import BidReveal, BidRule, GameRules, RoundPlan, Special
 
@@ -142,9 +142,9 @@ class Cloud(Model):
         """The change, if there is one to show."""
         return None if cloud is None else cls(seat=cloud[0], bid=cloud[1])
 
-    def rules(self) -> RulesCloud:
+    def rules(self) -> CloudBid:
         """The change as the rules take it."""
-        return RulesCloud(self.seat, self.bid)
+        return CloudBid(self.seat, self.bid)
 
 
 class TricksBody(Model):
@@ -180,7 +180,7 @@ class Trump(Model):
     suit: Suit | None = Field(description="The trump suit; null: no trump.")
 
     @classmethod
-    def of(cls, trump: rules_cards.Trump | None) -> Trump | None:
+    def of(cls, trump: rules_cards.TrumpCard | None) -> Trump | None:
         """The trump of a round, if it has one."""
         return None if trump is None else cls(turned=trump.turned, suit=trump.suit)
 

@@ -13,7 +13,7 @@ from sqlalchemy import ColumnElement, func, select, tuple_
 
 from ..extensions import db
 from ..models import RoundChange
-from ..rules.cards import Trump
+from ..rules.cards import TrumpCard
 from ..rules.game import RoundRecord
 from ..schemas import document
 from . import loading
@@ -38,13 +38,13 @@ HIDDEN = Hidden.BID
 
 #: One fact of a round as the history shows it: a trump, a bid or trick count, a bid made
 #: but hidden, or ``None``: not recorded (a bid not made, tricks not counted, no trump yet).
-Value = Trump | int | Hidden | None
+Value = TrumpCard | int | Hidden | None
 #: What of a round a change can write otherwise.
 Fact = Literal["trump", "bid", "tricks", "draft"]
 
 
 @dataclass(frozen=True)
-class Facts(RoundRecord):
+class ShownFacts(RoundRecord):
     """A round's facts at one moment, as the table may see them: with the bids the reveal
     mode still hides, ``bids`` and ``cloud`` read ``None``."""
 
@@ -82,7 +82,7 @@ class Difference:
 
 
 @dataclass(frozen=True)
-class Line:
+class ChangedLine:
     """What a change did to the trump (``seat`` ``None``) or to one player's bid and tricks."""
 
     seat: int | None
@@ -107,18 +107,18 @@ class Change:
     round: int
     kind: str
     at: datetime
-    old: Facts | None
-    new: Facts | None
+    old: ShownFacts | None
+    new: ShownFacts | None
 
     @property
-    def lines(self) -> list[Line]:
+    def lines(self) -> list[ChangedLine]:
         """What the change wrote otherwise: the trump, then each player's changed facts by
         seat (bids still hidden are not compared: that would tell)."""
         old = self.old or _NOTHING
         new = self.new or _NOTHING
         lines = []
         if old.trump != new.trump:
-            lines.append(Line(None, (Difference("trump", old.trump, new.trump),)))
+            lines.append(ChangedLine(None, (Difference("trump", old.trump, new.trump),)))
         for seat in range(max(_seats(old), _seats(new))):
             pairs: tuple[tuple[Fact, Value, Value], ...] = (
                 ("bid", old.bid(seat), new.bid(seat)),
@@ -127,7 +127,7 @@ class Change:
             )
             differences = tuple(Difference(*pair) for pair in pairs if pair[1] != pair[2])
             if differences:
-                lines.append(Line(seat, differences))
+                lines.append(ChangedLine(seat, differences))
         return lines
 
     @property
@@ -168,10 +168,10 @@ class Change:
         return any(facts is not None and facts.hidden_bids for facts in (self.old, self.new))
 
 
-_NOTHING = Facts()
+_NOTHING = ShownFacts()
 
 
-def _cloud(facts: Facts) -> tuple[int, int | None] | None:
+def _cloud(facts: ShownFacts) -> tuple[int, int | None] | None:
     """The Cloud's change as the table may see it: the seat and the new bid (``None``:
     hidden)."""
     if facts.cloud is not None:
@@ -179,17 +179,17 @@ def _cloud(facts: Facts) -> tuple[int, int | None] | None:
     return None if facts.hidden_cloud is None else (facts.hidden_cloud, None)
 
 
-def _seats(facts: Facts) -> int:
+def _seats(facts: ShownFacts) -> int:
     counts = (facts.bids, facts.tricks, facts.drafts)
     return max(*(len(values or ()) for values in counts), *(seat + 1 for seat in facts.hidden_bids))
 
 
-def _facts(stored: object, *, hide_bids: bool) -> Facts | None:
+def _facts(stored: object, *, hide_bids: bool) -> ShownFacts | None:
     """An audit row's facts; with ``hide_bids``, the bids made without their values."""
     record = document.Facts.read(stored)
     if record is None:
         return None
-    facts = Facts(**vars(record))
+    facts = ShownFacts(**vars(record))
     if not hide_bids or record.bids is None:
         return facts
     hidden = frozenset(seat for seat, bid in enumerate(record.bids) if bid is not None)

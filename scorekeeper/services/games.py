@@ -12,7 +12,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..errors import GameExists
 from ..extensions import db
-from ..models import Game, Grant, Player, utcnow
+from ..models import GameRow, Grant, PlayerRow, utcnow
 from ..rules.table import Table, clean_names, full_game_rounds
 from ..rules.variants import (
     BidReveal,
@@ -50,7 +50,7 @@ def get_game(game_id: str) -> GameSnapshot:
 
 def game_version(game_id: str) -> int:
     """The game's version, in one statement: what a page polling for changes compares."""
-    return int(live_game(game_id, Game.version).version)
+    return int(live_game(game_id, GameRow.version).version)
 
 
 def create_game(
@@ -95,7 +95,7 @@ def create_game(
         game.id = game_id
     try:
         with write_transaction():
-            if game_id is not None and db.session.get(Game, game_id) is not None:
+            if game_id is not None and db.session.get(GameRow, game_id) is not None:
                 raise GameExists()
             db.session.add(game)
             if device is not None:
@@ -110,9 +110,9 @@ def create_game(
     return NewGame(game=created, edit_token=token)
 
 
-def new_game_row(table: Table, token: str, created_at: datetime, updated_at: datetime) -> Game:
+def new_game_row(table: Table, token: str, created_at: datetime, updated_at: datetime) -> GameRow:
     """A new game's row (a fresh id, version 1) with its players, its token kept as a hash."""
-    return Game(
+    return GameRow(
         id=secrets.token_urlsafe(GAME_ID_BYTES),
         edit_token_hash=hash_token(token),
         version=1,
@@ -126,7 +126,7 @@ def new_game_row(table: Table, token: str, created_at: datetime, updated_at: dat
         special_cards=",".join(table.rules.specials),
         created_at=created_at,
         updated_at=updated_at,
-        players=[Player(seat=seat, name=name) for seat, name in enumerate(table.players)],
+        players=[PlayerRow(seat=seat, name=name) for seat, name in enumerate(table.players)],
     )
 
 
@@ -137,8 +137,8 @@ def delete_game(
     with editing(game_id, token, if_match) as game:
         now = utcnow()
         db.session.execute(
-            update(Game)
-            .where(Game.id == game.id)
+            update(GameRow)
+            .where(GameRow.id == game.id)
             .values(version=game.version + 1, updated_at=now, deleted_at=now)
             .execution_options(synchronize_session=False)
         )
@@ -149,11 +149,11 @@ def known_names(device: Device | None, limit: int = 60) -> list[str]:
     if device is None:
         return []
     statement = (
-        select(Player.name, Game.updated_at)
-        .join(Game, Game.id == Player.game_id)
-        .join(Grant, Grant.game_id == Game.id)
-        .where(Grant.device_hash == device.hash, Game.deleted_at.is_(None))
-        .order_by(Game.updated_at.desc(), Player.seat)
+        select(PlayerRow.name, GameRow.updated_at)
+        .join(GameRow, GameRow.id == PlayerRow.game_id)
+        .join(Grant, Grant.game_id == GameRow.id)
+        .where(Grant.device_hash == device.hash, GameRow.deleted_at.is_(None))
+        .order_by(GameRow.updated_at.desc(), PlayerRow.seat)
         .limit(limit * 6)
     )
     names: dict[str, str] = {}

@@ -23,7 +23,7 @@ from sqlalchemy.orm import selectinload
 
 from .. import errors
 from ..extensions import db
-from ..models import Entry, Game, Grant, Player, utcnow
+from ..models import EntryRow, GameRow, Grant, PlayerRow, utcnow
 from ..rules.game import GameStatus
 from ..rules.table import NAME_MAX_LENGTH, search_key
 from . import loading, sharing
@@ -73,12 +73,12 @@ def kept_by(device: Device | None) -> ColumnElement[bool]:
     """Whether ``device`` keeps the game (holds the right to change it)."""
     if device is None:
         return literal(False)
-    return exists().where(Grant.game_id == Game.id, Grant.device_hash == device.hash)
+    return exists().where(Grant.game_id == GameRow.id, Grant.device_hash == device.hash)
 
 
 def restorable(now: datetime | None = None) -> ColumnElement[bool]:
     """Deleted within the last :data:`RESTORE_DAYS` days: the game can still be restored."""
-    return Game.deleted_at >= (now or utcnow()) - timedelta(days=RESTORE_DAYS)
+    return GameRow.deleted_at >= (now or utcnow()) - timedelta(days=RESTORE_DAYS)
 
 
 def of_status(status: GameStatus) -> ColumnElement[bool]:
@@ -88,11 +88,11 @@ def of_status(status: GameStatus) -> ColumnElement[bool]:
     once): the rounds with tricks number the game's rounds. The two agree game by game
     (tests/services/test_history.py)."""
     scored = (
-        select(func.count(distinct(Entry.round_number)))
-        .where(Entry.game_id == Game.id, Entry.tricks.is_not(None))
+        select(func.count(distinct(EntryRow.round_number)))
+        .where(EntryRow.game_id == GameRow.id, EntryRow.tricks.is_not(None))
         .scalar_subquery()
     )
-    finished = scored == Game.round_count
+    finished = scored == GameRow.round_count
     return finished if status is GameStatus.FINISHED else ~finished
 
 
@@ -119,26 +119,29 @@ def game_list(
         return GameList(games=[])
     followed_ids = [game_id for game_id in followed if loading.valid_id(game_id)]
     kept = kept_by(device)
-    whose = or_(kept, Game.id.in_(followed_ids)) if followed_ids else kept
-    statement = select(Game, kept.label("kept")).where(whose, Game.deleted_at.is_(None))
+    whose = or_(kept, GameRow.id.in_(followed_ids)) if followed_ids else kept
+    statement = select(GameRow, kept.label("kept")).where(whose, GameRow.deleted_at.is_(None))
     if status in tuple(GameStatus):
         statement = statement.where(of_status(GameStatus(status)))
     needle = search_key(search.strip()[:NAME_MAX_LENGTH])
     if needle:
         statement = statement.where(
             exists().where(
-                Player.game_id == Game.id,
-                Player.search_name.contains(needle, autoescape=True),
+                PlayerRow.game_id == GameRow.id,
+                PlayerRow.search_name.contains(needle, autoescape=True),
             )
         )
     start = read_cursor(before)
     if start is not None:
         moment, game_id = start
         statement = statement.where(
-            or_(Game.updated_at < moment, and_(Game.updated_at == moment, Game.id > game_id))
+            or_(
+                GameRow.updated_at < moment,
+                and_(GameRow.updated_at == moment, GameRow.id > game_id),
+            )
         )
     statement = (
-        statement.order_by(Game.updated_at.desc(), Game.id)
+        statement.order_by(GameRow.updated_at.desc(), GameRow.id)
         .limit(limit + 1)
         .options(*loading.WITH_FACTS)
     )
@@ -153,12 +156,12 @@ def deleted_games(device: Device | None, now: datetime | None = None) -> list[De
     if device is None:
         return []
     statement = (
-        select(Game)
-        .join(Grant, Grant.game_id == Game.id)
+        select(GameRow)
+        .join(Grant, Grant.game_id == GameRow.id)
         .where(Grant.device_hash == device.hash, restorable(now))
-        .order_by(Game.deleted_at.desc())
+        .order_by(GameRow.deleted_at.desc())
         .limit(GAMES_PAGE)
-        .options(selectinload(Game.players))
+        .options(selectinload(GameRow.players))
     )
     return [
         DeletedGame(
@@ -179,8 +182,8 @@ def restore_game(game_id: str, device: Device | None) -> GameSnapshot:
         raise errors.GameNotFound()
     with loading.write_transaction():
         game = db.session.scalars(
-            select(Game)
-            .where(Game.id == game_id, restorable())
+            select(GameRow)
+            .where(GameRow.id == game_id, restorable())
             .with_for_update()
             .execution_options(populate_existing=True)
         ).one_or_none()
@@ -199,8 +202,8 @@ def purge_deleted(days: int = RESTORE_DAYS, now: datetime | None = None) -> int:
     cutoff = (now or utcnow()) - timedelta(days=days)
     with loading.write_transaction():
         result = db.session.execute(
-            delete(Game)
-            .where(Game.deleted_at.is_not(None), Game.deleted_at < cutoff)
+            delete(GameRow)
+            .where(GameRow.deleted_at.is_not(None), GameRow.deleted_at < cutoff)
             .execution_options(synchronize_session=False)
         )
     return int(getattr(result, "rowcount", 0) or 0)
@@ -215,18 +218,18 @@ def kept_ids(device: Device | None) -> list[str]:
     if device is None:
         return []
     statement = (
-        select(Game.id)
-        .join(Grant, Grant.game_id == Game.id)
-        .where(Grant.device_hash == device.hash, Game.deleted_at.is_(None))
-        .order_by(Game.updated_at.desc(), Game.id)
+        select(GameRow.id)
+        .join(Grant, Grant.game_id == GameRow.id)
+        .where(Grant.device_hash == device.hash, GameRow.deleted_at.is_(None))
+        .order_by(GameRow.updated_at.desc(), GameRow.id)
     )
     return list(db.session.scalars(statement))
 
 
 def kept_chunk(ids: Sequence[str]) -> list[GameSnapshot]:
     """The games of ``ids`` (those not deleted since), in that order."""
-    statement = (select(Game).where(Game.id.in_(list(ids)), Game.deleted_at.is_(None))).options(
-        *loading.WITH_FACTS
-    )
+    statement = (
+        select(GameRow).where(GameRow.id.in_(list(ids)), GameRow.deleted_at.is_(None))
+    ).options(*loading.WITH_FACTS)
     found = {game.id: loading.snapshot(game) for game in db.session.scalars(statement)}
     return [found[game_id] for game_id in ids if game_id in found]

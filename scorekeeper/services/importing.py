@@ -17,7 +17,7 @@ from sqlalchemy.orm import selectinload
 
 from ..errors import GameImportRefused, RoundImportRefused
 from ..extensions import db
-from ..models import Entry, Game, Grant, Round, RoundChange, utcnow
+from ..models import EntryRow, GameRow, Grant, RoundChange, RoundRow, utcnow
 from ..rules.table import Table
 from . import import_document, loading
 from .games import new_game_row
@@ -71,9 +71,9 @@ def kept_identities(device: Device | None) -> dict[tuple[datetime, Table], bool]
     if device is None:
         return {}
     statement = (
-        select(Game)
-        .where(kept_by(device), or_(Game.deleted_at.is_(None), restorable()))
-        .options(selectinload(Game.players))
+        select(GameRow)
+        .where(kept_by(device), or_(GameRow.deleted_at.is_(None), restorable()))
+        .options(selectinload(GameRow.players))
     )
     return {
         _identity(loading.aware(game.created_at), loading.game_table(game)): game.deleted_at
@@ -185,7 +185,7 @@ def _grant(
         else:
             granted.append(game)
     if again:
-        db.session.execute(delete(Game).where(Game.id.in_(again)))
+        db.session.execute(delete(GameRow).where(GameRow.id.in_(again)))
     if granted:
         now = utcnow()
         rows = [
@@ -202,7 +202,7 @@ def _discard(game_ids: list[str]) -> None:
     with loading.write_transaction():
         for first in range(0, len(game_ids), BATCH_GAMES):
             db.session.execute(
-                delete(Game).where(Game.id.in_(game_ids[first : first + BATCH_GAMES]))
+                delete(GameRow).where(GameRow.id.in_(game_ids[first : first + BATCH_GAMES]))
             )
 
 
@@ -221,7 +221,7 @@ def _write(games: list[ParsedGame]) -> list[Written]:
         identity = _identity(game.created_at, game.table)
         written.append(Written(row.id, token, identity, game.dated))
     db.session.flush()  # the games and their players, before the rows that name them
-    for model, rows in ((Round, rounds), (Entry, entries), (RoundChange, changes)):
+    for model, rows in ((RoundRow, rounds), (EntryRow, entries), (RoundChange, changes)):
         if rows:
             db.session.execute(insert(model), rows)
     return written

@@ -21,10 +21,10 @@ from sqlalchemy.orm import selectinload
 from ..database import WRITE_OPTION
 from ..errors import GameNotFound, RoundNotFound
 from ..extensions import db
-from ..models import Entry, Game, Player, Round
-from ..rules.cards import Suit, Trump, Turned
+from ..models import EntryRow, GameRow, PlayerRow, RoundRow
+from ..rules.cards import Suit, TrumpCard, Turned
 from ..rules.game import GameView, RoundRecord, RoundView, evaluate
-from ..rules.specials import Cloud
+from ..rules.specials import CloudBid
 from ..rules.table import Table
 from ..rules.tally import Winner, tallied_tricks
 from ..rules.variants import BidReveal, BidRule, GameRules, RoundPlan, Special
@@ -89,7 +89,9 @@ def read_round(row: Any, entries: Sequence[Any]) -> RoundRecord:
     bids once it has entries, tricks once every seat's are in, the counts tapped in."""
     trump = None
     if row.trump_turned is not None:
-        trump = Trump(Turned(row.trump_turned), Suit(row.trump_suit) if row.trump_suit else None)
+        trump = TrumpCard(
+            Turned(row.trump_turned), Suit(row.trump_suit) if row.trump_suit else None
+        )
     tricks = [entry.tricks for entry in entries]
     drafts = tuple(entry.draft_tricks for entry in entries)
     return RoundRecord(
@@ -98,7 +100,7 @@ def read_round(row: Any, entries: Sequence[Any]) -> RoundRecord:
         tricks=tuple(tricks) if entries and None not in tricks else None,
         tally=read_tally(row.tally),
         bomb=bool(row.bomb),
-        cloud=None if row.cloud_seat is None else Cloud(row.cloud_seat, row.cloud_bid),
+        cloud=None if row.cloud_seat is None else CloudBid(row.cloud_seat, row.cloud_bid),
         drafts=drafts if any(draft is not None for draft in drafts) else None,
     )
 
@@ -164,7 +166,7 @@ def live_game(game_id: str, *columns: Any, lock: bool = False) -> Row[*tuple[Any
     of the transaction with ``lock``; :class:`GameNotFound` when there is no such game."""
     if not valid_id(game_id):
         raise GameNotFound()
-    statement = select(*columns).where(Game.id == game_id, Game.deleted_at.is_(None))
+    statement = select(*columns).where(GameRow.id == game_id, GameRow.deleted_at.is_(None))
     found = db.session.execute(statement.with_for_update() if lock else statement).first()
     if found is None:
         raise GameNotFound()
@@ -181,44 +183,47 @@ def check_round_number(rounds: int, number: int) -> None:
 # rounds and their entries (plain rows: no objects to keep track of). Built once.
 _GAME = (
     select(
-        Game.edit_token_hash,
-        Game.first_dealer,
-        Game.bid_rule,
-        Game.last_bidder_may_bid_zero,
-        Game.bid_reveal,
-        Game.clairvoyance,
-        Game.round_count,
-        Game.round_plan,
-        Game.special_cards,
-        Game.created_at,
-        Player.name,
+        GameRow.edit_token_hash,
+        GameRow.first_dealer,
+        GameRow.bid_rule,
+        GameRow.last_bidder_may_bid_zero,
+        GameRow.bid_reveal,
+        GameRow.clairvoyance,
+        GameRow.round_count,
+        GameRow.round_plan,
+        GameRow.special_cards,
+        GameRow.created_at,
+        PlayerRow.name,
     )
-    .join(Player, Player.game_id == Game.id)
-    .where(Game.id == bindparam("game_id"), Game.deleted_at.is_(None))
-    .order_by(Player.seat)
+    .join(PlayerRow, PlayerRow.game_id == GameRow.id)
+    .where(GameRow.id == bindparam("game_id"), GameRow.deleted_at.is_(None))
+    .order_by(PlayerRow.seat)
 )
-_LOCKED_GAME = _GAME.with_for_update(of=Game)
+_LOCKED_GAME = _GAME.with_for_update(of=GameRow)
 _FACTS = (
     select(
-        Game.version,
-        Game.updated_at,
-        Round.number,
-        Round.trump_turned,
-        Round.trump_suit,
-        Round.corrected_at,
-        Round.tally,
-        Round.bomb,
-        Round.cloud_seat,
-        Round.cloud_bid,
-        Entry.seat,
-        Entry.bid,
-        Entry.tricks,
-        Entry.draft_tricks,
+        GameRow.version,
+        GameRow.updated_at,
+        RoundRow.number,
+        RoundRow.trump_turned,
+        RoundRow.trump_suit,
+        RoundRow.corrected_at,
+        RoundRow.tally,
+        RoundRow.bomb,
+        RoundRow.cloud_seat,
+        RoundRow.cloud_bid,
+        EntryRow.seat,
+        EntryRow.bid,
+        EntryRow.tricks,
+        EntryRow.draft_tricks,
     )
-    .outerjoin(Round, Round.game_id == Game.id)
-    .outerjoin(Entry, and_(Entry.game_id == Round.game_id, Entry.round_number == Round.number))
-    .where(Game.id == bindparam("game_id"), Game.deleted_at.is_(None))
-    .order_by(Round.number, Entry.seat)
+    .outerjoin(RoundRow, RoundRow.game_id == GameRow.id)
+    .outerjoin(
+        EntryRow,
+        and_(EntryRow.game_id == RoundRow.game_id, EntryRow.round_number == RoundRow.number),
+    )
+    .where(GameRow.id == bindparam("game_id"), GameRow.deleted_at.is_(None))
+    .order_by(RoundRow.number, EntryRow.seat)
 )
 
 
@@ -257,7 +262,7 @@ def load_game(game_id: str, *, lock: bool = False) -> GameSnapshot:
 
 
 def game_table(game: Any, players: Sequence[str] | None = None) -> Table:
-    """The table a game's row gives (a :class:`Game` with its players loaded, or a row of
+    """The table a game's row gives (a :class:`GameRow` with its players loaded, or a row of
     its columns with the players' names in seat order)."""
     if players is None:
         players = [player.name for player in game.players]
@@ -279,10 +284,13 @@ def game_table(game: Any, players: Sequence[str] | None = None) -> Table:
 
 
 #: What :func:`snapshot` reads of a game loaded as an object, in two more statements.
-WITH_FACTS = (selectinload(Game.players), selectinload(Game.rounds).selectinload(Round.entries))
+WITH_FACTS = (
+    selectinload(GameRow.players),
+    selectinload(GameRow.rounds).selectinload(RoundRow.entries),
+)
 
 
-def snapshot(game: Game) -> GameSnapshot:
+def snapshot(game: GameRow) -> GameSnapshot:
     """What a game loaded as an object (with its players, rounds and entries) gives."""
     return GameSnapshot(
         id=game.id,
@@ -300,8 +308,8 @@ def snapshot(game: Game) -> GameSnapshot:
 
 # The version bump: a write's last statement, made on the game locked for it.
 _BUMP = (
-    update(Game)
-    .where(Game.id == bindparam("game_id"))
+    update(GameRow)
+    .where(GameRow.id == bindparam("game_id"))
     .values(version=bindparam("version"), updated_at=bindparam("now"))
     .execution_options(synchronize_session=False)
 )

@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import delete, insert, update
 
 from ..extensions import db
-from ..models import Entry, Round, RoundChange, utcnow
+from ..models import EntryRow, RoundChange, RoundRow, utcnow
 from ..rules.bids import verify_bid_range
 from ..rules.cards import trump_from
 from ..rules.game import RoundRecord, RoundState
@@ -30,7 +30,7 @@ from ..rules.referee import (
     verify_trump_turn,
 )
 from ..rules.specials import (
-    Cloud,
+    CloudBid,
     cloud_won_nothing,
     scored_bids,
     verify_cloud_took_a_trick,
@@ -52,10 +52,10 @@ from .loading import GameSnapshot, bump_version, round_rows
 from .sharing import Credential, editing
 
 # The ORM's bulk statements: rows inserted, or updated by their primary key, as given.
-_INSERT_ROUND = insert(Round)
-_UPDATE_ROUND = update(Round).execution_options(synchronize_session=False)
-_INSERT_ENTRIES = insert(Entry)
-_UPDATE_ENTRIES = update(Entry).execution_options(synchronize_session=False)
+_INSERT_ROUND = insert(RoundRow)
+_UPDATE_ROUND = update(RoundRow).execution_options(synchronize_session=False)
+_INSERT_ENTRIES = insert(EntryRow)
+_UPDATE_ENTRIES = update(EntryRow).execution_options(synchronize_session=False)
 _INSERT_AUDIT = insert(RoundChange)
 
 
@@ -106,7 +106,7 @@ class RoundEdit:
                 session.execute(_UPDATE_ROUND, [row])
         if old_entries and not entries:
             session.execute(
-                delete(Entry).where(Entry.game_id == game.id, Entry.round_number == number)
+                delete(EntryRow).where(EntryRow.game_id == game.id, EntryRow.round_number == number)
             )
         elif entries:
             changed = [entry for entry in entries if entry not in old_entries]
@@ -247,7 +247,7 @@ def record_tricks(
     tricks: Sequence[int],
     *,
     bomb: bool = False,
-    cloud: Cloud | None = None,
+    cloud: CloudBid | None = None,
     if_match: Collection[int] | None = None,
 ) -> GameSnapshot:
     """Record (or correct) the tricks won in round ``number``, which scores it, with whether
@@ -277,7 +277,7 @@ def correct_round(
     chosen: str | None,
     bids: Sequence[int],
     tricks: Sequence[int],
-    specials: tuple[bool, Cloud | None] | None = None,
+    specials: tuple[bool, CloudBid | None] | None = None,
     if_match: Collection[int] | None = None,
 ) -> GameSnapshot:
     """Replace a scored round's trump, bids and tricks at once, under the same checks;

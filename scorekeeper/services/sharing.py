@@ -24,7 +24,7 @@ from ..errors import (
     TokenRejected,
 )
 from ..extensions import db
-from ..models import EndedGrant, Game, Grant, Handover, TableCode, utcnow
+from ..models import EndedGrant, GameRow, Grant, Handover, TableCodeRow, utcnow
 from ..rules.table import Table
 from .loading import (
     GameSnapshot,
@@ -109,7 +109,7 @@ def authorize(game_id: str, token: Credential, number: int | None = None) -> Non
     stranger is refused before the request is read (the write checks again)."""
     if not token:
         raise TokenMissing()
-    token_hash, rounds = live_game(game_id, Game.edit_token_hash, Game.round_count)
+    token_hash, rounds = live_game(game_id, GameRow.edit_token_hash, GameRow.round_count)
     verify_token(game_id, token_hash, token)
     if number is not None:
         check_round_number(rounds, number)
@@ -179,7 +179,7 @@ def _keeping(game_id: str, device: Device | None) -> Iterator[Device]:
 def lock_game(game_id: str) -> str:
     """Lock the game's row (undeleted) for the rest of the write transaction; the hash of its
     edit token."""
-    return str(live_game(game_id, Game.edit_token_hash, lock=True).edit_token_hash)
+    return str(live_game(game_id, GameRow.edit_token_hash, lock=True).edit_token_hash)
 
 
 def handover_game(token: str) -> GameSnapshot:
@@ -268,6 +268,6 @@ def only_keeper(game_id: str, keeper: Device, now: datetime) -> int:
     )
     # The code is void; its row, with the wrong guesses counted so far, stays.
     db.session.execute(
-        update(TableCode).where(TableCode.game_id == game_id).values(code_hash=VOID_CODE)
+        update(TableCodeRow).where(TableCodeRow.game_id == game_id).values(code_hash=VOID_CODE)
     )
     return int(revoked.rowcount)  # type: ignore[attr-defined]

@@ -10,14 +10,14 @@ from dataclasses import replace
 from ..rules.messages import SetupError
 from ..rules.messages import gettext_noop as _
 from ..rules.referee import verify_specials_turn, verify_trick_draft_turn
-from ..rules.specials import Cloud
+from ..rules.specials import CloudBid
 from ..rules.tally import bomb_tallied
 from .loading import GameSnapshot
 from .rounds import RoundEdit, round_edit
 from .sharing import Credential
 
 
-def _write(edit: RoundEdit, *, bomb: bool, cloud: Cloud | None) -> None:
+def _write(edit: RoundEdit, *, bomb: bool, cloud: CloudBid | None) -> None:
     view = edit.view
     verify_trick_draft_turn(view, edit.number)
     # A count tapped in as 0 is known already: that seat cannot have won the Cloud's trick.
@@ -67,6 +67,6 @@ def record_cloud(
         if seat is not None:
             bids = edit.view.round(number).bids or ()
             made = bids[seat] if 0 <= seat < len(bids) else None
-            cloud = Cloud(seat, (made or 0) + (1 if up else -1))
+            cloud = CloudBid(seat, (made or 0) + (1 if up else -1))
         _write(edit, bomb=edit.round.bomb, cloud=cloud)
     return edit.result()

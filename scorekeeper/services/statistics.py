@@ -14,9 +14,9 @@ from sqlalchemy import and_, select
 
 from ..database import folded
 from ..extensions import db
-from ..models import Entry, Game, Grant, Player, Round
+from ..models import EntryRow, GameRow, Grant, PlayerRow, RoundRow
 from ..rules.scoring import score
-from ..rules.specials import Cloud, scored_bid
+from ..rules.specials import CloudBid, scored_bid
 from ..rules.table import fold_case
 from .sharing import Device
 
@@ -213,7 +213,7 @@ def tally(games: Sequence[KeptGame]) -> Statistics:
 def kept_games(device: Device) -> list[KeptGame]:
     """The facts of the games ``device`` keeps, oldest first, in two statements, asked of the
     tables' columns (SQLAlchemy Core): the rows are many, and plain rows cost far less."""
-    tables = [model.__table__ for model in (Game, Player, Entry, Grant, Round)]
+    tables = [model.__table__ for model in (GameRow, PlayerRow, EntryRow, Grant, RoundRow)]
     games, players, entries, grants, rounds = tables
     mine = (grants.c.device_hash == device.hash, games.c.deleted_at.is_(None))
     seated = db.session.execute(
@@ -250,7 +250,7 @@ def kept_games(device: Device) -> list[KeptGame]:
     played: dict[tuple[str, int], list[tuple[int, int, int]]] = {}
     for game_id, seat, number, bid, tricks, cloud_seat, cloud_bid in scored:
         # The bid the round is scored on, the rules' (the Cloud's change where it made one).
-        cloud = None if cloud_seat is None else Cloud(cloud_seat, cloud_bid)
+        cloud = None if cloud_seat is None else CloudBid(cloud_seat, cloud_bid)
         played.setdefault((game_id, seat), []).append(
             (number, scored_bid(seat, bid, cloud), tricks)
         )

@@ -22,7 +22,7 @@ from ..errors import (
     TokenMissing,
 )
 from ..extensions import db
-from ..models import TableCode, utcnow
+from ..models import TableCodeRow, utcnow
 from .loading import EDIT_TOKEN_BYTES, aware, write_transaction
 from .sharing import (
     VOID_CODE,
@@ -84,9 +84,9 @@ def _store(game_id: str, secret: str | bytes) -> str:
     """A new code for the game (the old one is void); the wrong guesses so far still count."""
     code = _random_code()
     now = utcnow()
-    row = db.session.get(TableCode, game_id)
+    row = db.session.get(TableCodeRow, game_id)
     if row is None:
-        row = TableCode(game_id=game_id, window_started_at=now)
+        row = TableCodeRow(game_id=game_id, window_started_at=now)
         db.session.add(row)
     row.code_hash = code_hash(game_id, code, secret)
     row.created_at = now
@@ -106,7 +106,9 @@ def new_code(game_id: str, credential: Credential, secret: str | bytes) -> str:
 def is_current(game_id: str, code: str | None, secret: str | bytes) -> bool | None:
     """Whether ``code`` is the game's table code now; ``None`` when the game has none (one
     read)."""
-    stored = db.session.scalar(select(TableCode.code_hash).where(TableCode.game_id == game_id))
+    stored = db.session.scalar(
+        select(TableCodeRow.code_hash).where(TableCodeRow.game_id == game_id)
+    )
     if stored is None or stored == VOID_CODE:
         return None
     return code is not None and hmac.compare_digest(stored, code_hash(game_id, code, secret))
@@ -118,7 +120,7 @@ def first_code(game_id: str, device: Device, secret: str | bytes) -> str | None:
     browser does not know (it may show a new one)."""
     with write_transaction():
         lock_game(game_id)
-        row = db.session.get(TableCode, game_id)
+        row = db.session.get(TableCodeRow, game_id)
         if not has_grant(game_id, device) or (row is not None and row.code_hash != VOID_CODE):
             return None
         return _store(game_id, secret)
@@ -133,7 +135,7 @@ def redeem(game_id: str, code: str, secret: str | bytes, device: Device | None =
     now = utcnow()
     with write_transaction():
         lock_game(game_id)
-        row = db.session.get(TableCode, game_id, populate_existing=True)
+        row = db.session.get(TableCodeRow, game_id, populate_existing=True)
         if row is None:
             raise TableCodeMissing()
         if aware(row.window_started_at) + GUESS_WINDOW <= now:

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from ..rules.cards import NO_TRUMP, Turned
-from ..rules.specials import Cloud
+from ..rules.specials import CloudBid
 from ..rules.variants import Special
 from ..services import loading
 from .forms import small_number
@@ -44,14 +44,14 @@ class Correction:
         match = _CLOUD.fullmatch(self.cloud)
         return self.cloud == NO_CLOUD or (match is not None and int(match[1]) < len(self.bids))
 
-    def cloud_change(self) -> Cloud | None:
+    def cloud_change(self) -> CloudBid | None:
         """The Cloud's change as the rules take it: the seat and its bid changed by one (the
         bid chosen on the form, which :attr:`complete` and :meth:`cloud_valid` check)."""
         tap = cloud_tap(self.cloud)
         if tap is None:
             return None
         seat, up = tap
-        return Cloud(seat, (self.bids[seat] or 0) + (1 if up else -1))
+        return CloudBid(seat, (self.bids[seat] or 0) + (1 if up else -1))
 
 
 def cloud_tap(value: str) -> tuple[int, bool] | None:

@@ -17,7 +17,7 @@ from wtforms.validators import ValidationError
 from .. import errors, export, i18n, security
 from ..extensions import csrf
 from ..i18n import gettext, service_message
-from ..rules.cards import Trump
+from ..rules.cards import TrumpCard
 from ..rules.game import GameStatus
 from ..rules.messages import MINUS
 from ..rules.specials import only_one_recorded
@@ -280,7 +280,7 @@ def shown_value(value: audit.Value) -> str:
         return "–"
     if value is audit.HIDDEN:
         return gettext("hidden")
-    if isinstance(value, Trump):
+    if isinstance(value, TrumpCard):
         return screens.trump_label(value)
     return str(value)
 

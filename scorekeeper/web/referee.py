@@ -25,9 +25,9 @@ from ..rules.judge import (
     WIZARDS_IN_DECK,
     Card,
     CardKind,
-    Judgement,
     Kind,
     Reading,
+    Verdict,
     card_from,
     judge,
     reading_from,
@@ -105,7 +105,7 @@ def kind_label(kind: CardKind) -> str:
 
 
 @dataclass
-class Choice:
+class CardChoice:
     """A card the page offers: its label, and the address that adds it (``None``: it cannot
     be played now, as the deck holds no more of it or the trick is full)."""
 
@@ -130,7 +130,7 @@ class Trick:
     game: loading.GameSnapshot | None = None
     number: int | None = None
     error: str | None = None
-    judgement: Judgement | None = None
+    judgement: Verdict | None = None
     #: Whether this browser keeps the game's score (and so may take the answer).
     keeper: bool = False
     #: The special cards the page offers: a game's deck, or ``None`` for every one.
@@ -155,12 +155,14 @@ class Trick:
         args["lead"] = changes.pop("lead", self.lead)
         return url_for("referee.game_referee", game_id=self.game.id, **args)
 
-    def with_card(self, card: Card) -> Choice:
+    def with_card(self, card: Card) -> CardChoice:
         """The choice that adds ``card`` to the trick."""
         label = card_label(card)
         if len(self.cards) >= self.seats or not self._room_for(card):
-            return Choice(card, label, None)
-        return Choice(card, label, self.href(cards=[*self.cards, card], tab=card.suit or self.tab))
+            return CardChoice(card, label, None)
+        return CardChoice(
+            card, label, self.href(cards=[*self.cards, card], tab=card.suit or self.tab)
+        )
 
     def _room_for(self, card: Card) -> bool:
         if card.kind is Kind.WIZARD:
@@ -181,17 +183,17 @@ class Trick:
     # -- What the page offers ------------------------------------------------------------
 
     @property
-    def numbers(self) -> list[Choice]:
+    def numbers(self) -> list[CardChoice]:
         """The cards of the chosen suit, 1 to 13."""
         return [self.with_card(Card.of(self.tab, n)) for n in range(LOWEST, HIGHEST + 1)]
 
     @property
-    def plain(self) -> list[Choice]:
+    def plain(self) -> list[CardChoice]:
         """The Wizard and the Jester."""
         return [self.with_card(Card(Kind.WIZARD)), self.with_card(Card(Kind.JESTER))]
 
     @property
-    def special_choices(self) -> list[Choice]:
+    def special_choices(self) -> list[CardChoice]:
         """The anniversary editions' cards that can be in a trick."""
         cards = [Card(kind) for kind in PLAIN_SPECIALS]
         cards += [Card(kind, self.tab) for kind in sorted(NAMED_SUIT, reverse=True)]

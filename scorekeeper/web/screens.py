@@ -9,10 +9,10 @@ from dataclasses import dataclass
 from ..i18n import gettext, rule_message, suit_label
 from ..rules import scoring, tally
 from ..rules.bids import forbidden_bid, verify_bids
-from ..rules.cards import Suit, Trump, Turned
+from ..rules.cards import Suit, TrumpCard, Turned
 from ..rules.game import RoundState, RoundView
 from ..rules.messages import BidError, TrickError
-from ..rules.scoring import Standing, standings
+from ..rules.scoring import Placing, standings
 from ..rules.specials import cloud_won_nothing, only_one_recorded
 from ..rules.tricks import complete_draft, fill_tricks, verify_tricks
 from ..rules.variants import BID_RULES, BidReveal, Special
@@ -28,7 +28,7 @@ SUIT_SYMBOLS = {
 
 
 @dataclass(frozen=True)
-class Choice:
+class NumberButton:
     """One number button: its value, whether it is the current one, whether the rules refuse it."""
 
     value: int
@@ -50,7 +50,7 @@ class Row:
     #: The bid as the screen may show it (``None``: not bid, or hidden).
     bid: int | None
     has_bid: bool
-    choices: list[Choice]
+    choices: list[NumberButton]
     #: The sentence that says why a struck-out value is refused.
     reason: str | None = None
     #: The tricks were not tapped but filled in from the sum.
@@ -71,7 +71,7 @@ class Row:
         return -(-count // lines)
 
 
-def trump_label(trump: Trump | None) -> str:
+def trump_label(trump: TrumpCard | None) -> str:
     """The trump in words: "red Dwarves", "no trump (a Jester was turned)", "yellow Giants,
     chosen by the dealer under a Wizard"."""
     if trump is None:
@@ -109,7 +109,9 @@ def bid_rows(game: loading.GameSnapshot, number: int) -> list[Row]:
             bid=shown[seat],
             has_bid=has_bid[seat],
             choices=[
-                Choice(value, shown[seat] == value, seat == view.dealer and value == forbidden)
+                NumberButton(
+                    value, shown[seat] == value, seat == view.dealer and value == forbidden
+                )
                 for value in range(view.cards + 1)
             ],
             reason=reason if seat == view.dealer else None,
@@ -133,7 +135,7 @@ def trick_rows(game: loading.GameSnapshot, number: int) -> list[Row]:
             dealer=seat == view.dealer,
             bid=shown[seat],
             has_bid=True,
-            choices=[Choice(value, filled[seat] == value) for value in range(view.cards + 1)],
+            choices=[NumberButton(value, filled[seat] == value) for value in range(view.cards + 1)],
             filled=draft[seat] is None and filled[seat] is not None,
             entered=draft[seat] is not None,
             cloud=view.changed_bid(seat),
@@ -224,7 +226,7 @@ def sheet_rows(game: loading.GameSnapshot) -> list[SheetRow]:
     return rows
 
 
-def standings_after(game: loading.GameSnapshot, number: int) -> list[Standing]:
+def standings_after(game: loading.GameSnapshot, number: int) -> list[Placing]:
     """The standings as they were once round ``number`` was scored."""
     view = game.view.round(number)
     totals = view.totals_after if view.totals_after is not None else view.totals_before
@@ -280,17 +282,17 @@ def score_chart(game: loading.GameSnapshot) -> chart.Chart:
 
 
 @dataclass(frozen=True)
-class Reversible:
+class UndoButtons:
     """The round screen's undo and redo buttons: what each would take or put back."""
 
     undo: str | None
     redo: str | None
 
 
-def reversible(game: loading.GameSnapshot) -> Reversible:
+def reversible(game: loading.GameSnapshot) -> UndoButtons:
     """What one tap can undo or redo now, in words (``None``: no such button)."""
     found = undo.reversible(game)
-    return Reversible(
+    return UndoButtons(
         undo=change_words(game, found.undo) if found.undo else None,
         redo=change_words(game, found.redo) if found.redo else None,
     )

@@ -13,7 +13,7 @@ from flask import Flask
 from sqlalchemy import func, select
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Game
+from scorekeeper.models import GameRow
 from scorekeeper.web import history as web_history
 
 from ..confidant import Confidant, text
@@ -22,7 +22,7 @@ from ..conftest import make_app
 
 def game_count(app: Flask) -> int:
     with app.app_context():
-        return int(db.session.scalar(select(func.count()).select_from(Game)) or 0)
+        return int(db.session.scalar(select(func.count()).select_from(GameRow)) or 0)
 
 
 def test_a_page_import_naming_a_lone_surrogate_is_refused_not_a_500(

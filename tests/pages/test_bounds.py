@@ -15,7 +15,7 @@ from flask import Flask
 
 from scorekeeper import export
 from scorekeeper.extensions import db
-from scorekeeper.models import Player, RoundChange, utcnow
+from scorekeeper.models import PlayerRow, RoundChange, utcnow
 from scorekeeper.schemas.document import SCHEMA_VERSION, ManyGamesExport
 from scorekeeper.schemas.games import timestamp
 from scorekeeper.services import audit, games, history, paging
@@ -115,9 +115,9 @@ def test_every_insert_writes_the_search_name(app: Flask) -> None:
     with app.app_context():
         created = games.create_game(["Straße", "İlker", "ΟΔΟΣ"])
         names = db.session.scalars(
-            sa.select(Player.search_name)
-            .where(Player.game_id == created.game.id)
-            .order_by(Player.seat)
+            sa.select(PlayerRow.search_name)
+            .where(PlayerRow.game_id == created.game.id)
+            .order_by(PlayerRow.seat)
         ).all()
     assert names == ["strasse", "ilker", "οδοσ"]
 

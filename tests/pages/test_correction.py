@@ -11,7 +11,7 @@ import re
 import pytest
 from flask import Flask
 
-from scorekeeper.rules.specials import Cloud
+from scorekeeper.rules.specials import CloudBid
 from scorekeeper.services import audit, games, rounds, sharing
 
 from ..confidant import Confidant, text, words
@@ -270,7 +270,7 @@ def test_the_clouds_change_is_chosen_moved_and_taken_back_in_a_correction(
     assert response.status_code == 303, text(response)
     assert "Total 60 40 10" in _sheet(phone)
     with app.app_context():
-        assert games.get_game(phone.game_id).view.round(2).cloud == Cloud(2, 0)
+        assert games.get_game(phone.game_id).view.round(2).cloud == CloudBid(2, 0)
 
     # No change by the Cloud after all.
     response = phone.client.post(path, data=_form(phone, [1, 0, 1], cloud="none"))
@@ -332,5 +332,5 @@ def test_the_live_refresh_keeps_the_bomb_and_the_cloud_and_follows_the_bids(
     assert response.status_code == 303, text(response)
     with app.app_context():
         view = games.get_game(phone.game_id).view.round(2)
-    assert (view.bids, view.cloud, view.bomb) == ((2, 0, 1), Cloud(0, 1), True)
+    assert (view.bids, view.cloud, view.bomb) == ((2, 0, 1), CloudBid(0, 1), True)
     assert view.scores == [30, 20, -10]

@@ -16,7 +16,7 @@ from flask import Flask
 from sqlalchemy import select
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, utcnow
+from scorekeeper.models import GameRow, utcnow
 from scorekeeper.services import audit as audit_service
 from scorekeeper.services import games, rounds
 from scorekeeper.services import history as history_service
@@ -336,7 +336,7 @@ def test_export_then_import_gives_the_same_sheet_and_totals(app: Flask, phone: C
     assert response.status_code == 303, text(response)
     assert "Imported: 1 game, with a new address." in text(other.get("/"))
     with app.app_context():
-        ids = set(db.session.scalars(select(Game.id)))
+        ids = set(db.session.scalars(select(GameRow.id)))
     (copy,) = ids - {original}
     assert sheet_text(other, copy) == sheet_text(phone, original)
     assert "✎" in sheet_text(other, copy)  # the correction came along with the audit trail

@@ -10,7 +10,7 @@ from flask import Flask
 from sqlalchemy import func, select
 
 from scorekeeper.extensions import db
-from scorekeeper.models import Game
+from scorekeeper.models import GameRow
 from scorekeeper.services import games
 
 from ..confidant import Confidant, text
@@ -260,11 +260,11 @@ def test_the_same_table_plays_again_with_the_deal_passed_on(app: Flask, phone: C
     assert "Play again, same table" in text(over)
 
     with app.app_context():
-        count = db.session.scalar(select(func.count()).select_from(Game))
+        count = db.session.scalar(select(func.count()).select_from(GameRow))
         before = games.get_game(first).table
     body = phone.get(f"/games/new?again={first}").get_data(as_text=True)
     with app.app_context():  # only filled in: nothing is written until "Start the game"
-        assert db.session.scalar(select(func.count()).select_from(Game)) == count
+        assert db.session.scalar(select(func.count()).select_from(GameRow)) == count
     # The form as it came, sent as it is.
     checked = dict(
         re.findall(r'<input type="(?:radio|checkbox)"[^>]*name="(\w+)" value="(\w+)" checked', body)

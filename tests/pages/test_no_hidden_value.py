@@ -27,7 +27,7 @@ from hypothesis import strategies as st
 from werkzeug.test import TestResponse
 
 from scorekeeper.rules.messages import RuleError
-from scorekeeper.rules.specials import Cloud
+from scorekeeper.rules.specials import CloudBid
 from scorekeeper.services import games, rounds, specials, undo
 
 from ..confidant import Confidant
@@ -313,7 +313,7 @@ def hidden_writes(game: Seeded, table: Table) -> list[tuple[str, Callable[[], ob
     writes += [
         (
             f"tricks, the Cloud changing seat {seat}'s bid to {bid}",
-            partial(rounds.record_tricks, *at, tricks, bomb=table.bomb, cloud=Cloud(seat, bid)),
+            partial(rounds.record_tricks, *at, tricks, bomb=table.bomb, cloud=CloudBid(seat, bid)),
         )
         for seat in range(table.seats)
         for bid in range(table.number + 2)

@@ -8,7 +8,7 @@ import re
 from flask import Flask
 from werkzeug.test import TestResponse
 
-from scorekeeper.rules.cards import Suit, Trump, Turned
+from scorekeeper.rules.cards import Suit, TrumpCard, Turned
 from scorekeeper.services import games
 
 from ..confidant import Confidant, text, words
@@ -286,7 +286,7 @@ def test_a_scored_round_is_never_rewritten_from_the_round_screen(
         assert "Round 1 is scored already: correct it from the sheet." in text(response)
     with app.app_context():
         game = games.get_game(phone.game_id)
-    assert game.view.round(1).trump == Trump(Turned.BLUE, Suit.BLUE)
+    assert game.view.round(1).trump == TrumpCard(Turned.BLUE, Suit.BLUE)
     assert game.corrected == frozenset()
 
 

@@ -7,13 +7,13 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.web.screens import Choice, Row
+from scorekeeper.web.screens import NumberButton, Row
 
 APP_CSS = Path(__file__).resolve().parents[2] / "static" / "css" / "app.css"
 
 
 def _row(buttons: int) -> Row:
-    choices = [Choice(value=value, current=False, refused=False) for value in range(buttons)]
+    choices = [NumberButton(value=value, current=False, refused=False) for value in range(buttons)]
     return Row(seat=0, name="Ann", dealer=False, bid=None, has_bid=False, choices=choices)
 
 

@@ -11,7 +11,7 @@ import pytest
 from flask import Flask
 
 from scorekeeper.rules.cards import Turned
-from scorekeeper.rules.specials import Cloud
+from scorekeeper.rules.specials import CloudBid
 from scorekeeper.rules.variants import RoundPlan, Special
 from scorekeeper.services import games
 
@@ -163,7 +163,7 @@ def test_the_clouds_change_is_tapped_in_and_shown_on_the_sheet(
     assert phone.score(2).status_code == 303
     with app.app_context():
         view = games.get_game(phone.game_id).view.round(2)
-    assert view.cloud == Cloud(2, 2)
+    assert view.cloud == CloudBid(2, 2)
     assert view.scores == [-10, 20, 40]
     scored = text(phone.round_page(2))
     assert "Cy 1→2 ☁ (bid changed by the Cloud) 2 +40" in scored

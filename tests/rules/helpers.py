@@ -7,16 +7,16 @@ from collections.abc import Sequence
 
 from hypothesis import strategies as st
 
-from scorekeeper.rules.cards import Trump, Turned
+from scorekeeper.rules.cards import TrumpCard, Turned
 from scorekeeper.rules.game import RoundRecord
 from scorekeeper.rules.messages import RuleError
-from scorekeeper.rules.specials import Cloud
+from scorekeeper.rules.specials import CloudBid
 from scorekeeper.rules.table import Table, full_game_rounds
 from scorekeeper.rules.variants import BidReveal, BidRule, GameRules, RoundPlan, Special
 
 NAMES = ("Thomas", "Ute", "Kevin", "Anna", "Ben", "Cleo")
 FULL_ROUNDS = {3: 20, 4: 15, 5: 12, 6: 10}
-JESTER = Trump(Turned.JESTER, None)
+JESTER = TrumpCard(Turned.JESTER, None)
 Bids = Sequence[int | None]
 Records = dict[int, RoundRecord]
 
@@ -58,7 +58,7 @@ def in_seat_order(table: Table, round_number: int, in_bid_order: Bids) -> list[i
 
 
 def record(
-    bids: Bids | None = None, tricks: Sequence[int] | None = None, trump: Trump | None = JESTER
+    bids: Bids | None = None, tricks: Sequence[int] | None = None, trump: TrumpCard | None = JESTER
 ) -> RoundRecord:
     """A round as recorded: a Jester turned unless told otherwise."""
     return RoundRecord(
@@ -114,7 +114,7 @@ def round_facts(draw: st.DrawFn, table: Table, round_number: int) -> RoundRecord
     if Special.CLOUD in specials and draw(st.booleans()):
         seat = draw(st.integers(0, players - 1))
         changed = [b for b in (bids[seat] - 1, bids[seat] + 1) if table.holds(round_number, b)]
-        cloud = Cloud(seat, draw(st.sampled_from(changed)))
+        cloud = CloudBid(seat, draw(st.sampled_from(changed)))
     trump = None if table.deals_every_card(round_number) else JESTER
     return RoundRecord(trump, tuple(bids), tuple(tricks), bomb, cloud)
 

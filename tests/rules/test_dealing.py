@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.rules.cards import Suit, Trump, Turned, trump_from
+from scorekeeper.rules.cards import Suit, TrumpCard, Turned, trump_from
 from scorekeeper.rules.game import RoundState, evaluate
 from scorekeeper.rules.messages import OutOfTurnError, TrumpError
 from scorekeeper.rules.referee import verify_trump_turn
@@ -103,11 +103,11 @@ def test_dealer_bids_last(dealer_seat: int, players: int, order: list[int]) -> N
 
 @pytest.mark.parametrize("suit", list(Suit))
 def test_suit_card_makes_its_suit_trump(suit: Suit) -> None:
-    assert trump_from(suit.value) == Trump(Turned(suit.value), suit)
+    assert trump_from(suit.value) == TrumpCard(Turned(suit.value), suit)
 
 
 def test_jester_means_no_trump() -> None:
-    assert trump_from("jester") == Trump(Turned.JESTER, None)
+    assert trump_from("jester") == TrumpCard(Turned.JESTER, None)
 
 
 def test_wizard_lets_dealer_choose_suit() -> None:
@@ -166,7 +166,7 @@ def test_round_dealing_every_card_has_no_trump() -> None:
     table = make_table(6)
     game = evaluate(table, {n: seat_zero_takes_all(n, 6) for n in range(1, 10)})
     last = game.round(10)
-    assert last.trump == Trump(Turned.NONE, None)
+    assert last.trump == TrumpCard(Turned.NONE, None)
     assert last.state is RoundState.BIDDING  # straight to the bids, nobody is asked
     with pytest.raises(OutOfTurnError) as caught:
         verify_trump_turn(game, 10)

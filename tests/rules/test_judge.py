@@ -13,11 +13,11 @@ from scorekeeper.rules.cards import Suit
 from scorekeeper.rules.judge import (
     REASONS,
     Card,
-    Judgement,
     Kind,
     PlayError,
     Reading,
     Reason,
+    Verdict,
     card_from,
     judge,
 )
@@ -96,7 +96,7 @@ def test_seed_002_example_tricks_under_the_standard_reading(
 
 
 def test_first_wizard_played_wins() -> None:
-    assert judge(RED, STANDARD, [red(13), Z, Z, blue(2)]) == Judgement(1, 1, Reason.FIRST_WIZARD)
+    assert judge(RED, STANDARD, [red(13), Z, Z, blue(2)]) == Verdict(1, 1, Reason.FIRST_WIZARD)
 
 
 def test_several_wizards_the_first_one_wins() -> None:
@@ -104,13 +104,13 @@ def test_several_wizards_the_first_one_wins() -> None:
 
 
 def test_highest_trump_beats_the_led_suit() -> None:
-    assert judge(BLUE, STANDARD, [green(13), blue(2), blue(5), green(12)]) == Judgement(
+    assert judge(BLUE, STANDARD, [green(13), blue(2), blue(5), green(12)]) == Verdict(
         2, 2, Reason.HIGHEST_TRUMP
     )
 
 
 def test_without_trump_highest_card_of_the_led_suit_wins() -> None:
-    assert judge(None, STANDARD, [yellow(3), green(13), yellow(9), red(12)]) == Judgement(
+    assert judge(None, STANDARD, [yellow(3), green(13), yellow(9), red(12)]) == Verdict(
         2, 2, Reason.HIGHEST_LED
     )
 
@@ -128,7 +128,7 @@ def test_wizard_after_a_jester_lead_wins_as_a_wizard() -> None:
 
 
 def test_only_jesters_the_first_jester_wins() -> None:
-    assert judge(RED, STANDARD, [N, N, N, N]) == Judgement(0, 0, Reason.FIRST_JESTER)
+    assert judge(RED, STANDARD, [N, N, N, N]) == Verdict(0, 0, Reason.FIRST_JESTER)
 
 
 def test_a_single_card_wins_its_trick_so_far() -> None:
@@ -139,12 +139,12 @@ def test_a_single_card_wins_its_trick_so_far() -> None:
 
 
 def test_house_wizard_led_keeps_the_wizards_value_over_a_trump() -> None:
-    assert judge(RED, HOUSE, [Z, red(13), Z]) == Judgement(0, 0, Reason.FIRST_WIZARD)
+    assert judge(RED, HOUSE, [Z, red(13), Z]) == Verdict(0, 0, Reason.FIRST_WIZARD)
 
 
 def test_house_trump_as_first_suited_card_makes_wizards_worthless() -> None:
     judgement = judge(RED, HOUSE, [red(2), Z, red(5)])
-    assert judgement == Judgement(2, 2, Reason.WIZARDS_WORTHLESS)
+    assert judgement == Verdict(2, 2, Reason.WIZARDS_WORTHLESS)
 
 
 def test_house_a_wizard_after_a_jester_lead_is_not_a_wizard_lead() -> None:
@@ -169,7 +169,7 @@ def test_house_without_a_wizard_the_highest_trump_gives_the_plain_reason() -> No
 
 
 def test_dragon_beats_every_card_wizards_included() -> None:
-    assert judge(RED, STANDARD, [Z, red(13), DRAGON, Z]) == Judgement(2, 2, Reason.DRAGON)
+    assert judge(RED, STANDARD, [Z, red(13), DRAGON, Z]) == Verdict(2, 2, Reason.DRAGON)
 
 
 def test_dragon_beats_a_wizard_led_under_the_house_rule() -> None:
@@ -177,11 +177,11 @@ def test_dragon_beats_a_wizard_led_under_the_house_rule() -> None:
 
 
 def test_fairy_wins_a_trick_that_holds_the_dragon() -> None:
-    assert judge(RED, STANDARD, [DRAGON, Z, FAIRY]) == Judgement(2, 2, Reason.FAIRY)
+    assert judge(RED, STANDARD, [DRAGON, Z, FAIRY]) == Verdict(2, 2, Reason.FAIRY)
 
 
 def test_fairy_loses_even_to_a_jester() -> None:
-    assert judge(RED, STANDARD, [FAIRY, N, N]) == Judgement(1, 1, Reason.JESTER_OVER_FAIRY)
+    assert judge(RED, STANDARD, [FAIRY, N, N]) == Verdict(1, 1, Reason.JESTER_OVER_FAIRY)
 
 
 def test_fairy_led_lets_the_next_card_set_the_suit() -> None:
@@ -189,21 +189,19 @@ def test_fairy_led_lets_the_next_card_set_the_suit() -> None:
 
 
 def test_fairy_alone_takes_its_trick_so_far() -> None:
-    assert judge(RED, STANDARD, [FAIRY]) == Judgement(0, 0, Reason.FAIRY_ALONE)
+    assert judge(RED, STANDARD, [FAIRY]) == Verdict(0, 0, Reason.FAIRY_ALONE)
 
 
 def test_bomb_trick_is_won_by_nobody_and_the_would_be_winner_leads() -> None:
-    assert judge(RED, STANDARD, [green(3), BOMB, red(2), green(9)]) == Judgement(
-        None, 2, Reason.BOMB
-    )
+    assert judge(RED, STANDARD, [green(3), BOMB, red(2), green(9)]) == Verdict(None, 2, Reason.BOMB)
 
 
 def test_bomb_beats_the_dragon_and_the_dragon_leads_next() -> None:
-    assert judge(RED, STANDARD, [BOMB, Z, DRAGON]) == Judgement(None, 2, Reason.BOMB)
+    assert judge(RED, STANDARD, [BOMB, Z, DRAGON]) == Verdict(None, 2, Reason.BOMB)
 
 
 def test_bomb_alone_its_player_leads_next() -> None:
-    assert judge(None, STANDARD, [BOMB]) == Judgement(None, 0, Reason.BOMB)
+    assert judge(None, STANDARD, [BOMB]) == Verdict(None, 0, Reason.BOMB)
 
 
 def test_bomb_led_lets_the_next_card_set_the_suit() -> None:
@@ -211,13 +209,13 @@ def test_bomb_led_lets_the_next_card_set_the_suit() -> None:
 
 
 def test_shapeshifter_as_wizard_wins_as_the_first_wizard() -> None:
-    assert judge(RED, STANDARD, [red(13), SHIFTER_Z, Z]) == Judgement(
+    assert judge(RED, STANDARD, [red(13), SHIFTER_Z, Z]) == Verdict(
         1, 1, Reason.SHAPESHIFTER_WIZARD
     )
 
 
 def test_shapeshifter_as_wizard_loses_to_an_earlier_wizard() -> None:
-    assert judge(RED, STANDARD, [Z, SHIFTER_Z]) == Judgement(0, 0, Reason.FIRST_WIZARD)
+    assert judge(RED, STANDARD, [Z, SHIFTER_Z]) == Verdict(0, 0, Reason.FIRST_WIZARD)
 
 
 def test_shapeshifter_as_jester_loses_like_a_jester() -> None:
@@ -225,7 +223,7 @@ def test_shapeshifter_as_jester_loses_like_a_jester() -> None:
 
 
 def test_shapeshifter_as_jester_can_take_a_trick_of_jesters() -> None:
-    assert judge(RED, STANDARD, [SHIFTER_N, N, N]) == Judgement(0, 0, Reason.FIRST_JESTER)
+    assert judge(RED, STANDARD, [SHIFTER_N, N, N]) == Verdict(0, 0, Reason.FIRST_JESTER)
 
 
 def test_shapeshifter_as_wizard_is_devalued_by_the_house_rule() -> None:

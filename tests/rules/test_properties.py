@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from scorekeeper.rules.bids import allowed_bids, forbidden_bid
 from scorekeeper.rules.game import RoundRecord, RoundView, evaluate
 from scorekeeper.rules.scoring import add_scores, score
-from scorekeeper.rules.specials import Cloud
+from scorekeeper.rules.specials import CloudBid
 from scorekeeper.rules.table import Table, full_game_rounds
 from scorekeeper.rules.variants import BidRule
 
@@ -168,7 +168,7 @@ def test_scores_and_standings_do_not_depend_on_seat_order(
         return None if values is None else [values[moved[i]] for i in range(seats)]
 
     def permuted(facts: RoundRecord) -> RoundRecord:
-        cloud = facts.cloud and Cloud(moved.index(facts.cloud.seat), facts.cloud.bid)
+        cloud = facts.cloud and CloudBid(moved.index(facts.cloud.seat), facts.cloud.bid)
         bids, tricks = permute(facts.bids), permute(facts.tricks)
         assert bids is not None
         assert tricks is not None

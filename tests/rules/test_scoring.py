@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.rules.cards import Trump
+from scorekeeper.rules.cards import TrumpCard
 from scorekeeper.rules.game import GameStatus, evaluate
 from scorekeeper.rules.scoring import score, standings
 
@@ -40,7 +40,7 @@ def test_seed_example_thomas_ute_kevin() -> None:
 
 def test_every_round_is_scored_the_last_one_too() -> None:
     game = evaluate(make_table(6), {n: seat_zero_takes_all(n, 6) for n in range(1, 11)})
-    assert game.round(10).trump == Trump.NO_CARD_LEFT
+    assert game.round(10).trump == TrumpCard.NO_CARD_LEFT
     assert game.round(10).scores == [20 + 10 * 10, 20, 20, 20, 20, 20]
     assert game.totals == [sum(20 + 10 * n for n in range(1, 11)), 200, 200, 200, 200, 200]
     assert game.status is GameStatus.FINISHED

@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 
 from scorekeeper.rules.bids import forbidden_bid, verify_bids
-from scorekeeper.rules.cards import Suit, Trump, Turned, trump_from
+from scorekeeper.rules.cards import Suit, TrumpCard, Turned, trump_from
 from scorekeeper.rules.game import RoundRecord, RoundState, evaluate
 from scorekeeper.rules.messages import BidError, SetupError, TrickError, TrumpError
 from scorekeeper.rules.specials import (
-    Cloud,
+    CloudBid,
     scored_bid,
     scored_bids,
     verify_bomb,
@@ -143,12 +143,12 @@ def test_the_bomb_is_refused_in_a_game_without_it() -> None:
 
 
 def test_a_bomb_turned_up_for_trump_means_no_trump() -> None:
-    assert trump_from("bomb", None, BOMB) == Trump(Turned.BOMB, None)
+    assert trump_from("bomb", None, BOMB) == TrumpCard(Turned.BOMB, None)
     with pytest.raises(TrumpError, match="The turned card is one of blue, green, red, yellow, "):
         trump_from("bomb")
 
 
-BOMB_TURNED = Trump(Turned.BOMB, None)
+BOMB_TURNED = TrumpCard(Turned.BOMB, None)
 
 
 def test_the_bomb_turned_up_for_trump_is_not_also_played_in_that_round() -> None:
@@ -202,7 +202,7 @@ def test_no_trick_goes_to_nobody_in_a_round_whose_trump_the_bomb_decided() -> No
 def test_the_clouds_change_goes_to_a_seat_that_took_a_trick() -> None:
     table = make_table(3, specials=CLOUD)
     with pytest.raises(BidError) as caught:
-        verify_cloud_took_a_trick(table, Cloud(seat=1, bid=1), (2, 0, 1))
+        verify_cloud_took_a_trick(table, CloudBid(seat=1, bid=1), (2, 0, 1))
     assert_refused(
         caught.value,
         BidError,
@@ -210,14 +210,14 @@ def test_the_clouds_change_goes_to_a_seat_that_took_a_trick() -> None:
         "this round.",
     )
     assert caught.value.field == "cloud.seat"
-    verify_cloud_took_a_trick(table, Cloud(seat=0, bid=1), (2, 0, 1))
+    verify_cloud_took_a_trick(table, CloudBid(seat=0, bid=1), (2, 0, 1))
     verify_cloud_took_a_trick(table, None, (2, 0, 1))
-    verify_cloud_took_a_trick(table, Cloud(seat=1, bid=1), None)  # tricks not in yet
+    verify_cloud_took_a_trick(table, CloudBid(seat=1, bid=1), None)  # tricks not in yet
 
 
 def test_the_cloud_changes_the_winners_bid_and_the_round_is_scored_on_it() -> None:
     table = make_table(3, specials=CLOUD)
-    cloud = Cloud(seat=0, bid=3)  # Thomas bid 2, won the Cloud's trick, went up to 3
+    cloud = CloudBid(seat=0, bid=3)  # Thomas bid 2, won the Cloud's trick, went up to 3
     record = RoundRecord(JESTER, (2, 0, 1), (3, 0, 0), cloud=cloud)
     records = {1: _all_to_seat_0(table, 1), 2: _all_to_seat_0(table, 2), 3: record}
     view = evaluate(table, records).round(3)
@@ -227,7 +227,7 @@ def test_the_cloud_changes_the_winners_bid_and_the_round_is_scored_on_it() -> No
 
 
 def test_a_round_is_scored_on_the_bids_made_but_the_clouds_winners_as_changed() -> None:
-    cloud = Cloud(seat=1, bid=2)
+    cloud = CloudBid(seat=1, bid=2)
     assert scored_bids((2, 1, 0), cloud) == (2, 2, 0)
     assert scored_bids((2, 1, 0), None) == (2, 1, 0)
     assert scored_bids(None, cloud) is None
@@ -250,7 +250,7 @@ def test_the_cloud_changes_a_bid_by_one_within_0_to_the_cards(
 ) -> None:
     table = make_table(3, specials=CLOUD)
     with pytest.raises(BidError) as caught:
-        verify_cloud(table, 3, (made, 0, 0), Cloud(0, changed))
+        verify_cloud(table, 3, (made, 0, 0), CloudBid(0, changed))
     assert_refused(caught.value, BidError, message)
 
 
@@ -260,7 +260,7 @@ def test_a_cloud_refused_while_the_bids_are_hidden_names_neither_bid_nor_change(
     for made in (0, 2, 3):  # the same refused change said alike, whatever the hidden bid
         for changed in (made - 1 if made == 0 else made + 2, made):
             with pytest.raises(BidError) as caught:
-                verify_cloud(table, 3, (made, 1, 0), Cloud(0, changed), hidden=True)
+                verify_cloud(table, 3, (made, 1, 0), CloudBid(0, changed), hidden=True)
             sentences.add(str(caught.value))
             assert caught.value.field == "cloud.bid"
     assert sentences == {"The Cloud changes Thomas's bid by one, up or down, and only to 0 to 3."}
@@ -281,7 +281,7 @@ def test_everyone_made_it_refused_while_the_bids_are_hidden_does_not_tell_their_
 
 def test_the_cloud_is_refused_in_a_game_without_it() -> None:
     with pytest.raises(SetupError, match="This game is played without the Cloud"):
-        verify_cloud(make_table(3), 3, (1, 1, 0), Cloud(0, 2))
+        verify_cloud(make_table(3), 3, (1, 1, 0), CloudBid(0, 2))
 
 
 def test_the_bid_rule_is_checked_on_the_bids_as_made_not_on_the_clouds_change() -> None:
@@ -292,8 +292,8 @@ def test_the_bid_rule_is_checked_on_the_bids_as_made_not_on_the_clouds_change() 
     bids[dealer] = 0  # made: 2, allowed (the total is not 3)
     verify_bids(table, 3, bids, [0, 0, 0])
     # The Cloud takes the dealer up to 1: the bids now add up to 3, which is fine.
-    verify_cloud(table, 3, bids, Cloud(dealer, 1))
-    record = RoundRecord(JESTER, tuple(bids), (1, 1, 1), cloud=Cloud(dealer, 1))
+    verify_cloud(table, 3, bids, CloudBid(dealer, 1))
+    record = RoundRecord(JESTER, tuple(bids), (1, 1, 1), cloud=CloudBid(dealer, 1))
     records = {1: _all_to_seat_0(table, 1), 2: _all_to_seat_0(table, 2), 3: record}
     view = evaluate(table, records).round(3)
     assert view.forbidden_bid == forbidden_bid(table, 3, bids, view.totals_before) == 1
@@ -305,11 +305,11 @@ def test_the_bid_rule_is_checked_on_the_bids_as_made_not_on_the_clouds_change() 
 
 @pytest.mark.parametrize("suit", list(Suit))
 def test_the_werewolfs_holder_names_a_suit(suit: Suit) -> None:
-    assert trump_from("werewolf", suit.value, WEREWOLF) == Trump(Turned.WEREWOLF, suit)
+    assert trump_from("werewolf", suit.value, WEREWOLF) == TrumpCard(Turned.WEREWOLF, suit)
 
 
 def test_the_werewolfs_holder_may_name_no_trump() -> None:
-    assert trump_from("werewolf", "none", WEREWOLF) == Trump(Turned.WEREWOLF, None)
+    assert trump_from("werewolf", "none", WEREWOLF) == TrumpCard(Turned.WEREWOLF, None)
 
 
 def test_the_werewolf_needs_its_holders_choice_and_a_deck_with_it() -> None:

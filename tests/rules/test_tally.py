@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper.rules.cards import Suit, Trump, Turned
+from scorekeeper.rules.cards import Suit, TrumpCard, Turned
 from scorekeeper.rules.game import RoundRecord, evaluate
 from scorekeeper.rules.messages import TrickError
 from scorekeeper.rules.table import Table
@@ -142,7 +142,7 @@ def test_each_seat_may_win_the_next_trick_while_one_is_left() -> None:
 
 
 def test_the_round_view_carries_the_tally() -> None:
-    record = RoundRecord(trump=Trump(Turned.RED, Suit.RED), bids=(0, 1, 0), tally=(1,))
+    record = RoundRecord(trump=TrumpCard(Turned.RED, Suit.RED), bids=(0, 1, 0), tally=(1,))
     view = evaluate(TABLE, {1: record}).round(1)
     assert view.tally == (1,)
     assert evaluate(TABLE, {}).round(1).tally == ()

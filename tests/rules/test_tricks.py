@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper.rules.cards import Suit, Trump, Turned
+from scorekeeper.rules.cards import Suit, TrumpCard, Turned
 from scorekeeper.rules.game import RoundRecord, evaluate
 from scorekeeper.rules.messages import OutOfTurnError, TrickError
 from scorekeeper.rules.referee import verify_trick_draft_turn
@@ -148,7 +148,7 @@ def test_not_everyone_can_have_made_bids_that_miss_the_cards(
 
 
 def test_tricks_may_be_tapped_in_only_while_a_round_is_played() -> None:
-    trump = Trump(Turned.BLUE, Suit.BLUE)
+    trump = TrumpCard(Turned.BLUE, Suit.BLUE)
     game = evaluate(
         TABLE,
         {

@@ -10,7 +10,7 @@ import pytest
 from flask import Flask
 
 from scorekeeper.rules.messages import RuleError
-from scorekeeper.rules.specials import Cloud
+from scorekeeper.rules.specials import CloudBid
 from scorekeeper.services import rounds, specials
 
 from ..factory import Seeded, seed
@@ -63,10 +63,10 @@ def _cloud_to_a_player_without_a_trick(game: Seeded) -> object:
     "write",
     [
         lambda game: rounds.record_tricks(
-            game.id, game.token, 3, [1, 1, 1], cloud=Cloud(seat=0, bid=3)
+            game.id, game.token, 3, [1, 1, 1], cloud=CloudBid(seat=0, bid=3)
         ),
         lambda game: rounds.record_tricks(
-            game.id, game.token, 3, [0, 1, 2], cloud=Cloud(seat=0, bid=0)
+            game.id, game.token, 3, [0, 1, 2], cloud=CloudBid(seat=0, bid=0)
         ),
         _cloud_to_a_player_without_a_trick,
         lambda game: rounds.score_round(game.id, game.token, 3, all_made=True),

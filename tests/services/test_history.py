@@ -21,8 +21,8 @@ from sqlalchemy import func, select, update
 
 from scorekeeper import errors
 from scorekeeper.extensions import db
-from scorekeeper.models import Game, RoundChange, utcnow
-from scorekeeper.rules.cards import Suit, Trump, Turned
+from scorekeeper.models import GameRow, RoundChange, utcnow
+from scorekeeper.rules.cards import Suit, TrumpCard, Turned
 from scorekeeper.rules.game import GameStatus
 from scorekeeper.rules.messages import BidError
 from scorekeeper.services import audit, games, history, importing, rounds
@@ -32,8 +32,8 @@ from ..factory import game_count, seed
 
 PHONE = Device("history-phone")
 OTHER = Device("another-phone")
-GREEN = Trump(Turned.GREEN, Suit.GREEN)
-BLUE = Trump(Turned.BLUE, Suit.BLUE)
+GREEN = TrumpCard(Turned.GREEN, Suit.GREEN)
+BLUE = TrumpCard(Turned.BLUE, Suit.BLUE)
 
 
 def trail(app: Flask, game_id: str, number: int | None = None) -> list[audit.Change]:
@@ -73,11 +73,11 @@ def test_every_write_to_a_round_is_kept_with_its_time_and_old_and_new_values(app
     assert all(a.at <= b.at for a, b in itertools.pairwise(changes))
     # Each change holds only what it changed.
     assert last.lines == [
-        audit.Line(None, (audit.Difference("trump", GREEN, BLUE),)),
-        audit.Line(1, (audit.Difference("bid", 1, 0),)),
+        audit.ChangedLine(None, (audit.Difference("trump", GREEN, BLUE),)),
+        audit.ChangedLine(1, (audit.Difference("bid", 1, 0),)),
     ]
     assert changes[-2].lines == [
-        audit.Line(seat, (audit.Difference("tricks", None, count),))
+        audit.ChangedLine(seat, (audit.Difference("tricks", None, count),))
         for seat, count in enumerate([0, 0, 1])
     ]
 
@@ -219,7 +219,9 @@ def test_a_deletion_older_than_30_days_cannot_be_restored_and_is_purged(
         games.delete_game(old, PHONE)
         games.delete_game(recent, PHONE)
         db.session.execute(
-            update(Game).where(Game.id == old).values(deleted_at=utcnow() - timedelta(days=31))
+            update(GameRow)
+            .where(GameRow.id == old)
+            .values(deleted_at=utcnow() - timedelta(days=31))
         )
         db.session.commit()
         with pytest.raises(errors.GameNotFound):
@@ -229,7 +231,7 @@ def test_a_deletion_older_than_30_days_cannot_be_restored_and_is_purged(
     assert result.exit_code == 0, result.output
     assert result.output.strip() == "Purged 1 deleted game."
     with app.app_context():
-        assert set(db.session.scalars(select(Game.id))) == {recent}
+        assert set(db.session.scalars(select(GameRow.id))) == {recent}
         assert (
             db.session.scalar(
                 select(func.count()).select_from(RoundChange).where(RoundChange.game_id == old)
@@ -270,6 +272,6 @@ def test_the_lists_status_in_sql_is_the_rules_status(
     with app.app_context():
         for status in GameStatus:
             found = db.session.scalars(
-                select(Game.id).where(Game.id.in_(ids), history.of_status(status))
+                select(GameRow.id).where(GameRow.id.in_(ids), history.of_status(status))
             )
             assert set(found) == {id_ for id_ in ids if games.get_game(id_).view.status is status}

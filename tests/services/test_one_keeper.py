@@ -147,7 +147,7 @@ def test_a_void_code_stays_no_code_when_its_guess_window_ends(app: Flask) -> Non
                 table_codes.redeem(game.id, wrong, SECRET, sharing.Device("guesser"))
         sharing.revoke_other_keepers(game.id, keeper)
         an_hour_ago = models.utcnow() - table_codes.GUESS_WINDOW
-        db.session.execute(sa.update(models.TableCode).values(window_started_at=an_hour_ago))
+        db.session.execute(sa.update(models.TableCodeRow).values(window_started_at=an_hour_ago))
         db.session.commit()
         for _ in range(2):  # no code to guess at: not counted as a wrong one
             with pytest.raises(errors.TableCodeMissing):

@@ -7,7 +7,7 @@ import pytest
 from flask import Flask
 
 from scorekeeper import errors
-from scorekeeper.rules.cards import Suit, Trump, Turned
+from scorekeeper.rules.cards import Suit, TrumpCard, Turned
 from scorekeeper.rules.game import RoundState
 from scorekeeper.rules.messages import BidError, OutOfTurnError, SetupError, TrickError
 from scorekeeper.services import games, history, rounds, sharing
@@ -46,7 +46,7 @@ def test_the_browser_that_starts_a_game_may_edit_it_and_no_other(app: Flask) -> 
         assert rounds.record_trump(game_id, PHONE, 1, "blue").version == 2
         with pytest.raises(errors.NotKeeper):
             rounds.record_trump(game_id, OTHER, 1, "red")
-        assert games.get_game(game_id).view.round(1).trump == Trump(Turned.BLUE, Suit.BLUE)
+        assert games.get_game(game_id).view.round(1).trump == TrumpCard(Turned.BLUE, Suit.BLUE)
 
 
 def test_a_game_started_through_the_api_grants_no_browser(app: Flask) -> None:

@@ -10,7 +10,7 @@ import pytest
 from flask import Flask
 
 from scorekeeper.rules.messages import RuleError, SetupError, TrickError, TrumpError
-from scorekeeper.rules.specials import Cloud
+from scorekeeper.rules.specials import CloudBid
 from scorekeeper.services import games, rounds, specials
 
 from ..factory import Seeded, game_count, seed
@@ -86,7 +86,7 @@ def test_the_clouds_change_goes_to_a_seat_that_took_a_trick(app: Flask) -> None:
         "this round."
     )
     record = lambda: rounds.record_tricks(  # noqa: E731
-        game.id, game.token, 2, [1, 0, 1], cloud=Cloud(seat=1, bid=1)
+        game.id, game.token, 2, [1, 0, 1], cloud=CloudBid(seat=1, bid=1)
     )
     assert _refused(app, game, RuleError, record) == sentence
     with app.app_context():  # a count tapped in as 0 is known at once
@@ -101,7 +101,7 @@ def test_the_clouds_change_goes_to_a_seat_that_took_a_trick(app: Flask) -> None:
     score = lambda: rounds.score_round(game.id, game.token, 2)  # noqa: E731
     assert _refused(app, game, RuleError, score) == sentence
     with app.app_context():
-        rounds.record_tricks(game.id, game.token, 2, [0, 1, 1], cloud=Cloud(seat=1, bid=1))
+        rounds.record_tricks(game.id, game.token, 2, [0, 1, 1], cloud=CloudBid(seat=1, bid=1))
         assert games.get_game(game.id).view.round(2).scores == [-10, 30, 30]
 
 

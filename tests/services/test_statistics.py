@@ -12,7 +12,7 @@ import pytest
 from flask import Flask
 
 from scorekeeper.rules.scoring import score
-from scorekeeper.rules.specials import Cloud
+from scorekeeper.rules.specials import CloudBid
 from scorekeeper.services import history, rounds
 from scorekeeper.services import statistics as statistics_service
 from scorekeeper.services.sharing import Device
@@ -144,7 +144,7 @@ def test_the_statistics_count_the_bid_the_cloud_changed_to(app: Flask) -> None:
     with app.app_context():
         rounds.record_trump(game.id, game.token, 1, "green")
         rounds.record_bids(game.id, game.token, 1, [0, 0, 0])
-        rounds.record_tricks(game.id, game.token, 1, [1, 0, 0], cloud=Cloud(seat=0, bid=1))
+        rounds.record_tricks(game.id, game.token, 1, [1, 0, 0], cloud=CloudBid(seat=0, bid=1))
     ann = next(player for player in statistics(app).players if player.name == "Ann")
     assert (ann.exact, ann.under, ann.zero_bids, ann.best, ann.wins) == (1, 0, 0, 30, 1)
 

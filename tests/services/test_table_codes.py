@@ -121,7 +121,9 @@ def test_a_wrong_code_is_refused_and_changes_nothing(app: Flask, keeper: Confida
     assert "A table code is 8 digits" in page
     assert not can_keep_score(app, taker, keeper.game_id)
     with app.app_context():
-        assert db.session.scalar(sa.select(models.TableCode.failures)) == 1  # malformed: no guess
+        assert (
+            db.session.scalar(sa.select(models.TableCodeRow.failures)) == 1
+        )  # malformed: no guess
 
 
 def test_a_new_code_voids_the_old_one(app: Flask, keeper: Confidant) -> None:
@@ -180,7 +182,7 @@ def test_an_unknown_game_is_404(client: FlaskClient) -> None:
 
 def _make_code(app: Flask, game_id: str) -> str:
     with app.app_context():
-        hashed = db.session.scalar(sa.select(models.Game.edit_token_hash))
+        hashed = db.session.scalar(sa.select(models.GameRow.edit_token_hash))
         assert hashed
         db.session.add(models.Grant(device_hash=sharing.Device("k").hash, game_id=game_id))
         db.session.commit()
@@ -211,7 +213,7 @@ def test_a_game_takes_only_so_many_wrong_codes_an_hour_from_all_addresses(
         assert not sharing.has_grant(keeper.game_id, sharing.Device("x"))
         # An hour later the window starts again and the right code works.
         db.session.execute(
-            sa.update(models.TableCode).values(
+            sa.update(models.TableCodeRow).values(
                 window_started_at=models.utcnow() - table_codes.GUESS_WINDOW - timedelta(1)
             )
         )
@@ -226,7 +228,7 @@ def test_the_page_says_when_the_game_takes_codes_again(app: Flask, keeper: Confi
     assert code is not None
     with app.app_context():
         db.session.execute(
-            sa.update(models.TableCode).values(failures=table_codes.GUESSES_PER_WINDOW)
+            sa.update(models.TableCodeRow).values(failures=table_codes.GUESSES_PER_WINDOW)
         )
         db.session.commit()
     _status, page = enter_code(other(app), keeper.game_id, code)
@@ -322,7 +324,7 @@ def test_the_api_says_when_a_game_takes_codes_again(app: Flask, client: FlaskCli
     client.post(f"/api/v1/games/{created['id']}/table-code", headers=edit)
     with app.app_context():
         db.session.execute(
-            sa.update(models.TableCode).values(failures=table_codes.GUESSES_PER_WINDOW)
+            sa.update(models.TableCodeRow).values(failures=table_codes.GUESSES_PER_WINDOW)
         )
         db.session.commit()
     answer = client.post(f"/api/v1/games/{created['id']}/takeover", json={"table_code": "12345678"})
@@ -371,5 +373,5 @@ def test_guesses_at_once_from_many_clients_never_pass_the_games_limit(
     statuses = race(app, [guess] * (table_codes.GUESSES_PER_WINDOW + extra))
     assert sorted(statuses) == [403] * table_codes.GUESSES_PER_WINDOW + [429] * extra
     with app.app_context():
-        failures = db.session.scalar(sa.select(models.TableCode.failures))
+        failures = db.session.scalar(sa.select(models.TableCodeRow.failures))
     assert failures == table_codes.GUESSES_PER_WINDOW

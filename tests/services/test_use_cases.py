@@ -13,7 +13,7 @@ from flask import Flask
 
 from scorekeeper import errors
 from scorekeeper.extensions import db
-from scorekeeper.rules.cards import Suit, Trump, Turned
+from scorekeeper.rules.cards import Suit, TrumpCard, Turned
 from scorekeeper.rules.game import GameStatus, GameView, RoundState
 from scorekeeper.rules.messages import BidError, OutOfTurnError, RuleError, TrickError, TrumpError
 from scorekeeper.rules.referee import verify_trump_turn
@@ -195,7 +195,7 @@ def test_the_app_context_goes_on_after_a_refused_write(app: Flask, game: Seeded)
             )
         after = rounds.record_bids(game.id, game.token, 2, [1, 0, None])
     assert after.version == 7
-    assert after.view.round(1).trump == Trump(Turned.BLUE, Suit.BLUE)
+    assert after.view.round(1).trump == TrumpCard(Turned.BLUE, Suit.BLUE)
     assert read(app, game.id) == after
 
 
@@ -276,7 +276,7 @@ def test_correct_round_replaces_trump_bids_and_tricks_at_once(app: Flask) -> Non
 
     assert after.version == before.version + 1
     corrected = after.view.round(1)
-    assert corrected.trump == Trump(Turned.WIZARD, Suit.YELLOW)
+    assert corrected.trump == TrumpCard(Turned.WIZARD, Suit.YELLOW)
     assert corrected.bids == (1, 0, 0)
     assert corrected.tricks == (1, 0, 0)
     assert corrected.scores == [30, 20, 20]
@@ -339,7 +339,7 @@ def test_correct_round_of_the_round_that_deals_every_card(app: Flask) -> None:
         )
 
     assert corrected.version == scored.version + 1
-    assert corrected.view.round(10).trump == Trump.NO_CARD_LEFT
+    assert corrected.view.round(10).trump == TrumpCard.NO_CARD_LEFT
     assert corrected.view.round(10).scores == [40, 40, 40, 40, 30, 30]
     assert read(app, game.id) == corrected
 

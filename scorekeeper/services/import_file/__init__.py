@@ -12,12 +12,12 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ...rules.cards import DECK_SIZE, Trump, Turned
+from ...rules.cards import DECK_SIZE, TrumpCard, Turned
 from ...rules.game import RoundRecord
 from ...rules.messages import Count, RuleError
 from ...rules.messages import gettext_noop as _
 from ...rules.specials import (
-    Cloud,
+    CloudBid,
 )
 from ...rules.table import MAX_PLAYERS, MIN_PLAYERS, NAME_MAX_LENGTH, Table, clean_names
 from ...rules.variants import (
@@ -170,7 +170,7 @@ def _change_facts(facts: FactsFile | None, table: Table, number: int) -> RoundRe
         return None
     trump = facts.trump
     none_left = trump is not None and trump.turned == Turned.NONE.value
-    card = Trump.NO_CARD_LEFT if none_left else trump_of(trump, table, number)
+    card = TrumpCard.NO_CARD_LEFT if none_left else trump_of(trump, table, number)
     for values in (facts.bids, facts.tricks):
         if values is not None and len(values) != table.seats:
             raise ValueError(values)
@@ -178,7 +178,7 @@ def _change_facts(facts: FactsFile | None, table: Table, number: int) -> RoundRe
         raise ValueError(facts.drafts)
     bids = tuple(facts.bids) if facts.bids is not None else None
     tricks = tuple(count or 0 for count in facts.tricks) if facts.tricks is not None else None
-    cloud = Cloud(facts.cloud.seat, facts.cloud.bid) if facts.cloud is not None else None
+    cloud = CloudBid(facts.cloud.seat, facts.cloud.bid) if facts.cloud is not None else None
     if cloud is not None and not (0 <= cloud.seat < table.seats and cloud.bid >= 0):
         raise ValueError(cloud)
     tally, seats = tuple(facts.tally or ()), range(table.seats)

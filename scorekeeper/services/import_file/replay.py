@@ -6,14 +6,14 @@ from __future__ import annotations
 from typing import Any
 
 from ...rules.bids import can_bid, verify_one_bid_per_seat
-from ...rules.cards import NO_TRUMP, Trump, Turned, trump_from
+from ...rules.cards import NO_TRUMP, TrumpCard, Turned, trump_from
 from ...rules.game import GameView, RoundRecord, RoundState, evaluate
 from ...rules.messages import BidError, RuleError
 from ...rules.messages import gettext_noop as _
 from ...rules.referee import verify_bids_turn, verify_tricks_turn, verify_trump_turn
 from ...rules.scoring import add_scores, score
 from ...rules.specials import (
-    Cloud,
+    CloudBid,
     verify_bomb,
     verify_cloud,
     verify_cloud_took_a_trick,
@@ -42,7 +42,7 @@ def bad(message: str, round_number: int | None = None, **params: Any) -> Refusal
     return Refusal(RuleError(message, **params), round_number)
 
 
-def trump_of(value: TrumpFile | None, table: Table, number: int) -> Trump | None:
+def trump_of(value: TrumpFile | None, table: Table, number: int) -> TrumpCard | None:
     if value is None:
         return None
     turned, suit = value.turned, value.suit
@@ -81,7 +81,7 @@ def replay(
             rounds=table.rules.rounds,
         )
     records: dict[int, RoundRecord] = {}
-    given: dict[int, tuple[Trump | None, tuple[int | None, ...] | None, RoundFile]] = {}
+    given: dict[int, tuple[TrumpCard | None, tuple[int | None, ...] | None, RoundFile]] = {}
     for number, data in enumerate(rounds, start=1):
         if data.number != number:
             raise bad(_("the rounds are not numbered 1, 2, 3, … in order."), number)
@@ -95,7 +95,7 @@ def replay(
         tricks = tuple(data.tricks) if data.tricks is not None else None
         tally = tuple(data.tally or ())
         given[number] = (trump, bids, data)
-        cloud = Cloud(data.cloud.seat, data.cloud.bid) if data.cloud is not None else None
+        cloud = CloudBid(data.cloud.seat, data.cloud.bid) if data.cloud is not None else None
         try:
             _verify_facts(table, number, data, trump, cloud)
         except RuleError as error:
@@ -131,7 +131,7 @@ def replay(
 
 
 def _verify_facts(
-    table: Table, number: int, data: RoundFile, trump: Trump | None, cloud: Cloud | None
+    table: Table, number: int, data: RoundFile, trump: TrumpCard | None, cloud: CloudBid | None
 ) -> None:
     """What a round's facts must be before the game is evaluated: one value a seat, the
     deck's one Bomb either turned up or played, the Cloud's seat the table's and its change
