@@ -167,7 +167,7 @@ def alphabetical(name: str) -> tuple[str, str]:
     return "".join(char for char in decomposed if not unicodedata.combining(char)), name
 
 
-def tally(games: Sequence[KeptGame]) -> Statistics:
+def statistics_of(games: Sequence[KeptGame]) -> Statistics:
     """The statistics of ``games``, oldest first: each game's totals are the rules' scores
     of its rounds; a game counts for a player from the first round scored, as finished once
     every round is; a run of exact bids goes on from one game into the next."""
@@ -265,4 +265,4 @@ def statistics(device: Device | None) -> Statistics:
     """The players' statistics over the games this browser keeps, in two statements."""
     if device is None:
         return Statistics(players=[], pairs=[])
-    return tally(kept_games(device))
+    return statistics_of(kept_games(device))

@@ -157,7 +157,7 @@ def test_the_statistics_score_a_round_by_the_rules(bid: int, tricks: int) -> Non
         statistics_service.Seat("Ann", "ann", [(1, bid, tricks)]),
         statistics_service.Seat("Bob", "bob", [(1, 0, 0)]),
     ]
-    stats = statistics_service.tally([statistics_service.KeptGame(1, seats)])
+    stats = statistics_service.statistics_of([statistics_service.KeptGame(1, seats)])
     ann = next(player for player in stats.players if player.name == "Ann")
     assert (ann.best, ann.average, ann.history) == (
         score(bid, tricks),
@@ -172,7 +172,9 @@ def test_the_head_to_head_table_shows_the_pairs_with_the_most_games_together() -
         return statistics_service.KeptGame(1, seats)
 
     games = [game(f"P{n:02}", f"Q{n:02}", f"R{n:02}") for n in range(30)]
-    stats = statistics_service.tally([*games, game("Zed", "Yve", "Xan"), game("Zed", "Yve", "Xan")])
+    stats = statistics_service.statistics_of(
+        [*games, game("Zed", "Yve", "Xan"), game("Zed", "Yve", "Xan")]
+    )
     assert len(stats.pairs) == statistics_service.PAIRS_SHOWN
     assert [(pair.first, pair.second, pair.games) for pair in stats.pairs[:3]] == [
         ("Xan", "Yve", 2),
@@ -231,10 +233,10 @@ def reference_statistics(
                 (first, first_total), (second, second_total) = sorted(
                     [(names[a].lower(), totals[a]), (names[b].lower(), totals[b])]
                 )
-                tally = pairs.setdefault((first, second), [0, 0, 0])
-                tally[0] += 1
-                tally[1] += first_total > second_total
-                tally[2] += first_total < second_total
+                counts = pairs.setdefault((first, second), [0, 0, 0])
+                counts[0] += 1
+                counts[1] += first_total > second_total
+                counts[2] += first_total < second_total
     result = {}
     for key, p in players.items():
         finals = p["finals"]
@@ -255,7 +257,7 @@ def reference_statistics(
             "longest_run": p["best_run"],
             "history": finals[-statistics_service.SPARK_POINTS :],
         }
-    result["pairs"] = {pair: tuple(tally) for pair, tally in pairs.items()}
+    result["pairs"] = {pair: tuple(counts) for pair, counts in pairs.items()}
     return result
 
 
