@@ -70,7 +70,7 @@ def has_grant(game_id: str, device: Device) -> bool:
     return bool(db.session.scalar(statement))
 
 
-def can_edit(game_id: str, device: Device | None) -> bool:
+def is_keeper(game_id: str, device: Device | None) -> bool:
     """Whether this browser keeps the score of game ``game_id``."""
     return device is not None and valid_id(game_id) and has_grant(game_id, device)
 

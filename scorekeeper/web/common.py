@@ -98,9 +98,9 @@ def back_to(default: str) -> Response:
     return redirect(local_path(request.form.get("next", "")) or default, 303)
 
 
-def editable(game_id: str) -> bool:
+def keeps_score(game_id: str) -> bool:
     """Whether this browser keeps the score of ``game_id``."""
-    return sharing.can_edit(game_id, current_device())
+    return sharing.is_keeper(game_id, current_device())
 
 
 def helpers() -> dict[str, Any]:

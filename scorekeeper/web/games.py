@@ -31,7 +31,7 @@ from ..rules.table import MAX_PLAYERS, MIN_PLAYERS, NAME_MAX_LENGTH, full_game_r
 from ..rules.variants import BID_RULES, REVEALS, BidReveal, BidRule
 from ..services import games, loading
 from . import live, screens
-from .common import LANGUAGE_KEY, Page, back_to, current_device, editable, page_blueprint
+from .common import LANGUAGE_KEY, Page, back_to, current_device, keeps_score, page_blueprint
 from .following import remember_followed
 from .forms import DECK_CHOICES, FULL_GAME, PLAN_CHOICES, RANDOM_DEALER, NewGameForm, small_number
 
@@ -315,10 +315,10 @@ def game(game_id: str) -> Page:
     """The game as it stands: the round to play, or the final standings."""
     snapshot = games.get_game(game_id)
     current = snapshot.view.current_round
-    if not editable(game_id):
+    if not keeps_score(game_id):
         return redirect(url_for(".spectate", game_id=game_id), 303)
     if current is None:
-        return render_template("game_over.html", game=snapshot, editable=editable(game_id))
+        return render_template("game_over.html", game=snapshot, keeper=keeps_score(game_id))
     return redirect(url_for("rounds.round_screen", game_id=game_id, number=current), 303)
 
 
@@ -326,10 +326,10 @@ def game(game_id: str) -> Page:
 def sheet(game_id: str) -> Page:
     """The Tablet of Truth: every round × every player. Anyone with the game's id may read it."""
     snapshot = games.get_game(game_id)
-    keeper = editable(game_id)
+    keeper = keeps_score(game_id)
     if not keeper:
         remember_followed(game_id)
-    return render_template("sheet.html", game=snapshot, editable=keeper)
+    return render_template("sheet.html", game=snapshot, keeper=keeper)
 
 
 # -- Following a game ----------------------------------------------------------------------

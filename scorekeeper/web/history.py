@@ -27,7 +27,7 @@ from ..services import audit, games, history, import_document, importing
 from ..services import statistics as statistics_service
 from ..services.import_document import IMPORT_MAX_BYTES, MAX_IMPORT_GAMES
 from . import chart, screens
-from .common import Page, back_to, current_device, editable, page_blueprint
+from .common import Page, back_to, current_device, keeps_score, page_blueprint
 from .following import followed_ids, forget_followed
 
 bp = page_blueprint("history", __name__)
@@ -267,7 +267,7 @@ def round_history(game_id: str, number: int) -> Page:
         changes=page.changes,
         older=page.older,
         before=before,
-        editable=editable(game_id),
+        keeper=keeps_score(game_id),
         kinds=_kind_labels(only_one_recorded(game.table)),
         shown=shown_value,
     )

@@ -38,7 +38,7 @@ from ..rules.table import MAX_PLAYERS
 from ..rules.variants import Special
 from ..services import games, loading
 from . import tally
-from .common import editable, page_blueprint
+from .common import keeps_score, page_blueprint
 
 bp = page_blueprint("referee", __name__)
 
@@ -324,5 +324,5 @@ def game_referee(game_id: str) -> Response:
     trick.deck = snapshot.table.rules.special_cards
     trick.specials = bool(trick.deck) and request.args.get("specials") != "0"
     # Only a round being played takes an answer: ask for the grant only then.
-    trick.keeper = view.state is RoundState.PLAYING and editable(game_id)
+    trick.keeper = view.state is RoundState.PLAYING and keeps_score(game_id)
     return _render(trick)

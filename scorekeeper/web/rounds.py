@@ -21,8 +21,8 @@ from .common import (
     Page,
     back_to,
     current_device,
-    editable,
     flash_stale,
+    keeps_score,
     local_path,
     page_blueprint,
 )
@@ -39,7 +39,7 @@ def round_screen(game_id: str, number: int) -> Page:
     """One round, one step at a time: trump, bids, tricks, then its scores."""
     snapshot = games.get_game(game_id)
     snapshot.round(number)  # an unknown round is a 404
-    if not editable(game_id):
+    if not keeps_score(game_id):
         flash(gettext("This phone follows the game: only the scorekeeper's phone changes it."))
         return redirect(url_for("games.spectate", game_id=game_id), 303)
     return _render_round(snapshot, number, notice=_notice(game_id, number))
@@ -128,7 +128,7 @@ def round_action(game_id: str, number: int) -> Page:
     """A tap on the round screen: trump, a bid, a trick's winner, a trick count, or scoring
     the round."""
     device = current_device()
-    if not sharing.can_edit(game_id, device) or device is None:
+    if not sharing.is_keeper(game_id, device) or device is None:
         games.get_game(game_id)  # an unknown game is a 404, not a 403
         raise sharing.not_keeper(game_id, device)
     action = request.form.get("action", "")
@@ -264,7 +264,7 @@ def correct(game_id: str, number: int) -> Page:
     same checks."""
     snapshot = games.get_game(game_id)
     view = snapshot.round(number)
-    if not editable(game_id):
+    if not keeps_score(game_id):
         raise sharing.not_keeper(game_id, current_device())
     if view.state is not RoundState.SCORED:
         flash(gettext("Round %(round)d is not scored yet: play it first.", round=number))

@@ -60,12 +60,12 @@ def _made_link(game_id: str) -> str | None:
 
 def _render_share(snapshot: loading.GameSnapshot, handover_link: str | None = None) -> Page:
     device = current_device()
-    editable = sharing.can_edit(snapshot.id, device)
+    keeper = sharing.is_keeper(snapshot.id, device)
     view_link = url_for("games.spectate", game_id=snapshot.id, _external=True)
     return render_template(
         "share.html",
         game=snapshot,
-        editable=editable,
+        keeper=keeper,
         view_link=view_link,
         view_qr=qr.qr_svg(view_link, gettext("QR code of the link to follow the game")),
         handover_link=handover_link,
@@ -73,8 +73,8 @@ def _render_share(snapshot: loading.GameSnapshot, handover_link: str | None = No
         if handover_link
         else None,
         minutes=sharing.HANDOVER_MINUTES,
-        others=sharing.other_keepers(snapshot.id, device) if editable else 0,
-        open_links=sharing.open_handovers(snapshot.id) if editable else 0,
+        others=sharing.other_keepers(snapshot.id, device) if keeper else 0,
+        open_links=sharing.open_handovers(snapshot.id) if keeper else 0,
         guesses=table_codes.GUESSES_PER_WINDOW,
     )
 

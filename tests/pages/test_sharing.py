@@ -181,7 +181,7 @@ def test_taking_the_right_back_says_how_many_phones_lost_it(phone: Confidant, ap
     assert "No other phone can keep the score of this game." in page
     assert can_keep_score(app, phone, game_id)
     with app.app_context():
-        assert not sharing.can_edit(game_id, TAKER)
+        assert not sharing.is_keeper(game_id, TAKER)
 
 
 def test_a_spectator_cannot_revoke(phone: Confidant, app: Flask, other_phone: Confidant) -> None:

@@ -43,8 +43,8 @@ def test_a_take_over_ends_the_old_keepers_right(
     game = seed(app, device=keeper)
     with app.app_context():
         take_over(game.id, keeper, taker)
-        assert sharing.can_edit(game.id, taker)
-        assert not sharing.can_edit(game.id, keeper)
+        assert sharing.is_keeper(game.id, taker)
+        assert not sharing.is_keeper(game.id, keeper)
         with pytest.raises(errors.KeeperReplaced, match=REPLACED) as refused:
             rounds.record_trump(game.id, keeper, 1, "red")
         assert refused.value.status == 403
@@ -65,7 +65,7 @@ def test_the_old_keeper_takes_the_game_back_with_the_code_the_new_one_shows(app:
         shown = table_codes.first_code(game.id, taker, SECRET)  # the new keeper's screen
         assert shown not in (None, heard)
         table_codes.redeem(game.id, shown or "", SECRET, keeper)
-        assert sharing.can_edit(game.id, keeper)
+        assert sharing.is_keeper(game.id, keeper)
         with pytest.raises(errors.KeeperReplaced):
             rounds.record_trump(game.id, taker, 1, "red")
 
@@ -92,7 +92,7 @@ def test_four_phones_entering_the_code_at_once_leave_one_keeper(app: Flask) -> N
         won = list(pool.map(take, takers))
     assert sorted(won) == [False, False, False, True]
     with app.app_context():
-        assert [sharing.can_edit(game.id, device) for device in [keeper, *takers]] == [
+        assert [sharing.is_keeper(game.id, device) for device in [keeper, *takers]] == [
             False,
             *won,
         ]

@@ -39,10 +39,10 @@ def playing(app: Flask, bids: list[int] | None = None) -> str:
 def test_the_browser_that_starts_a_game_may_edit_it_and_no_other(app: Flask) -> None:
     game_id = start(app)
     with app.app_context():
-        assert sharing.can_edit(game_id, PHONE)
-        assert not sharing.can_edit(game_id, OTHER)
-        assert not sharing.can_edit(game_id, None)
-        assert not sharing.can_edit("not an id!", PHONE)
+        assert sharing.is_keeper(game_id, PHONE)
+        assert not sharing.is_keeper(game_id, OTHER)
+        assert not sharing.is_keeper(game_id, None)
+        assert not sharing.is_keeper("not an id!", PHONE)
         assert rounds.record_trump(game_id, PHONE, 1, "blue").version == 2
         with pytest.raises(errors.NotKeeper):
             rounds.record_trump(game_id, OTHER, 1, "red")
@@ -52,7 +52,7 @@ def test_the_browser_that_starts_a_game_may_edit_it_and_no_other(app: Flask) -> 
 def test_a_game_started_through_the_api_grants_no_browser(app: Flask) -> None:
     with app.app_context():
         created = games.create_game(PLAYERS)
-        assert not sharing.can_edit(created.game.id, PHONE)
+        assert not sharing.is_keeper(created.game.id, PHONE)
         # The edit token still works, and a browser's key is not a token.
         rounds.record_trump(created.game.id, created.edit_token, 1, "blue")
         with pytest.raises(errors.TokenRejected):

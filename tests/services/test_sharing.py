@@ -22,7 +22,7 @@ KEEPER = sharing.Device("the-scorekeepers-phone")
 
 def keeps_score(app: Flask, game_id: str, device: sharing.Device) -> bool:
     with app.app_context():
-        return sharing.can_edit(game_id, device)
+        return sharing.is_keeper(game_id, device)
 
 
 def make_link(app: Flask, game: Seeded, device: sharing.Device = KEEPER) -> str:
