@@ -32,7 +32,7 @@ from .loading import (
     load_game,
     write_transaction,
 )
-from .sharing import Credential, Device, editing, hash_token
+from .sharing import Credential, Device, as_keeper, hash_token
 
 
 @dataclass(frozen=True)
@@ -134,7 +134,7 @@ def delete_game(
     game_id: str, token: Credential, *, if_match: Collection[int] | None = None
 ) -> None:
     """Delete a game: it reads as unknown from now on (its facts are kept, marked deleted)."""
-    with editing(game_id, token, if_match) as game:
+    with as_keeper(game_id, token, if_match) as game:
         now = utcnow()
         db.session.execute(
             update(GameRow)

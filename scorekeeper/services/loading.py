@@ -79,8 +79,8 @@ class GameSnapshot:
         tapped = self.drafts.get(number)
         if tapped is not None:
             return tapped
-        kept = self.rounds.get(number)
-        tallied = tallied_tricks(self.table, number, kept.tally) if kept is not None else None
+        record = self.rounds.get(number)
+        tallied = tallied_tricks(self.table, number, record.tally) if record is not None else None
         return tallied if tallied is not None else (None,) * self.table.seats
 
 

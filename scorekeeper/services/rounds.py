@@ -49,7 +49,7 @@ from ..rules.tricks import (
 from ..schemas.document import Facts
 from . import stack
 from .loading import GameSnapshot, bump_version, round_rows
-from .sharing import Credential, editing
+from .sharing import Credential, as_keeper
 
 # The ORM's bulk statements: rows inserted, or updated by their primary key, as given.
 _INSERT_ROUND = insert(RoundRow)
@@ -146,8 +146,8 @@ def round_edit(
     values: Callable[[Table], None] | None = None,
 ) -> Iterator[RoundEdit]:
     """Round ``number`` of the game, locked, for the block to change; written when it ends
-    (``values``: as :func:`editing` takes them)."""
-    with editing(game_id, token, if_match, number, values) as game:
+    (``values``: as :func:`as_keeper` takes them)."""
+    with as_keeper(game_id, token, if_match, number, values) as game:
         edit = RoundEdit(game, number)
         yield edit
         edit.write()
@@ -226,13 +226,13 @@ def record_bid(
     return BidRecorded(edit.result(), changed.dealer_bids_again)
 
 
-def _cloud_kept(kept: RoundRecord) -> RoundRecord:
+def _cloud_kept(record: RoundRecord) -> RoundRecord:
     """The round without the Cloud's change once the bid it changed is no longer the bid."""
-    cloud = kept.cloud
-    if cloud is None or kept.bids is None:
-        return kept
-    bid = kept.bids[cloud.seat]
-    return kept if bid is not None and abs(bid - cloud.bid) == 1 else replace(kept, cloud=None)
+    cloud = record.cloud
+    if cloud is None or record.bids is None:
+        return record
+    bid = record.bids[cloud.seat]
+    return record if bid is not None and abs(bid - cloud.bid) == 1 else replace(record, cloud=None)
 
 
 def _verify_seat(table: Table, seat: int) -> None:

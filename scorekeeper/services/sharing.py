@@ -116,14 +116,14 @@ def authorize(game_id: str, token: Credential, number: int | None = None) -> Non
 
 
 @contextmanager
-def editing(
+def as_keeper(
     game_id: str,
     token: Credential,
     if_match: Collection[int] | None,
     number: int | None = None,
     values: Callable[[Table], None] | None = None,
 ) -> Iterator[GameSnapshot]:
-    """The game, locked in a write transaction, once ``token`` may edit it, it has round
+    """The game, locked in a write transaction, once ``token`` is its keeper, it has round
     ``number``, ``values`` accepts the request's values (those no version of the game makes
     right) and it is at a version ``if_match`` names, checked in that order (404, 422, 412)."""
     if not token:

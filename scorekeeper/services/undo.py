@@ -20,7 +20,7 @@ from ..schemas.document import Facts
 from . import stack
 from .loading import GameSnapshot
 from .rounds import RoundEdit
-from .sharing import Credential, editing
+from .sharing import Credential, as_keeper
 
 #: The writes that can be undone: a trump, bids (a bid), a trick tallied, a trick count
 #: tapped in, tricks, a scoring, a correction, the Bomb's and the Cloud's facts.
@@ -145,7 +145,7 @@ def redo(game_id: str, token: Credential, *, if_match: Collection[int] | None = 
 def _reverse(
     game_id: str, token: Credential, if_match: Collection[int] | None, *, redo: bool
 ) -> Reversed:
-    with editing(game_id, token, if_match) as game:
+    with as_keeper(game_id, token, if_match) as game:
         top = stack.top(game.id)
         step = _top(top, game.table.seats, redo=redo)
         entry = top.undone if redo else top.done
