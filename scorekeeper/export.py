@@ -1,25 +1,19 @@
 """Exports of games: JSON (the API's game object, as ``GET /api/v1/games/{id}`` reads, plus
-the audit trail, which :func:`services.importing.import_games` takes back) and CSV."""
+the audit trail, which :func:`services.importing.import_games` takes back), and the download
+of an export (the CSV sheet is the pages', web/sheet_csv.py)."""
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 import re
 import time
 from collections.abc import Iterable, Iterator, Sequence
 from typing import Any
 
-from babel.numbers import get_decimal_symbol
 from flask import Response, stream_with_context
-from flask_babel import get_locale
 
-from .i18n import gettext
 from .links import game_links
 from .models import utcnow
-from .rules.game import RoundState
-from .rules.variants import Special
 from .schemas.document import (
     SCHEMA_VERSION,
     AuditEntry,
@@ -31,10 +25,8 @@ from .schemas.document import (
 )
 from .schemas.games import Game, timestamp
 from .services import audit, history, loading
-from .web import screens
 
 #: A spreadsheet reads a cell starting with one of these as a formula.
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 _UNSAFE_FILENAME = re.compile(r"[^A-Za-z0-9_-]")
 
 
@@ -109,63 +101,6 @@ def many_games_text(ids: Sequence[str]) -> Iterator[str]:
 
 def _indented(text: str) -> str:
     return "  " + text.replace("\n", "\n  ")
-
-
-def guarded(text: str) -> str:
-    """A text cell (never a number) with an apostrophe before what would start a formula."""
-    return "'" + text if text.startswith(_FORMULA_START) else text
-
-
-def csv_delimiter() -> str:
-    """The language's list separator: ";" where the decimal mark is "," (as Excel expects)."""
-    return ";" if get_decimal_symbol(get_locale()) == "," else ","
-
-
-def game_csv(game: loading.GameSnapshot) -> str:
-    """One row per player per round begun (hidden bids empty), in the request's language."""
-    out = io.StringIO()
-    writer = csv.writer(out, delimiter=csv_delimiter(), lineterminator="\r\n")
-    # The Cloud's and the Bomb's columns only for a game with them in the deck.
-    deck = game.table.rules.special_cards
-    cloud, bomb = Special.CLOUD in deck, Special.BOMB in deck
-    extra = [gettext("bid changed by the Cloud")] * cloud + [gettext("the Bomb was played")] * bomb
-    writer.writerow(
-        [
-            gettext("round"),
-            gettext("cards"),
-            gettext("dealer"),
-            gettext("trump"),
-            gettext("player"),
-            gettext("bid"),
-            gettext("tricks"),
-            gettext("score"),
-            gettext("running total"),
-            *extra,
-        ]
-    )
-    players = game.table.players
-    for row in screens.sheet_rows(game):
-        view = row.view
-        if view.state in (RoundState.WAITING, RoundState.TRUMP):
-            continue
-        for seat, cell in enumerate(row.cells):
-            writer.writerow(
-                [
-                    view.number,
-                    view.cards,
-                    guarded(players[view.dealer]),
-                    screens.trump_label(view.trump) if view.trump else "",
-                    guarded(players[seat]),
-                    # csv writes None as an empty cell: a fact not yet recorded.
-                    cell.bid,
-                    cell.tricks,
-                    cell.score,
-                    cell.total,
-                    *([cell.cloud] if cloud else []),
-                    *([gettext("yes") if view.bomb else ""] if bomb else []),
-                ]
-            )
-    return out.getvalue()
 
 
 def filename(game: loading.GameSnapshot | None, extension: str) -> str:

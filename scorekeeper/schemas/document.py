@@ -9,7 +9,15 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from ..rules import cards
 from ..rules.game import RoundRecord
+from ..rules.table import MIN_PLAYERS
 from .games import Cloud, Game, Model, Timestamp, Trump
+
+#: Audit entries one game of a document holds: at most 20 rounds (60 cards, 3 players), each
+#: written 8 times (trump, 3 bids, 3 trick counts, the scoring), and 17 corrections of every
+#: round (more players play fewer rounds). An export carries the latest as many; an import
+#: takes no more.
+MAX_AUDIT_ENTRIES = cards.DECK_SIZE // MIN_PLAYERS * 25
+
 
 SCHEMA_VERSION: Literal[1] = 1
 #: What wrote to a round (see :class:`models.RoundChange`).

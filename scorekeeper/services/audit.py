@@ -17,7 +17,6 @@ from ..rules.cards import TrumpCard
 from ..rules.game import RoundRecord
 from ..schemas import document
 from . import loading
-from .import_file import MAX_AUDIT_ENTRIES
 from .loading import GameSnapshot
 from .paging import cursor, read_cursor
 
@@ -25,7 +24,7 @@ from .paging import cursor, read_cursor
 CHANGES_PAGE = 50
 #: The latest writes of a game an export carries: as many as an import takes, so that every
 #: export imports back (a real game makes a few hundred).
-AUDIT_EXPORTED = MAX_AUDIT_ENTRIES
+AUDIT_EXPORTED = document.MAX_AUDIT_ENTRIES
 
 
 class Hidden(enum.Enum):

@@ -26,7 +26,7 @@ from ..rules.variants import Special
 from ..services import audit, games, history, import_document, importing
 from ..services import statistics as statistics_service
 from ..services.import_document import IMPORT_MAX_BYTES, MAX_IMPORT_GAMES
-from . import chart, screens
+from . import chart, screens, sheet_csv
 from .common import Page, back_to, current_device, keeps_score, page_blueprint
 from .following import followed_ids, forget_followed
 
@@ -110,7 +110,7 @@ def export_csv(game_id: str) -> Page:
     """The game as a spreadsheet: one row per player per round."""
     game = games.get_game(game_id)
     return export.download(
-        export.game_csv(game), export.filename(game, "csv"), "text/csv", bom=True
+        sheet_csv.game_csv(game), export.filename(game, "csv"), "text/csv", bom=True
     )
 
 

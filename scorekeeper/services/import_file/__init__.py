@@ -12,14 +12,14 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from ...rules.cards import DECK_SIZE, TrumpCard, Turned
+from ...rules.cards import TrumpCard, Turned
 from ...rules.game import RoundRecord
 from ...rules.messages import Count, RuleError
 from ...rules.messages import gettext_noop as _
 from ...rules.specials import (
     CloudBid,
 )
-from ...rules.table import MAX_PLAYERS, MIN_PLAYERS, NAME_MAX_LENGTH, Table, clean_names
+from ...rules.table import MAX_PLAYERS, NAME_MAX_LENGTH, Table, clean_names
 from ...rules.variants import (
     GameRules,
     parse_bid_reveal,
@@ -29,6 +29,7 @@ from ...rules.variants import (
 )
 from ...schemas.document import (
     KINDS,
+    MAX_AUDIT_ENTRIES,
     AuditFile,
     Facts,
     FactsFile,
@@ -38,11 +39,6 @@ from ...schemas.document import (
 )
 from ...schemas.faults import first_fault
 from .replay import Refusal, bad, replay, trump_of
-
-#: Audit entries one game of a file may hold: at most 20 rounds (60 cards, 3 players), each
-#: written 8 times (trump, 3 bids, 3 trick counts, the scoring), and 17 corrections of every
-#: round (more players play fewer rounds). An export carries the latest as many.
-MAX_AUDIT_ENTRIES = DECK_SIZE // MIN_PLAYERS * 25
 
 
 def _time(value: str | None) -> datetime | None:
