@@ -99,7 +99,7 @@ def _ping_if_idle(dialect: Dialect, dbapi_connection: Any, record: Any, _proxy: 
 def end_read_transaction(error: BaseException | None) -> None:
     """End a request's read-only transaction with COMMIT on PostgreSQL, which keeps psycopg's
     prepared statements that Flask-SQLAlchemy's ROLLBACK would drop (writes commit in
-    ``services.loading.write_transaction``; an error or pending change still rolls back)."""
+    ``services.transaction.write_transaction``; an error or pending change still rolls back)."""
     if error is not None or not db.session.registry.has():
         return
     session = db.session()

@@ -24,15 +24,10 @@ from ..rules.variants import (
     parse_round_plan,
     parse_specials,
 )
-from .loading import (
-    EDIT_TOKEN_BYTES,
-    GAME_ID_BYTES,
-    GameSnapshot,
-    live_game,
-    load_game,
-    write_transaction,
-)
+from .ids import EDIT_TOKEN_BYTES, GAME_ID_BYTES
+from .loading import GameSnapshot, live_game, load_game
 from .sharing import Credential, Device, as_keeper, hash_token
+from .transaction import write_transaction
 
 
 @dataclass(frozen=True)

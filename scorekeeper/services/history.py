@@ -26,7 +26,7 @@ from ..extensions import db
 from ..models import EntryRow, GameRow, Grant, PlayerRow, utcnow
 from ..rules.game import GameStatus
 from ..rules.table import NAME_MAX_LENGTH, search_key
-from . import loading, sharing
+from . import ids, loading, sharing, transaction
 from .loading import GameSnapshot
 from .paging import cursor, read_cursor
 from .sharing import Device
@@ -117,7 +117,7 @@ def game_list(
     limit = max(1, min(limit, MAX_GAMES_SHOWN))
     if not searchable(search.strip()):
         return GameList(games=[])
-    followed_ids = [game_id for game_id in followed if loading.valid_id(game_id)]
+    followed_ids = [game_id for game_id in followed if ids.valid_id(game_id)]
     kept = kept_by(device)
     whose = or_(kept, GameRow.id.in_(followed_ids)) if followed_ids else kept
     statement = select(GameRow, kept.label("kept")).where(whose, GameRow.deleted_at.is_(None))
@@ -178,9 +178,9 @@ def restore_game(game_id: str, device: Device | None) -> GameSnapshot:
     """Undo the deletion of a game, within :data:`RESTORE_DAYS` days of it."""
     if device is None:
         raise errors.TokenMissing()
-    if not loading.valid_id(game_id):
+    if not ids.valid_id(game_id):
         raise errors.GameNotFound()
-    with loading.write_transaction():
+    with transaction.write_transaction():
         game = db.session.scalars(
             select(GameRow)
             .where(GameRow.id == game_id, restorable())
@@ -200,7 +200,7 @@ def restore_game(game_id: str, device: Device | None) -> GameSnapshot:
 def purge_deleted(days: int = RESTORE_DAYS, now: datetime | None = None) -> int:
     """Delete for good the games deleted more than ``days`` days ago; how many there were."""
     cutoff = (now or utcnow()) - timedelta(days=days)
-    with loading.write_transaction():
+    with transaction.write_transaction():
         result = db.session.execute(
             delete(GameRow)
             .where(GameRow.deleted_at.is_not(None), GameRow.deleted_at < cutoff)

@@ -19,7 +19,7 @@ from ..errors import GameImportRefused, RoundImportRefused
 from ..extensions import db
 from ..models import EntryRow, GameRow, Grant, RoundChange, RoundRow, utcnow
 from ..rules.table import Table
-from . import import_document, loading
+from . import ids, import_document, loading, transaction
 from .games import new_game_row
 from .history import kept_by, restorable
 from .import_document import Document
@@ -148,7 +148,7 @@ def import_games(document: Document, device: Device | None = None) -> Imported:
         if batch:
             written += _write_batch(batch)
         if device is not None:
-            with loading.write_transaction():
+            with transaction.write_transaction():
                 written, left_out = _grant(written, left_out, device)
     except BaseException:
         _discard([game.id for game in written])
@@ -162,7 +162,7 @@ def import_games(document: Document, device: Device | None = None) -> Imported:
 
 def _write_batch(games: list[ParsedGame]) -> list[Written]:
     """``games`` written in one short transaction, then a pause for other requests."""
-    with loading.write_transaction():
+    with transaction.write_transaction():
         written = _write(games)
     pause()
     return written
@@ -199,7 +199,7 @@ def _discard(game_ids: list[str]) -> None:
     """Delete the games a failed import wrote (their rounds, entries and audit go with them)."""
     if not game_ids:
         return
-    with loading.write_transaction():
+    with transaction.write_transaction():
         for first in range(0, len(game_ids), BATCH_GAMES):
             db.session.execute(
                 delete(GameRow).where(GameRow.id.in_(game_ids[first : first + BATCH_GAMES]))
@@ -213,7 +213,7 @@ def _write(games: list[ParsedGame]) -> list[Written]:
     entries: list[dict[str, Any]] = []
     changes: list[dict[str, Any]] = []
     for game in games:
-        token = secrets.token_urlsafe(loading.EDIT_TOKEN_BYTES)
+        token = secrets.token_urlsafe(ids.EDIT_TOKEN_BYTES)
         row = new_game_row(game.table, token, game.created_at, game.updated_at)
         db.session.add(row)
         _game_rows(game, row.id, rounds, entries)

@@ -1,13 +1,11 @@
 """A game as the use cases see it: loaded (and locked) in a constant number of statements,
-what its facts give, and the one write transaction every use case runs in
-(``docs/write-path.md``). Callers get :class:`GameSnapshot` values, never ORM objects.
+and what its facts give. Callers get :class:`GameSnapshot` values, never ORM objects; the
+write transaction they run in is ``transaction.py`` (``docs/write-path.md``).
 """
 
 from __future__ import annotations
 
-import string
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property
@@ -15,10 +13,9 @@ from itertools import groupby
 from operator import attrgetter
 from typing import Any
 
-from sqlalchemy import Row, and_, bindparam, select, update
+from sqlalchemy import Row, and_, bindparam, select
 from sqlalchemy.orm import selectinload
 
-from ..database import WRITE_OPTION
 from ..errors import GameNotFound, RoundNotFound
 from ..extensions import db
 from ..models import EntryRow, GameRow, PlayerRow, RoundRow
@@ -28,11 +25,7 @@ from ..rules.specials import CloudBid
 from ..rules.table import Table
 from ..rules.tally import Winner, tallied_tricks
 from ..rules.variants import BidReveal, BidRule, GameRules, RoundPlan, Special
-
-GAME_ID_BYTES = 18  # 144 random bits, 24 URL-safe characters
-EDIT_TOKEN_BYTES = 32  # 256 random bits
-MAX_ID_LENGTH = 32  # the width of games.id
-_ID_CHARS = frozenset(string.ascii_letters + string.digits + "-_")
+from .ids import valid_id
 
 
 @dataclass(frozen=True)
@@ -153,12 +146,6 @@ def read_tally(stored: Any) -> tuple[Winner, ...]:
 def aware(moment: datetime) -> datetime:
     """A stored time as an aware UTC time (SQLite hands back naive ones)."""
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
-
-
-def valid_id(game_id: str) -> bool:
-    """Whether ``game_id`` can be a game's id at all: NUL bytes (which PostgreSQL refuses in
-    text) or overlong strings are not sent to the database."""
-    return len(game_id) <= MAX_ID_LENGTH and _ID_CHARS.issuperset(game_id) and bool(game_id)
 
 
 def live_game(game_id: str, *columns: Any, lock: bool = False) -> Row[*tuple[Any, ...]]:
@@ -304,38 +291,3 @@ def snapshot(game: GameRow) -> GameSnapshot:
             row.number: aware(row.corrected_at) for row in game.rounds if row.corrected_at
         },
     )
-
-
-# The version bump: a write's last statement, made on the game locked for it.
-_BUMP = (
-    update(GameRow)
-    .where(GameRow.id == bindparam("game_id"))
-    .values(version=bindparam("version"), updated_at=bindparam("now"))
-    .execution_options(synchronize_session=False)
-)
-
-
-def bump_version(game: GameSnapshot, now: datetime) -> None:
-    """The game's version grows by one and its update time is ``now`` (in the caller's write)."""
-    db.session.execute(_BUMP, {"game_id": game.id, "version": game.version + 1, "now": now})
-
-
-@contextmanager
-def write_transaction() -> Iterator[None]:
-    """One write transaction: commit on success, roll back on any error. SQLite's begins
-    afresh (``BEGIN IMMEDIATE`` takes the write lock); PostgreSQL's goes on in the request's
-    reads' transaction (READ COMMITTED: every read after the lock sees the latest commit)."""
-    session = db.session()
-    current = session.get_transaction()
-    if current is not None and (
-        not current.is_active or session.get_bind().dialect.name == "sqlite"
-    ):
-        session.rollback()
-    if not session.in_transaction():
-        session.connection(execution_options={WRITE_OPTION: True})
-    try:
-        yield
-        session.commit()
-    except BaseException:
-        session.rollback()
-        raise

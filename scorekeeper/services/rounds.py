@@ -48,8 +48,9 @@ from ..rules.tricks import (
 )
 from ..schemas.document import Facts
 from . import stack
-from .loading import GameSnapshot, bump_version, round_rows
+from .loading import GameSnapshot, round_rows
 from .sharing import Credential, as_keeper
+from .transaction import bump_version
 
 # The ORM's bulk statements: rows inserted, or updated by their primary key, as given.
 _INSERT_ROUND = insert(RoundRow)

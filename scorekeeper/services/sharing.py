@@ -26,15 +26,9 @@ from ..errors import (
 from ..extensions import db
 from ..models import EndedGrant, GameRow, Grant, Handover, TableCodeRow, utcnow
 from ..rules.table import Table
-from .loading import (
-    GameSnapshot,
-    aware,
-    check_round_number,
-    live_game,
-    load_game,
-    valid_id,
-    write_transaction,
-)
+from .ids import valid_id
+from .loading import GameSnapshot, aware, check_round_number, live_game, load_game
+from .transaction import write_transaction
 
 #: The stored hash of a table code taken back: no code's hash (those are 64 hex digits).
 VOID_CODE = ""

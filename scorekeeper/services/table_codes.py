@@ -23,7 +23,8 @@ from ..errors import (
 )
 from ..extensions import db
 from ..models import TableCodeRow, utcnow
-from .loading import EDIT_TOKEN_BYTES, aware, write_transaction
+from .ids import EDIT_TOKEN_BYTES
+from .loading import aware
 from .sharing import (
     VOID_CODE,
     Credential,
@@ -33,6 +34,7 @@ from .sharing import (
     take_over,
     verify_token,
 )
+from .transaction import write_transaction
 
 DIGITS = TABLE_CODE_DIGITS
 #: Wrong codes a game takes per window, from all addresses together; then it refuses every

@@ -29,7 +29,7 @@ from ..i18n import gettext, rule_message, service_message
 from ..rules.messages import SetupError
 from ..rules.table import MAX_PLAYERS, MIN_PLAYERS, NAME_MAX_LENGTH, full_game_rounds
 from ..rules.variants import BID_RULES, REVEALS, BidReveal, BidRule
-from ..services import games, loading
+from ..services import games, ids
 from . import live, screens
 from .common import LANGUAGE_KEY, Page, back_to, current_device, keeps_score, page_blueprint
 from .following import remember_followed
@@ -140,7 +140,7 @@ def form_game_id(device: str, form_id: str) -> str:
     secret and the browser's key)."""
     key = str(current_app.config["SECRET_KEY"]).encode()
     digest = hmac.new(key, f"{device}\0{form_id}".encode(), hashlib.sha256).digest()
-    return base64.urlsafe_b64encode(digest[: loading.GAME_ID_BYTES]).decode()
+    return base64.urlsafe_b64encode(digest[: ids.GAME_ID_BYTES]).decode()
 
 
 _FORM_ID = re.compile(r"[A-Za-z0-9_-]{16,64}")
