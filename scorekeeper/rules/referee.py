@@ -83,9 +83,10 @@ def verify_specials_turn(
     verify_cloud(game.table, round_number, bids, cloud, hidden=hidden, tricks=tricks)
 
 
-def verify_trick_draft_turn(game: GameView, round_number: int) -> None:
-    """Raise unless tricks may be tapped in for round ``round_number`` now (while it is played;
-    a scored round is corrected as a whole)."""
+def verify_being_played(game: GameView, round_number: int) -> None:
+    """Raise unless round ``round_number`` is being played (its bids in, not scored yet), as a
+    count tapped in, a trick tallied, the Bomb and the Cloud need: a scored round is
+    corrected as a whole."""
     _verify_bids_in(game, game.round(round_number))
     verify_not_scored(game, round_number)
 

@@ -66,9 +66,10 @@ class GameSnapshot:
         check_round_number(self.table.rules.rounds, number)
         return self.view.round(number)
 
-    def draft(self, number: int) -> tuple[int | None, ...]:
-        """The tricks tapped in so far in round ``number`` (``None``: not yet); with none
-        tapped in, the counts of its trick tally once every trick is tallied."""
+    def counts(self, number: int) -> tuple[int | None, ...]:
+        """The tricks each seat has in round ``number`` so far (``None``: not known yet): the
+        drafts (the counts tapped in), or with none, the tally's once every trick is
+        tallied. A draft is only ever a count tapped in (:attr:`drafts`)."""
         tapped = self.drafts.get(number)
         if tapped is not None:
             return tapped

@@ -22,10 +22,10 @@ from ..rules.messages import BidError, OutOfTurnError, SetupError
 from ..rules.messages import gettext_noop as _
 from ..rules.referee import (
     change_bid,
+    verify_being_played,
     verify_bids_turn,
     verify_not_scored,
     verify_specials_turn,
-    verify_trick_draft_turn,
     verify_tricks_turn,
     verify_trump_turn,
 )
@@ -76,7 +76,7 @@ class RoundEdit:
         self.kind: str | None = None
         #: Where an undo or redo goes on the undo stack (a write is pushed on its top).
         self.place: dict[str, int | None] | None = None
-        #: The trick counts tapped in before and after (as :meth:`GameSnapshot.draft` gives
+        #: The trick counts tapped in before and after (as :meth:`GameSnapshot.counts` gives
         #: them), for the audit row to keep too: set by a count tapped in, its undo and redo.
         self.drafts: tuple[tuple[int | None, ...], tuple[int | None, ...]] | None = None
         #: Whether the round was scored before this write.
@@ -321,11 +321,11 @@ def save_trick_draft(
     Drafts are never scored: :func:`score_round` scores the round."""
     with round_edit(game_id, token, number, if_match) as edit:
         view = edit.view
-        verify_trick_draft_turn(view, number)
+        verify_being_played(view, number)
         _verify_seat(view.table, seat)
         if count is not None:
             verify_trick_count(view.table, number, seat, count)
-        before = edit.game.draft(number)
+        before = edit.game.counts(number)
         drafts = list(before)
         drafts[seat] = count
         edit.round = replace(edit.round, drafts=tuple(drafts))
@@ -347,7 +347,7 @@ def record_trick_winner(
     nobody), while the round is played; undo takes the tap back."""
     with round_edit(game_id, token, number, if_match) as edit:
         view = edit.view
-        verify_trick_draft_turn(view, number)
+        verify_being_played(view, number)
         verify_trick_winner(view.table, number, edit.round.tally, winner, edit.round.trump)
         # The Bomb's trick goes to nobody: the round's tricks then add up to the cards - 1.
         bomb = edit.round.bomb or winner is None
@@ -368,7 +368,7 @@ def score_round(
     the sum), or, with ``all_made``, with every player not tapped in having made their bid."""
     with round_edit(game_id, token, number, if_match) as edit:
         view = edit.view
-        verify_trick_draft_turn(view, number)
+        verify_being_played(view, number)
         bomb = edit.round.bomb
         if all_made:
             bids = _scored_bids(edit.game, number)
@@ -379,7 +379,7 @@ def score_round(
             if hidden and cloud_won_nothing(edit.round.cloud, tricks):
                 raise not_all_made(view.table, number, bomb=bomb)  # nothing of whose bid
         else:
-            tricks = complete_draft(view.table, number, edit.game.draft(number), bomb=bomb)
+            tricks = complete_draft(view.table, number, edit.game.counts(number), bomb=bomb)
         verify_tricks_turn(view, number, tricks)
         verify_cloud_took_a_trick(view.table, edit.round.cloud, tricks)
         _write_tricks(edit, tricks)
@@ -392,7 +392,7 @@ def tapped_or_made(game: GameSnapshot, number: int) -> tuple[int, ...] | None:
     left it), when they add up to the round's tricks (``None``: they do not, or a bid is
     missing)."""
     total = game.view.round(number).tricks_total
-    return tricks_if_all_made(total, _scored_bids(game, number), game.draft(number))
+    return tricks_if_all_made(total, _scored_bids(game, number), game.counts(number))
 
 
 def _scored_bids(game: GameSnapshot, number: int) -> tuple[int | None, ...]:

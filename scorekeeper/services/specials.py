@@ -9,7 +9,7 @@ from dataclasses import replace
 
 from ..rules.messages import SetupError
 from ..rules.messages import gettext_noop as _
-from ..rules.referee import verify_specials_turn, verify_trick_draft_turn
+from ..rules.referee import verify_being_played, verify_specials_turn
 from ..rules.specials import CloudBid
 from ..rules.tally import bomb_tallied
 from .loading import GameSnapshot
@@ -19,10 +19,10 @@ from .sharing import Credential
 
 def _write(edit: RoundEdit, *, bomb: bool, cloud: CloudBid | None) -> None:
     view = edit.view
-    verify_trick_draft_turn(view, edit.number)
+    verify_being_played(view, edit.number)
     # A count tapped in as 0 is known already: that seat cannot have won the Cloud's trick.
     verify_specials_turn(
-        view, edit.number, bomb=bomb, cloud=cloud, tricks=edit.game.draft(edit.number)
+        view, edit.number, bomb=bomb, cloud=cloud, tricks=edit.game.counts(edit.number)
     )
     if not bomb and bomb_tallied(edit.round.tally):
         raise SetupError(

@@ -169,7 +169,7 @@ def _reverse(
         corrected = entry.corrected_before or (redo and step.kind == "correction")
         edit.corrected_at = (edit.corrected_at or edit.now) if corrected else None
         if step.draft_seat is not None:  # the history tells the count as it was and is
-            edit.drafts = (edit.game.draft(step.round), edit.round.drafts or (None,) * edit.seats)
+            edit.drafts = (edit.game.counts(step.round), edit.round.drafts or (None,) * edit.seats)
         edit.kind = stack.REDO if redo else stack.UNDO
         edit.place = stack.reversing(top, entry)
         edit.write()
@@ -191,7 +191,7 @@ def _restored(edit: RoundEdit, facts: RoundRecord, step: Step, *, redo: bool) ->
     drafts = edit.round.drafts or blank
     seat = step.draft_seat
     if seat is not None:  # a count tapped in: that player's count as it was, the others kept
-        before = edit.game.draft(step.round)
+        before = edit.game.counts(step.round)
         drafts = (*before[:seat], (facts.drafts or blank)[seat], *before[seat + 1 :])
     if step.scores:
         drafts = blank if redo else step.new.tricks or blank

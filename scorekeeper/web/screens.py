@@ -125,8 +125,8 @@ def trick_rows(game: loading.GameSnapshot, number: int) -> list[Row]:
     """The players in bid order with the tricks tapped in so far; the one missing count is
     filled in from the sum."""
     view = game.view.round(number)
-    draft = game.draft(number)
-    filled = fill_tricks(view.tricks_total, draft)
+    counts = game.counts(number)
+    filled = fill_tricks(view.tricks_total, counts)
     shown = view.shown_bids or (None,) * game.table.seats
     return [
         Row(
@@ -136,8 +136,8 @@ def trick_rows(game: loading.GameSnapshot, number: int) -> list[Row]:
             bid=shown[seat],
             has_bid=True,
             choices=[NumberButton(value, filled[seat] == value) for value in range(view.cards + 1)],
-            filled=draft[seat] is None and filled[seat] is not None,
-            entered=draft[seat] is not None,
+            filled=counts[seat] is None and filled[seat] is not None,
+            entered=counts[seat] is not None,
             cloud=view.changed_bid(seat),
         )
         for seat in view.bid_order
@@ -147,14 +147,14 @@ def trick_rows(game: loading.GameSnapshot, number: int) -> list[Row]:
 def tricks_so_far(game: loading.GameSnapshot, number: int) -> int:
     """The tricks the round screen counts so far: those tapped in, else the tally's."""
     view = game.view.round(number)
-    return tally.tricks_so_far(view.tricks_total, game.draft(number), view.tally)
+    return tally.tricks_so_far(view.tricks_total, game.counts(number), view.tally)
 
 
 def trick_hint(game: loading.GameSnapshot, number: int) -> str | None:
     """What keeps the round from being scored now, in one sentence (``None``: nothing)."""
     table, bomb = game.table, game.view.round(number).bomb
     try:
-        tricks = complete_draft(table, number, game.draft(number), bomb=bomb)
+        tricks = complete_draft(table, number, game.counts(number), bomb=bomb)
         verify_tricks(table, number, tricks, bomb=bomb)
     except TrickError as error:
         return rule_message(error)

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from scorekeeper.rules.cards import Suit, TrumpCard, Turned
 from scorekeeper.rules.game import RoundRecord, evaluate
 from scorekeeper.rules.messages import OutOfTurnError, TrickError
-from scorekeeper.rules.referee import verify_trick_draft_turn
+from scorekeeper.rules.referee import verify_being_played
 from scorekeeper.rules.table import Table
 from scorekeeper.rules.tricks import (
     all_made_tricks,
@@ -158,11 +158,11 @@ def test_tricks_may_be_tapped_in_only_while_a_round_is_played() -> None:
         },
     )
     with pytest.raises(OutOfTurnError, match="Round 1 is scored already"):
-        verify_trick_draft_turn(game, 1)
+        verify_being_played(game, 1)
     with pytest.raises(OutOfTurnError, match="Record every bid of round 2"):
-        verify_trick_draft_turn(game, 2)
+        verify_being_played(game, 2)
     with pytest.raises(OutOfTurnError, match="Round 3 waits until round 2"):
-        verify_trick_draft_turn(game, 3)
+        verify_being_played(game, 3)
 
 
 def test_a_trick_count_lies_between_0_and_the_cards() -> None:

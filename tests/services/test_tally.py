@@ -47,9 +47,9 @@ def test_a_complete_tally_fills_in_the_tricks_and_scoring_takes_them(
     with app.app_context():
         rounds.record_trick_winner(game_id, token, 2, 0)
         half = games.get_game(game_id)
-        assert half.draft(2) == (None, None, None)  # not filled in before the last trick
+        assert half.counts(2) == (None, None, None)  # not filled in before the last trick
         rounds.record_trick_winner(game_id, token, 2, 1)
-        assert games.get_game(game_id).draft(2) == (1, 1, 0)
+        assert games.get_game(game_id).counts(2) == (1, 1, 0)
         scored = rounds.score_round(game_id, token, 2)
         assert scored.round(2).tricks == (1, 1, 0)
         assert scored.round(2).scores == [30, 30, 20]
@@ -62,10 +62,10 @@ def test_a_count_tapped_in_by_hand_changes_the_tallied_one(
     with app.app_context():
         rounds.record_trick_winner(game_id, token, 2, 0)
         rounds.record_trick_winner(game_id, token, 2, 0)
-        assert games.get_game(game_id).draft(2) == (2, 0, 0)
+        assert games.get_game(game_id).counts(2) == (2, 0, 0)
         rounds.save_trick_draft(game_id, token, 2, 0, 1)
         rounds.save_trick_draft(game_id, token, 2, 2, 1)
-        assert games.get_game(game_id).draft(2) == (1, 0, 1)
+        assert games.get_game(game_id).counts(2) == (1, 0, 1)
         assert rounds.score_round(game_id, token, 2).round(2).tricks == (1, 0, 1)
 
 
@@ -153,4 +153,4 @@ def test_undoing_the_scoring_of_a_tallied_round_keeps_its_tally(
         kept = games.get_game(game_id)
         assert kept.round(2).state is RoundState.PLAYING
         assert kept.round(2).tally == (1, 0)
-        assert kept.draft(2) == (1, 1, 0)
+        assert kept.counts(2) == (1, 1, 0)

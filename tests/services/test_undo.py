@@ -29,7 +29,7 @@ def game(app: Flask) -> Seeded:
 def facts(game: Seeded, number: int) -> tuple[Any, ...]:
     snapshot = games.get_game(game.id)
     view = snapshot.round(number)
-    return view.state, view.trump, view.bids, view.tricks, snapshot.draft(number)
+    return view.state, view.trump, view.bids, view.tricks, snapshot.counts(number)
 
 
 def test_undo_of_a_trump_takes_it_back_and_redo_puts_it_back(app: Flask, game: Seeded) -> None:
@@ -237,7 +237,7 @@ def test_a_trick_count_tapped_in_is_undone_and_redone_alone(app: Flask, game: Se
         assert found is not None
         assert (found.kind, found.seat) == ("draft", 0)
         undone = undo.undo(game.id, game.token)
-        assert undone.game.draft(1) == (1, 1, None)
+        assert undone.game.counts(1) == (1, 1, None)
         state, _, bids, tricks, _ = facts(game, 1)
         assert (state, bids, tricks) == (RoundState.PLAYING, (0, 1, 0), None)
         undo.undo(game.id, game.token)
@@ -286,10 +286,10 @@ def test_a_count_tapped_over_the_tally_is_undone_to_the_tallied_count(
         rounds.record_trick_winner(game.id, game.token, 1, 2)
         rounds.save_trick_draft(game.id, game.token, 1, 2, 0)
         rounds.save_trick_draft(game.id, game.token, 1, 0, 1)
-        assert games.get_game(game.id).draft(1) == (1, 0, 0)
+        assert games.get_game(game.id).counts(1) == (1, 0, 0)
         assert undo.undo(game.id, game.token).step.seat == 0
         assert undo.undo(game.id, game.token).step.seat == 2
-        assert games.get_game(game.id).draft(1) == (0, 0, 1)  # the tally's counts again
+        assert games.get_game(game.id).counts(1) == (0, 0, 1)  # the tally's counts again
         assert undo.undo(game.id, game.token).step.kind == "tally"
         assert games.get_game(game.id).round(1).tally == ()
 
@@ -320,7 +320,7 @@ def test_a_trick_count_tapped_in_is_undone_and_its_trail_exports_and_imports(
     before = api.get(game_id)
     with app.test_request_context():
         assert undo.undo(game_id, token).game.version == before["version"] + 1
-        assert games.get_game(game_id).draft(1) == (None, 1, None)
+        assert games.get_game(game_id).counts(1) == (None, 1, None)
         rounds.save_trick_draft(game_id, token, 1, 0, 0)
         rounds.score_round(game_id, token, 1)
     original = api.get(game_id)
@@ -349,7 +349,7 @@ def test_a_count_tapped_in_before_tricks_that_differ_is_undone(app: Flask, game:
         rounds.record_bids(game.id, game.token, 1, [0, 0, 0])
         rounds.save_trick_draft(game.id, game.token, 1, 0, 0)
         rounds.record_tricks(game.id, game.token, 1, [1, 0, 0])
-        assert undo.undo(game.id, game.token).game.draft(1) == (1, 0, 0)
+        assert undo.undo(game.id, game.token).game.counts(1) == (1, 0, 0)
         step = undo.undo(game.id, game.token).step
         assert (step.kind, step.seat) == ("draft", 0)
         assert facts(game, 1)[2:] == ((0, 0, 0), None, (None, 0, 0))
@@ -381,7 +381,7 @@ def test_rows_written_before_drafts_were_always_kept_read_as_they_did(
     assert again["audit"] == exported["audit"]
     with app.test_request_context():
         assert undo.undo(game_id, token).step.kind == "draft"
-        assert games.get_game(game_id).draft(1) == (None, None, None)
+        assert games.get_game(game_id).counts(1) == (None, None, None)
         assert undo.undo(game_id, token).step.kind == "bids"
 
 
