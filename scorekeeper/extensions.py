@@ -35,7 +35,9 @@ class Base(DeclarativeBase):
 # Objects stay loaded after commit, so a use case builds its answer without reloading.
 db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 migrate = Migrate(render_as_batch=True, compare_type=True)
-babel = Babel()
+# Templates translate through i18n.init_app's callables, not Flask-Babel's (the filters
+# Flask-Babel would add are not used).
+babel = Babel(configure_jinja=False)
 # The spectators' live fragment, rendered once per game, version and language (web/live.py):
 # in each worker's memory, or shared by every worker and server in Redis (CACHE_REDIS_URL).
 cache = Cache()

@@ -11,6 +11,8 @@ import flask_babel
 from babel import Locale
 from flask import Flask, Response, current_app
 from flask_babel import get_locale, get_translations
+from jinja2 import pass_context
+from jinja2.runtime import Context
 
 from . import errors
 from .database import is_connection_lost, is_lock_timeout, is_read_only
@@ -149,10 +151,38 @@ def _native_name(code: str) -> str:
 
 
 def init_app(app: Flask) -> None:
-    """Numbers, dates, the language and its menu in templates; each page says its language."""
+    """Messages, numbers, dates, the language and its menu in templates; each page says its
+    language."""
+    app.jinja_env.add_extension("jinja2.ext.i18n")
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
+        gettext=_template_gettext, ngettext=_template_ngettext, newstyle=True
+    )
+    app.context_processor(lambda: {TRANSLATIONS: get_translations()})
     app.jinja_env.filters.update(number=number, signed=signed, date=date, datetime=moment)
     app.jinja_env.globals.update(current_locale=current_locale, other_languages=other_languages)
     app.after_request(content_language)
+
+
+# A page's messages are translated by the catalogue its render looked up once: a round screen
+# says some fifty, and Flask-Babel's own template callables look the request's catalogue up
+# anew for each (docs/performance.md, "Where a write goes").
+TRANSLATIONS = "_translations"
+
+
+def _catalogue(context: Context) -> Any:
+    """The render's catalogue; a template rendered without the context processor's (none
+    here yet) looks it up."""
+    return context.get(TRANSLATIONS) or get_translations()
+
+
+@pass_context
+def _template_gettext(context: Context, message: str) -> str:
+    return str(_catalogue(context).ugettext(message))
+
+
+@pass_context
+def _template_ngettext(context: Context, singular: str, plural: str, count: int) -> str:
+    return str(_catalogue(context).ungettext(singular, plural, count))
 
 
 def content_language(response: Response) -> Response:
