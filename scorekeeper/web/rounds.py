@@ -140,7 +140,7 @@ def round_action(game_id: str, number: int) -> Page:
         flash(gettext("This page sent something it never sends."), "error")
         return _render_round(snapshot, number, status=400)
     try:
-        number = _record(action, form, game_id, number, device)
+        number, written = _record(action, form, game_id, number, device)
     except RuleError as error:
         snapshot = games.get_game(game_id)
         return _render_round(snapshot, number, status=_refusal_status(error), error=error)
@@ -158,8 +158,9 @@ def round_action(game_id: str, number: int) -> Page:
     if request.headers.get("HX-Request") != "true":
         return redirect(target, 303)  # without JavaScript: a reload never sends it twice
     # htmx swaps the next screen in from this answer: one request a tap, not a redirect and
-    # a reload; the address bar shows the screen's own address.
-    response = _render_round(games.get_game(game_id), number, notice=_notice(game_id, number))
+    # a reload; the address bar shows the screen's own address. The write's own snapshot is
+    # the game as it now is: no second read.
+    response = _render_round(written, number, notice=_notice(game_id, number))
     response.headers["HX-Replace-Url"] = target
     return response
 
@@ -188,17 +189,20 @@ def _refusal_status(error: RuleError) -> int:
     return 409 if isinstance(error, OutOfTurnError) else 422
 
 
-def _record(action: str, form: Any, game_id: str, number: int, device: sharing.Device) -> int:
+def _record(
+    action: str, form: Any, game_id: str, number: int, device: sharing.Device
+) -> tuple[int, loading.GameSnapshot]:
     """Record the tap ``action``, sent with ``form``, at the version the page showed; the
-    round to show next (an undo shows the round it changed)."""
+    round to show next (an undo shows the round it changed) and the game as the write left
+    it."""
     if_match = {form.version.data}
     if action in ("undo", "redo"):
         reverse = undo.redo if action == "redo" else undo.undo
         reversed_ = reverse(game_id, device, if_match=if_match)
         flash(screens.reversed_sentence(reversed_.game, reversed_.step, redone=action == "redo"))
-        return reversed_.step.round
+        return reversed_.step.round, reversed_.game
     if action == "trump":
-        rounds.record_trump(
+        game = rounds.record_trump(
             game_id,
             device,
             number,
@@ -211,32 +215,33 @@ def _record(action: str, form: Any, game_id: str, number: int, device: sharing.D
         recorded = rounds.record_bid(
             game_id, device, number, form.seat.data, form.value.data, if_match=if_match
         )
-        again = recorded.dealer_bids_again
+        game, again = recorded.game, recorded.dealer_bids_again
         if again is not None:
             # Said once, on the screen the tap leads to, at the seat tapped (its field).
             session[_NOTICE] = [game_id, number, again.field, rule_message(again)]
     elif action == "tricks":
-        rounds.save_trick_draft(
+        game = rounds.save_trick_draft(
             game_id, device, number, form.seat.data, form.value.data, if_match=if_match
         )
     elif action in ("trick", "nobody"):
         winner = form.seat.data if action == "trick" else None
-        rounds.record_trick_winner(game_id, device, number, winner, if_match=if_match)
+        game = rounds.record_trick_winner(game_id, device, number, winner, if_match=if_match)
     elif action == "bomb":
-        specials.record_bomb(game_id, device, number, form.value.data == "1", if_match=if_match)
+        value = form.value.data == "1"
+        game = specials.record_bomb(game_id, device, number, value, if_match=if_match)
     elif action == "cloud":
         tap = cloud_tap(form.value.data)
         if tap is None and form.value.data != NO_CLOUD:
             raise SetupError(_CLOUD_TAP)
         seat, up = tap or (None, False)
-        specials.record_cloud(game_id, device, number, seat, up=up, if_match=if_match)
+        game = specials.record_cloud(game_id, device, number, seat, up=up, if_match=if_match)
     else:
-        scored = rounds.score_round(
+        game = rounds.score_round(
             game_id, device, number, all_made=action == "all_made", if_match=if_match
         )
-        if number < scored.table.rules.rounds:
-            return number + 1  # its points are shown with the next round's first step
-    return number
+        if number < game.table.rules.rounds:
+            return number + 1, game  # its points are shown with the next round's first step
+    return number, game
 
 
 _CLOUD_TAP = "This page sent something it never sends."
