@@ -48,10 +48,14 @@ PARAMETERS: dict[str, dict[str, Any]] = {
     ),
     "If-Match": _parameter("header", 'The version the write is based on, as `"7"`; stale → 412.'),
     "If-None-Match": {"in": "header", "required": False, "schema": _STRING},
+    "Prefer": _parameter(
+        "header", "`return=minimal`: answer 204 with the new version as ETag, no body (RFC 7240)."
+    ),
 }
 HEADERS: dict[str, dict[str, Any]] = {
     "ETag": {"$ref": "#/components/headers/ETag"},
     "Location": {"description": "The game's address.", "schema": _STRING},
+    "Preference-Applied": {"description": "`return=minimal`, when honoured.", "schema": _STRING},
 }
 
 

@@ -40,6 +40,18 @@ def _not_an_object() -> ProblemError:
     return ProblemError(400, "malformed-request", gettext("The body must be a JSON object."))
 
 
+def prefers_minimal() -> bool:
+    """Whether the request asks for no body in the answer: ``Prefer: return=minimal`` (RFC
+    7240: names are case-insensitive, a value may be quoted, preferences may carry
+    parameters after ``;``)."""
+    for header in request.headers.getlist("Prefer"):
+        for preference in header.split(","):
+            name, _, value = preference.split(";")[0].partition("=")
+            if name.strip().lower() == "return" and value.strip().strip('"') == "minimal":
+                return True
+    return False
+
+
 def json_body() -> dict[str, Any]:
     """The request's JSON object; 415 for another media type, 400 for anything not JSON."""
     _require_json()

@@ -9,11 +9,11 @@ from pydantic import BaseModel
 from werkzeug.exceptions import HTTPException
 
 from ..schemas.games import BidsBody, Game, TallyBody, TricksBody, TrumpBody
-from ..services import rounds, sharing, undo
-from .games import game_response
+from ..services import loading, rounds, sharing, undo
+from .games import game_response, versioned
 from .openapi import Answer, Operation
 from .problems import ProblemError
-from .requests import if_match, json_body, parse, token
+from .requests import if_match, json_body, parse, prefers_minimal, token
 
 B = TypeVar("B", bound=BaseModel)
 
@@ -31,6 +31,29 @@ def _body(game_id: str, number: int, model: type[B]) -> tuple[B, str | None]:
         raise
 
 
+def write_answer(game: loading.GameSnapshot) -> Response:
+    """The game after a write; with ``Prefer: return=minimal``, no body: 204 with the new
+    version as ETag, for a client that keeps its own copy of the game."""
+    if not prefers_minimal():
+        response = game_response(game)
+    else:
+        response = versioned(Response(status=204), game.version)
+        response.headers["Preference-Applied"] = "return=minimal"
+    response.vary.add("Prefer")
+    return response
+
+
+#: What a write answers: the game, or with ``Prefer: return=minimal`` nothing but its version.
+WRITTEN = {
+    200: Answer("The game after the write.", Game, ("ETag",)),
+    204: Answer(
+        "The write, made; asked for with `Prefer: return=minimal`.",
+        None,
+        ("ETag", "Preference-Applied"),
+    ),
+}
+
+
 def _put(name: str, summary: str, description: str, body: type[BaseModel]) -> Operation:
     """The operation of a round's PUT of ``name``."""
     return Operation(
@@ -40,9 +63,9 @@ def _put(name: str, summary: str, description: str, body: type[BaseModel]) -> Op
         summary=summary,
         description=description,
         editor=True,
-        headers=("If-Match",),
+        headers=("If-Match", "Prefer"),
         body=body,
-        answers={200: Answer("The game after the write.", Game, ("ETag",))},
+        answers=WRITTEN,
         problems=(400, 401, 403, 404, 409, 412, 413, 415, 422, 429, 503),
     )
 
@@ -59,7 +82,7 @@ def _put(name: str, summary: str, description: str, body: type[BaseModel]) -> Op
 def put_trump(game_id: str, number: int) -> Response:
     """Record the card turned (and the dealer's choice under a Wizard)."""
     body, bearer = _body(game_id, number, TrumpBody)
-    return game_response(
+    return write_answer(
         rounds.record_trump(game_id, bearer, number, body.turned, body.chosen, if_match=if_match())
     )
 
@@ -74,9 +97,7 @@ def put_trump(game_id: str, number: int) -> Response:
 def put_bids(game_id: str, number: int) -> Response:
     """Record the bids so far (``null``: not bid yet)."""
     body, bearer = _body(game_id, number, BidsBody)
-    return game_response(
-        rounds.record_bids(game_id, bearer, number, body.bids, if_match=if_match())
-    )
+    return write_answer(rounds.record_bids(game_id, bearer, number, body.bids, if_match=if_match()))
 
 
 @_put(
@@ -96,7 +117,7 @@ def put_tricks(game_id: str, number: int) -> Response:
     written = rounds.record_tricks(
         game_id, bearer, number, body.tricks, bomb=body.bomb, cloud=cloud, if_match=if_match()
     )
-    return game_response(written)
+    return write_answer(written)
 
 
 @Operation(
@@ -110,16 +131,16 @@ def put_tricks(game_id: str, number: int) -> Response:
     "than the round's cards, a round not in play (409) or a seat the table does not have "
     "(422) are refused. Kept in the audit trail as `tally`; undo takes the last one back.",
     editor=True,
-    headers=("If-Match",),
+    headers=("If-Match", "Prefer"),
     body=TallyBody,
-    answers={200: Answer("The game after the write.", Game, ("ETag",))},
+    answers=WRITTEN,
     problems=(400, 401, 403, 404, 409, 412, 413, 415, 422, 429, 503),
 )
 def post_tally(game_id: str, number: int) -> Response:
     """Tally the next trick's winner."""
     body, bearer = _body(game_id, number, TallyBody)
     written = rounds.record_trick_winner(game_id, bearer, number, body.winner, if_match=if_match())
-    return game_response(written)
+    return write_answer(written)
 
 
 def _reverse(name: str, summary: str, description: str) -> Operation:
@@ -131,8 +152,8 @@ def _reverse(name: str, summary: str, description: str) -> Operation:
         summary=summary,
         description=description,
         editor=True,
-        headers=("If-Match",),
-        answers={200: Answer("The game after the write.", Game, ("ETag",))},
+        headers=("If-Match", "Prefer"),
+        answers=WRITTEN,
         problems=(401, 403, 404, 409, 412, 429, 503),
     )
 
@@ -150,7 +171,7 @@ def _reverse(name: str, summary: str, description: str) -> Operation:
 )
 def post_undo(game_id: str) -> Response:
     """Take back the last write."""
-    return game_response(undo.undo(game_id, token(), if_match=if_match()).game)
+    return write_answer(undo.undo(game_id, token(), if_match=if_match()).game)
 
 
 @_reverse(
@@ -162,4 +183,4 @@ def post_undo(game_id: str) -> Response:
 )
 def post_redo(game_id: str) -> Response:
     """Put back what the last undo took back."""
-    return game_response(undo.redo(game_id, token(), if_match=if_match()).game)
+    return write_answer(undo.redo(game_id, token(), if_match=if_match()).game)

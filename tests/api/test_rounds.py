@@ -377,3 +377,40 @@ def test_open_bids_show_as_they_come(api: ApiClient) -> None:
     assert shown["bids"] == [0, None, 1]
     assert shown["has_bid"] == [True, False, True]
     assert shown["forbidden_bid"] == 0
+
+
+# -- An answer without a body ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "prefer", ["return=minimal", 'RETURN="minimal"', "handling=lenient, return=minimal; x=1"]
+)
+def test_a_write_asked_for_return_minimal_answers_204_with_its_version(
+    api: ApiClient, prefer: str
+) -> None:
+    game_id = api.seed(NAMES)
+    response = api.put(game_id, 1, "trump", {"turned": "red"}, Prefer=prefer)
+    assert response.status_code == 204
+    assert response.get_data() == b""
+    assert response.headers["Preference-Applied"] == "return=minimal"
+    game = api.get(game_id)
+    assert response.headers["ETag"] == f'"{game["version"]}"'
+    assert game["rounds"][0]["trump"]["turned"] == "red"
+    undone = api.client.post(
+        f"/api/v1/games/{game_id}/undo",
+        headers=api.headers(game_id, Prefer=prefer, **{"If-Match": f'"{game["version"]}"'}),
+    )
+    assert (undone.status_code, undone.get_data()) == (204, b"")
+    assert api.get(game_id)["rounds"][0]["trump"] is None
+
+
+@pytest.mark.parametrize("prefer", [None, "return=representation", "return=minimalist"])
+def test_a_write_answers_with_the_game_unless_asked_for_return_minimal(
+    api: ApiClient, prefer: str | None
+) -> None:
+    game_id = api.seed(NAMES)
+    headers = {"Prefer": prefer} if prefer else {}
+    response = api.put(game_id, 1, "trump", {"turned": "red"}, **headers)
+    assert response.status_code == 200
+    assert "Preference-Applied" not in response.headers
+    assert response.get_json() == api.get(game_id)
