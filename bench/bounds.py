@@ -27,11 +27,11 @@ from flask.testing import FlaskClient
 
 from scorekeeper import create_app
 from scorekeeper.extensions import db
-from scorekeeper.models import RoundChange
+from scorekeeper.models import ChangeRow
 
 from . import print_rows
 from .databases import BACKENDS, Unavailable, database
-from .stats import DEVICE_KEY, seed
+from .stats import BROWSER_KEY, seed
 
 GAMES = 10_000
 AUDIT_ENTRIES = 150_000
@@ -83,7 +83,7 @@ def _long_trail(app: Flask, game_id: str) -> None:
     ]
     with app.app_context():
         for chunk in range(0, len(rows), 20_000):
-            db.session.execute(sa.insert(RoundChange), rows[chunk : chunk + 20_000])
+            db.session.execute(sa.insert(ChangeRow), rows[chunk : chunk + 20_000])
         db.session.commit()
 
 
@@ -97,7 +97,7 @@ def measure(backend: str) -> list[tuple[str, str]]:
         _long_trail(app, long_game)
         client = app.test_client()
         with client.session_transaction() as session:
-            session["device"] = DEVICE_KEY
+            session["device"] = BROWSER_KEY
 
         def row(what: str, path: str) -> None:
             seconds, size = _timed(_get(client, path))

@@ -46,18 +46,18 @@ def full_game() -> dict[str, Any]:
         client = app.test_client()
         game_id, _csrf = start_game(client)
         with client.session_transaction() as session:
-            device = sharing.Device(session["device"])
+            browser = sharing.Browser(session["device"])
         seats = len(PLAYERS)
         with app.test_request_context():
             for number in range(1, 21):
                 game = games.get_game(game_id)
                 if not game.table.deals_every_card(number):
-                    rounds.record_trump(game_id, device, number, "blue")
+                    rounds.record_trump(game_id, browser, number, "blue")
                 bids = [0] * seats
                 if sum(bids) == number:  # the standard rule: the bids may not add up
                     bids[-1] = 1
-                rounds.record_bids(game_id, device, number, bids)
-                rounds.record_tricks(game_id, device, number, [number] + [0] * (seats - 1))
+                rounds.record_bids(game_id, browser, number, bids)
+                rounds.record_tricks(game_id, browser, number, [number] + [0] * (seats - 1))
             return one_game_document(games.get_game(game_id))
 
 

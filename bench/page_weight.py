@@ -64,9 +64,9 @@ def weigh(client: FlaskClient, name: str, path: str) -> Weight:
     return Weight(name, gzipped(html), assets, 1 + len(links))
 
 
-def _device(client: FlaskClient) -> sharing.Device:
+def _browser(client: FlaskClient) -> sharing.Browser:
     with client.session_transaction() as session:
-        return sharing.Device(session["device"])
+        return sharing.Browser(session["device"])
 
 
 def _csrf(client: FlaskClient, path: str) -> str:
@@ -96,14 +96,14 @@ def _start(client: FlaskClient, names: list[str]) -> str:
 
 
 def _play_until(app: Flask, client: FlaskClient, game_id: str, last: int, seats: int) -> None:
-    device = _device(client)
+    browser = _browser(client)
     with app.test_request_context():
         for number in range(1, last + 1):
             game = games.get_game(game_id)
             if not game.table.deals_every_card(number):
-                rounds.record_trump(game_id, device, number, "blue")
-            rounds.record_bids(game_id, device, number, [0] * seats)
-            rounds.record_tricks(game_id, device, number, [number] + [0] * (seats - 1))
+                rounds.record_trump(game_id, browser, number, "blue")
+            rounds.record_bids(game_id, browser, number, [0] * seats)
+            rounds.record_tricks(game_id, browser, number, [number] + [0] * (seats - 1))
 
 
 def _referee_trick(seats: int) -> str:
@@ -123,19 +123,19 @@ def _game_pages(app: Flask, client: FlaskClient, names: list[str], last: int) ->
     label = f"{seats} players, round {last}"
     weights = [weigh(client, f"round: trump ({seats} players, round 1)", f"{game_path}/rounds/1")]
     _play_until(app, client, game_id, last - 1, seats)
-    device = _device(client)
+    browser = _browser(client)
     with app.test_request_context():
         if not games.get_game(game_id).table.deals_every_card(last):
             weights.append(weigh(client, f"round: trump ({label})", round_path))
-            rounds.record_trump(game_id, device, last, "wizard", "red")
+            rounds.record_trump(game_id, browser, last, "wizard", "red")
         dealer = games.get_game(game_id).view.round(last).dealer
         bids: list[int | None] = [0] * seats
         bids[dealer] = None
-        rounds.record_bids(game_id, device, last, bids)
+        rounds.record_bids(game_id, browser, last, bids)
     weights.append(weigh(client, f"round: bids ({label})", round_path))
     with app.test_request_context():
-        rounds.record_bids(game_id, device, last, [0] * seats)
-        rounds.save_trick_draft(game_id, device, last, 1, 0)
+        rounds.record_bids(game_id, browser, last, [0] * seats)
+        rounds.save_trick_draft(game_id, browser, last, 1, 0)
     weights.append(weigh(client, f"round: tricks ({label})", round_path))
     # A follower's phone: the spectator page mid-round, the table code's page, the referee.
     follower = app.test_client()
@@ -157,7 +157,7 @@ def _game_pages(app: Flask, client: FlaskClient, names: list[str], last: int) ->
     assert taker.get(link.group(1)).status_code == 303
     weights.append(weigh(taker, f"hand-over ({label})", "/handover"))
     with app.test_request_context():
-        rounds.record_tricks(game_id, device, last, [last] + [0] * (seats - 1))
+        rounds.record_tricks(game_id, browser, last, [last] + [0] * (seats - 1))
     weights.append(weigh(client, f"round: scored ({label})", round_path))
     weights.append(weigh(client, f"sheet ({label})", f"{game_path}/sheet"))
     weights.append(weigh(client, f"game over ({label})", game_path))
@@ -166,7 +166,7 @@ def _game_pages(app: Flask, client: FlaskClient, names: list[str], last: int) ->
     with app.test_request_context():
         rounds.correct_round(
             game_id,
-            device,
+            browser,
             last,
             turned=None if games.get_game(game_id).table.deals_every_card(last) else "green",
             chosen=None,

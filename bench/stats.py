@@ -29,8 +29,8 @@ from flask_migrate import upgrade
 from scorekeeper import create_app
 from scorekeeper.database import normalize_url
 from scorekeeper.extensions import db
-from scorekeeper.models import EntryRow, GameRow, Grant, PlayerRow, RoundRow
-from scorekeeper.services.sharing import Device
+from scorekeeper.models import EntryRow, GameRow, KeeperRow, PlayerRow, RoundRow
+from scorekeeper.services.sharing import Browser
 
 from .queries import counted
 
@@ -40,7 +40,7 @@ PLAYERS = 4
 ROUNDS = 10
 REPEAT = 5
 NAMES = ["Ann", "Bob", "Cy", "Dora", "Eve", "Finn", "Gus", "Hal"]
-DEVICE_KEY = "bench-device-key"
+BROWSER_KEY = "bench-browser-key"
 
 
 def _app(url: str) -> Flask:
@@ -76,11 +76,11 @@ def seed(app: Flask, games: int, kept: int | None = None, seed_value: int = 7) -
     """``games`` finished games in a few bulk inserts; the bench's browser keeps ``kept`` of
     them (all by default), spread evenly among the others, which other browsers keep."""
     rng = random.Random(seed_value)
-    device_hash = Device(DEVICE_KEY).hash
-    others = [Device(f"other-browser-{number}").hash for number in range(97)]
+    browser_hash = Browser(BROWSER_KEY).hash
+    others = [Browser(f"other-browser-{number}").hash for number in range(97)]
     every = games // (kept or games)
     start = datetime(2026, 1, 1, tzinfo=UTC)
-    game_rows, player_rows, round_rows, entry_rows, grant_rows = [], [], [], [], []
+    game_rows, player_rows, round_rows, entry_rows, keeper_rows = [], [], [], [], []
     for number in range(games):
         game_id = f"bench{number:019d}"
         moment = start + timedelta(minutes=number)
@@ -99,8 +99,8 @@ def seed(app: Flask, games: int, kept: int | None = None, seed_value: int = 7) -
                 "updated_at": moment,
             }
         )
-        keeper = device_hash if number % every == 0 else others[number % len(others)]
-        grant_rows.append({"device_hash": keeper, "game_id": game_id, "created_at": moment})
+        keeper = browser_hash if number % every == 0 else others[number % len(others)]
+        keeper_rows.append({"browser_hash": keeper, "game_id": game_id, "created_at": moment})
         for seat, name in enumerate(rng.sample(NAMES, PLAYERS)):
             player_rows.append({"game_id": game_id, "seat": seat, "name": name})
         for round_number in range(1, ROUNDS + 1):
@@ -127,7 +127,7 @@ def seed(app: Flask, games: int, kept: int | None = None, seed_value: int = 7) -
     with app.app_context():
         for model, rows in (
             (GameRow, game_rows),
-            (Grant, grant_rows),
+            (KeeperRow, keeper_rows),
             (PlayerRow, player_rows),
             (RoundRow, round_rows),
             (EntryRow, entry_rows),
@@ -143,7 +143,7 @@ def measure(app: Flask) -> tuple[float, int]:
     """The median seconds of ``/statistics`` over :data:`REPEAT` fetches, and its statements."""
     client = app.test_client()
     with client.session_transaction() as session:
-        session["device"] = DEVICE_KEY
+        session["device"] = BROWSER_KEY
     assert client.get("/statistics").status_code == 200  # warm the caches once
     times = []
     for _ in range(REPEAT):

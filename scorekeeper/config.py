@@ -63,7 +63,7 @@ def build(instance_path: str, overrides: Mapping[str, Any] | None = None) -> dic
         "LANGUAGES": ["en", "de"],
         # The API's bodies are small; a larger one is refused with 413 before it is read.
         "MAX_CONTENT_LENGTH": 64 * 1024,
-        # The session cookie carries this browser's device key (its edit right) and the
+        # The session cookie carries this browser's key (what makes it a keeper) and the
         # CSRF secret: signed, out of reach of scripts, not sent on cross-site requests,
         # and kept for as long as browsers keep a cookie.
         "SESSION_COOKIE_NAME": "tablet",

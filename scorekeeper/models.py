@@ -166,33 +166,33 @@ class EntryRow(db.Model):  # type: ignore[name-defined,misc]
     draft_tricks: Mapped[int | None]
 
 
-class Grant(db.Model):  # type: ignore[name-defined,misc]
-    """A browser's right to keep score of a game, by the hash of its cookie's device key."""
+class KeeperRow(db.Model):  # type: ignore[name-defined,misc]
+    """A keeper: a browser (by the hash of its cookie's key) that keeps the score of a game."""
 
-    __tablename__ = "grants"
+    __tablename__ = "keepers"
 
-    device_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    browser_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     game_id: Mapped[str] = mapped_column(
         ForeignKey("games.id", ondelete="CASCADE"), primary_key=True, index=True
     )
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class EndedGrant(db.Model):  # type: ignore[name-defined,misc]
-    """A browser's right to keep score of a game that another browser (or app) took over: its
-    next write is told so, and how to take the game back. A browser has a grant or an ended
-    one for a game, never both."""
+class EndedKeeperRow(db.Model):  # type: ignore[name-defined,misc]
+    """A browser that kept the score of a game until another browser (or app) took it over:
+    its next write is told so, and how to take the game back. A browser has a keeper row or an
+    ended one for a game, never both."""
 
-    __tablename__ = "ended_grants"
+    __tablename__ = "ended_keepers"
 
-    device_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    browser_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
     game_id: Mapped[str] = mapped_column(
         ForeignKey("games.id", ondelete="CASCADE"), primary_key=True, index=True
     )
     ended_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
-class Handover(db.Model):  # type: ignore[name-defined,misc]
+class HandoverRow(db.Model):  # type: ignore[name-defined,misc]
     """A link (its token's hash) handing the right to keep score to one browser, once."""
 
     __tablename__ = "handovers"
@@ -205,7 +205,7 @@ class Handover(db.Model):  # type: ignore[name-defined,misc]
     used_at: Mapped[datetime | None]
 
 
-class RoundChange(db.Model):  # type: ignore[name-defined,misc]
+class ChangeRow(db.Model):  # type: ignore[name-defined,misc]
     """One write to a round (the audit trail), in the transaction of the write it records."""
 
     __tablename__ = "round_changes"

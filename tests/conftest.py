@@ -26,7 +26,7 @@ from scorekeeper.database import normalize_url
 from scorekeeper.extensions import cache, db, limiter
 
 from .api_client import ApiClient
-from .confidant import Confidant
+from .keeper_phone import KeeperPhone
 from .openapi_check import CheckedClient
 
 # Hypothesis: CI's profile draws as many examples as the properties were written for; the
@@ -42,8 +42,8 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 DATA_TABLES = (
     "round_changes",
     "handovers",
-    "grants",
-    "ended_grants",
+    "keepers",
+    "ended_keepers",
     "table_codes",
     "entries",
     "rounds",
@@ -282,15 +282,15 @@ def api(client: FlaskClient) -> ApiClient:
 
 
 @pytest.fixture
-def phone(client: FlaskClient) -> Confidant:
-    """The Confidant's phone: the round screen's taps, a form POST each."""
-    return Confidant(client)
+def phone(client: FlaskClient) -> KeeperPhone:
+    """The KeeperPhone's phone: the round screen's taps, a form POST each."""
+    return KeeperPhone(client)
 
 
 @pytest.fixture
-def other_phone(app: Flask) -> Confidant:
+def other_phone(app: Flask) -> KeeperPhone:
     """Another phone at the table, with cookies of its own."""
-    return Confidant(app.test_client())
+    return KeeperPhone(app.test_client())
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:

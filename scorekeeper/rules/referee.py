@@ -137,7 +137,7 @@ def change_bid(game: GameView, round_number: int, seat: int, bid: int | None) ->
     The restriction falls on the dealer: when another player's new bid leaves the dealer's
     bid forbidden (the bids would add up to the cards), the new bid stands and the dealer's
     bid is taken back, for the dealer to bid again, as the table does when bids are revealed
-    together. Refusing the new bid instead would leave the Confidant no way to record it
+    together. Refusing the new bid instead would leave the keeper no way to record it
     before the dealer's (which the bids as they stand may forbid in turn).
     """
     view = game.round(round_number)

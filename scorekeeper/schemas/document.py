@@ -20,7 +20,7 @@ MAX_AUDIT_ENTRIES = cards.DECK_SIZE // MIN_PLAYERS * 25
 
 
 SCHEMA_VERSION: Literal[1] = 1
-#: What wrote to a round (see :class:`models.RoundChange`).
+#: What wrote to a round (see :class:`models.ChangeRow`).
 Kind = Literal[
     "trump",
     "bids",

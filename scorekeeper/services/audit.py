@@ -12,7 +12,7 @@ from typing import Literal
 from sqlalchemy import ColumnElement, func, select, tuple_
 
 from ..extensions import db
-from ..models import RoundChange
+from ..models import ChangeRow
 from ..rules.cards import TrumpCard
 from ..rules.game import RoundRecord
 from ..schemas import document
@@ -213,16 +213,16 @@ def round_changes(
     :attr:`Facts.hidden_bids`."""
     game.round(number)  # an unknown round is a RoundNotFound
     limit = limit or CHANGES_PAGE
-    statement = select(RoundChange).where(
-        RoundChange.game_id == game.id, RoundChange.round_number == number
+    statement = select(ChangeRow).where(
+        ChangeRow.game_id == game.id, ChangeRow.round_number == number
     )
     start = read_cursor(before)
     # The row's id: ASCII digits that fit the id column (a longer key starts no page).
     if start is not None and start[1].isascii() and start[1].isdigit() and len(start[1]) <= 18:
         statement = statement.where(
-            tuple_(RoundChange.changed_at, RoundChange.id) < tuple_(start[0], int(start[1]))
+            tuple_(ChangeRow.changed_at, ChangeRow.id) < tuple_(start[0], int(start[1]))
         )
-    statement = statement.order_by(RoundChange.changed_at.desc(), RoundChange.id.desc())
+    statement = statement.order_by(ChangeRow.changed_at.desc(), ChangeRow.id.desc())
     rows = list(db.session.scalars(statement.limit(limit + 1)))
     last = rows[limit - 1] if len(rows) > limit else None
     return ChangePage(
@@ -247,23 +247,23 @@ def audit_trails(
     by_id = {game.id: game for game in games}
     if not by_id:
         return {}
-    chosen: list[ColumnElement[bool]] = [RoundChange.game_id.in_(list(by_id))]
+    chosen: list[ColumnElement[bool]] = [ChangeRow.game_id.in_(list(by_id))]
     if number is not None:
-        chosen.append(RoundChange.round_number == number)
+        chosen.append(ChangeRow.round_number == number)
     latest = (
         func.row_number()
         .over(
-            partition_by=RoundChange.game_id,
-            order_by=(RoundChange.changed_at.desc(), RoundChange.id.desc()),
+            partition_by=ChangeRow.game_id,
+            order_by=(ChangeRow.changed_at.desc(), ChangeRow.id.desc()),
         )
         .label("latest")
     )
-    ranked = select(RoundChange.id, latest).where(*chosen).subquery()
+    ranked = select(ChangeRow.id, latest).where(*chosen).subquery()
     statement = (
-        select(RoundChange)
-        .join(ranked, ranked.c.id == RoundChange.id)
+        select(ChangeRow)
+        .join(ranked, ranked.c.id == ChangeRow.id)
         .where(ranked.c.latest <= AUDIT_EXPORTED)
-        .order_by(RoundChange.changed_at, RoundChange.id)
+        .order_by(ChangeRow.changed_at, ChangeRow.id)
     )
     trails: dict[str, list[Change]] = {game_id: [] for game_id in by_id}
     for row in db.session.scalars(statement):
@@ -271,7 +271,7 @@ def audit_trails(
     return trails
 
 
-def _changes(game: GameSnapshot, rows: Sequence[RoundChange]) -> Iterator[Change]:
+def _changes(game: GameSnapshot, rows: Sequence[ChangeRow]) -> Iterator[Change]:
     for row in rows:
         if not 1 <= row.round_number <= game.table.rules.rounds:
             continue

@@ -12,7 +12,7 @@ from sqlalchemy.exc import IntegrityError
 
 from ..errors import GameExists
 from ..extensions import db
-from ..models import GameRow, Grant, PlayerRow, utcnow
+from ..models import GameRow, KeeperRow, PlayerRow, utcnow
 from ..rules.table import Table, clean_names, full_game_rounds
 from ..rules.variants import (
     BidReveal,
@@ -26,7 +26,7 @@ from ..rules.variants import (
 )
 from .ids import EDIT_TOKEN_BYTES, GAME_ID_BYTES
 from .loading import GameSnapshot, live_game, load_game
-from .sharing import Credential, Device, as_keeper, hash_token
+from .sharing import Browser, KeeperProof, as_keeper, hash_token
 from .transaction import write_transaction
 
 
@@ -59,10 +59,10 @@ def create_game(
     rounds: int | None = None,
     special_cards: Collection[str] = (),
     round_plan: str = RoundPlan.EVERY_HAND,
-    device: Device | None = None,
+    browser: Browser | None = None,
     game_id: str | None = None,
 ) -> NewGame:
-    """Start a game (a missing first dealer drawn at random); ``device`` may edit it.
+    """Start a game (a missing first dealer drawn at random); ``browser`` may edit it.
 
     ``game_id``: the id the caller chose (a form sent twice asks for the same one); a game
     already started with it raises :class:`GameExists`, however close the two requests."""
@@ -93,8 +93,10 @@ def create_game(
             if game_id is not None and db.session.get(GameRow, game_id) is not None:
                 raise GameExists()
             db.session.add(game)
-            if device is not None:
-                db.session.add(Grant(device_hash=device.hash, game_id=game.id, created_at=now))
+            if browser is not None:
+                db.session.add(
+                    KeeperRow(browser_hash=browser.hash, game_id=game.id, created_at=now)
+                )
     except IntegrityError:
         # Only a chosen id can be taken (a fresh one has 144 random bits): by a request that
         # inserted it while this one was between its check and its insert.
@@ -126,10 +128,10 @@ def new_game_row(table: Table, token: str, created_at: datetime, updated_at: dat
 
 
 def delete_game(
-    game_id: str, token: Credential, *, if_match: Collection[int] | None = None
+    game_id: str, proof: KeeperProof, *, if_match: Collection[int] | None = None
 ) -> None:
     """Delete a game: it reads as unknown from now on (its facts are kept, marked deleted)."""
-    with as_keeper(game_id, token, if_match) as game:
+    with as_keeper(game_id, proof, if_match) as game:
         now = utcnow()
         db.session.execute(
             update(GameRow)
@@ -139,15 +141,15 @@ def delete_game(
         )
 
 
-def known_names(device: Device | None, limit: int = 60) -> list[str]:
+def known_names(browser: Browser | None, limit: int = 60) -> list[str]:
     """Player names from the games this browser keeps, most recent games first, each once."""
-    if device is None:
+    if browser is None:
         return []
     statement = (
         select(PlayerRow.name, GameRow.updated_at)
         .join(GameRow, GameRow.id == PlayerRow.game_id)
-        .join(Grant, Grant.game_id == GameRow.id)
-        .where(Grant.device_hash == device.hash, GameRow.deleted_at.is_(None))
+        .join(KeeperRow, KeeperRow.game_id == GameRow.id)
+        .where(KeeperRow.browser_hash == browser.hash, GameRow.deleted_at.is_(None))
         .order_by(GameRow.updated_at.desc(), PlayerRow.seat)
         .limit(limit * 6)
     )

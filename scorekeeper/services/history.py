@@ -23,13 +23,13 @@ from sqlalchemy.orm import selectinload
 
 from .. import errors
 from ..extensions import db
-from ..models import EntryRow, GameRow, Grant, PlayerRow, utcnow
+from ..models import EntryRow, GameRow, KeeperRow, PlayerRow, utcnow
 from ..rules.game import GameStatus
 from ..rules.table import NAME_MAX_LENGTH, search_key
 from . import ids, loading, sharing, transaction
 from .loading import GameSnapshot
 from .paging import cursor, read_cursor
-from .sharing import Device
+from .sharing import Browser
 
 RESTORE_DAYS = 30
 #: Games on one page of the list; ``shown`` may ask for more, up to MAX_GAMES_SHOWN.
@@ -69,11 +69,11 @@ class DeletedGame:
     restorable_until: datetime
 
 
-def kept_by(device: Device | None) -> ColumnElement[bool]:
-    """Whether ``device`` keeps the game (holds the right to change it)."""
-    if device is None:
+def kept_by(browser: Browser | None) -> ColumnElement[bool]:
+    """Whether ``browser`` keeps the game (holds the right to change it)."""
+    if browser is None:
         return literal(False)
-    return exists().where(Grant.game_id == GameRow.id, Grant.device_hash == device.hash)
+    return exists().where(KeeperRow.game_id == GameRow.id, KeeperRow.browser_hash == browser.hash)
 
 
 def restorable(now: datetime | None = None) -> ColumnElement[bool]:
@@ -103,7 +103,7 @@ def searchable(search: str) -> bool:
 
 
 def game_list(
-    device: Device | None,
+    browser: Browser | None,
     followed: Sequence[str] = (),
     *,
     status: str = "",
@@ -118,7 +118,7 @@ def game_list(
     if not searchable(search.strip()):
         return GameList(games=[])
     followed_ids = [game_id for game_id in followed if ids.valid_id(game_id)]
-    kept = kept_by(device)
+    kept = kept_by(browser)
     whose = or_(kept, GameRow.id.in_(followed_ids)) if followed_ids else kept
     statement = select(GameRow, kept.label("kept")).where(whose, GameRow.deleted_at.is_(None))
     if status in tuple(GameStatus):
@@ -151,14 +151,14 @@ def game_list(
     return GameList(games=games, older=cursor(last.updated_at, last.id) if last else None)
 
 
-def deleted_games(device: Device | None, now: datetime | None = None) -> list[DeletedGame]:
+def deleted_games(browser: Browser | None, now: datetime | None = None) -> list[DeletedGame]:
     """The games this browser deleted that can still be restored, the latest first."""
-    if device is None:
+    if browser is None:
         return []
     statement = (
         select(GameRow)
-        .join(Grant, Grant.game_id == GameRow.id)
-        .where(Grant.device_hash == device.hash, restorable(now))
+        .join(KeeperRow, KeeperRow.game_id == GameRow.id)
+        .where(KeeperRow.browser_hash == browser.hash, restorable(now))
         .order_by(GameRow.deleted_at.desc())
         .limit(GAMES_PAGE)
         .options(selectinload(GameRow.players))
@@ -174,9 +174,9 @@ def deleted_games(device: Device | None, now: datetime | None = None) -> list[De
     ]
 
 
-def restore_game(game_id: str, device: Device | None) -> GameSnapshot:
+def restore_game(game_id: str, browser: Browser | None) -> GameSnapshot:
     """Undo the deletion of a game, within :data:`RESTORE_DAYS` days of it."""
-    if device is None:
+    if browser is None:
         raise errors.TokenMissing()
     if not ids.valid_id(game_id):
         raise errors.GameNotFound()
@@ -189,7 +189,7 @@ def restore_game(game_id: str, device: Device | None) -> GameSnapshot:
         ).one_or_none()
         if game is None:
             raise errors.GameNotFound()
-        if not sharing.has_grant(game.id, device):
+        if not sharing.is_keeper(game.id, browser):
             raise errors.NotKeeper()
         game.deleted_at = None
         game.version += 1
@@ -212,15 +212,15 @@ def purge_deleted(days: int = RESTORE_DAYS, now: datetime | None = None) -> int:
 # -- Export everything ----------------------------------------------------------------
 
 
-def kept_ids(device: Device | None) -> list[str]:
+def kept_ids(browser: Browser | None) -> list[str]:
     """The ids of every game this browser keeps, newest activity first (for "export
     everything", which reads them :data:`EXPORT_CHUNK` at a time)."""
-    if device is None:
+    if browser is None:
         return []
     statement = (
         select(GameRow.id)
-        .join(Grant, Grant.game_id == GameRow.id)
-        .where(Grant.device_hash == device.hash, GameRow.deleted_at.is_(None))
+        .join(KeeperRow, KeeperRow.game_id == GameRow.id)
+        .where(KeeperRow.browser_hash == browser.hash, GameRow.deleted_at.is_(None))
         .order_by(GameRow.updated_at.desc(), GameRow.id)
     )
     return list(db.session.scalars(statement))

@@ -17,7 +17,7 @@ from sqlalchemy.orm import selectinload
 
 from ..errors import GameImportRefused, RoundImportRefused
 from ..extensions import db
-from ..models import EntryRow, GameRow, Grant, RoundChange, RoundRow, utcnow
+from ..models import ChangeRow, EntryRow, GameRow, KeeperRow, RoundRow, utcnow
 from ..rules.table import Table
 from . import ids, import_document, loading, transaction
 from .games import new_game_row
@@ -25,7 +25,7 @@ from .history import kept_by, restorable
 from .import_document import Document
 from .import_file import ParsedGame, game_label, parse_game
 from .import_file.replay import Refusal
-from .sharing import Device
+from .sharing import Browser
 
 #: Games written in one transaction, and held in memory before. Each batch holds the write
 #: lock (SQLite's, or the rows' on PostgreSQL) for a few milliseconds, and other requests run
@@ -43,7 +43,7 @@ class Started:
 
 @dataclass(frozen=True)
 class Written:
-    """A game an import wrote, not yet granted to the browser."""
+    """A game an import wrote, whose keeper the browser is not yet."""
 
     id: str
     edit_token: str
@@ -66,13 +66,13 @@ def _identity(created_at: datetime, table: Table) -> tuple[datetime, Table]:
     return created_at.astimezone(UTC).replace(microsecond=0), table
 
 
-def kept_identities(device: Device | None) -> dict[tuple[datetime, Table], bool]:
-    """The games ``device`` keeps, each with whether it is deleted (and still restorable)."""
-    if device is None:
+def kept_identities(browser: Browser | None) -> dict[tuple[datetime, Table], bool]:
+    """The games ``browser`` keeps, each with whether it is deleted (and still restorable)."""
+    if browser is None:
         return {}
     statement = (
         select(GameRow)
-        .where(kept_by(device), or_(GameRow.deleted_at.is_(None), restorable()))
+        .where(kept_by(browser), or_(GameRow.deleted_at.is_(None), restorable()))
         .options(selectinload(GameRow.players))
     )
     return {
@@ -82,12 +82,12 @@ def kept_identities(device: Device | None) -> dict[tuple[datetime, Table], bool]
     }
 
 
-def _one_import_at_a_time(device: Device) -> None:
+def _one_import_at_a_time(browser: Browser) -> None:
     """Make an import wait for another one by the same browser (a form sent twice), so that
     it finds the games the first started: a PostgreSQL lock named after the browser (SQLite's
     write transactions run one at a time already)."""
     if db.session.get_bind().dialect.name == "postgresql":
-        key = int(device.hash[:15], 16)  # 60 bits of the hash: within a bigint
+        key = int(browser.hash[:15], 16)  # 60 bits of the hash: within a bigint
         db.session.execute(select(func.pg_advisory_xact_lock(key)))
 
 
@@ -115,17 +115,17 @@ def _parsed(index: int, item: Any, now: datetime) -> ParsedGame:
         raise GameImportRefused(game=game_label(index, item), reason=refusal.reason) from None
 
 
-def import_games(document: Document, device: Device | None = None) -> Imported:
+def import_games(document: Document, browser: Browser | None = None) -> Imported:
     """Every game of an export as a new game with a new id and token, or nothing when the
-    rules refuse one; ``device`` gets the right to edit them. A game it keeps already (or
+    rules refuse one; ``browser`` becomes their keeper. A game it keeps already (or
     deleted and can still restore) is left out, so a file imported twice starts no game twice.
 
     The games are read from the file one at a time, and written in short transactions of
-    :data:`BATCH_GAMES` games as they come, and the browser's grants in a last one: until it
-    commits, no one knows the new games' ids, and no list shows them. A game the rules
+    :data:`BATCH_GAMES` games as they come, and the browser is made their keeper in a last one:
+    until it commits, no one knows the new games' ids, and no list shows them. A game the rules
     refuse, or any failure on the way, deletes the games written before it: all or nothing."""
     import_document.count_games(document)  # the file's own refusals (the views asked too)
-    kept = kept_identities(device)
+    kept = kept_identities(browser)
     db.session.rollback()  # the read ends: no transaction stays open while the file is read
     now = utcnow()
     batch: list[ParsedGame] = []
@@ -140,16 +140,16 @@ def import_games(document: Document, device: Device | None = None) -> Imported:
                 left_out[kept[identity]] += 1
             else:
                 batch.append(game)
-                if device is not None:
+                if browser is not None:
                     kept[identity] = False  # the same game twice in one file: once
             if len(batch) == BATCH_GAMES:
                 written += _write_batch(batch)
                 batch = []
         if batch:
             written += _write_batch(batch)
-        if device is not None:
+        if browser is not None:
             with transaction.write_transaction():
-                written, left_out = _grant(written, left_out, device)
+                written, left_out = _keep(written, left_out, browser)
     except BaseException:
         _discard([game.id for game in written])
         raise
@@ -168,31 +168,32 @@ def _write_batch(games: list[ParsedGame]) -> list[Written]:
     return written
 
 
-def _grant(
+def _keep(
     written: list[Written],
     left_out: Counter[bool],
-    device: Device,
+    browser: Browser,
 ) -> tuple[list[Written], Counter[bool]]:
-    """The browser's right to edit the games written, except those another import of the
-    same browser has granted it meanwhile (a form sent twice): those are deleted again."""
-    _one_import_at_a_time(device)
-    kept = kept_identities(device)
-    granted, again = [], []
+    """Make the browser the keeper of the games written, except those another import of the
+    same browser made it keeper of meanwhile (a form sent twice): those are deleted again."""
+    _one_import_at_a_time(browser)
+    kept = kept_identities(browser)
+    kept_now, again = [], []
     for game in written:
         if game.dated and game.identity in kept:
             left_out[kept[game.identity]] += 1
             again.append(game.id)
         else:
-            granted.append(game)
+            kept_now.append(game)
     if again:
         db.session.execute(delete(GameRow).where(GameRow.id.in_(again)))
-    if granted:
+    if kept_now:
         now = utcnow()
         rows = [
-            {"device_hash": device.hash, "game_id": game.id, "created_at": now} for game in granted
+            {"browser_hash": browser.hash, "game_id": game.id, "created_at": now}
+            for game in kept_now
         ]
-        db.session.execute(insert(Grant), rows)
-    return granted, left_out
+        db.session.execute(insert(KeeperRow), rows)
+    return kept_now, left_out
 
 
 def _discard(game_ids: list[str]) -> None:
@@ -221,7 +222,7 @@ def _write(games: list[ParsedGame]) -> list[Written]:
         identity = _identity(game.created_at, game.table)
         written.append(Written(row.id, token, identity, game.dated))
     db.session.flush()  # the games and their players, before the rows that name them
-    for model, rows in ((RoundRow, rounds), (EntryRow, entries), (RoundChange, changes)):
+    for model, rows in ((RoundRow, rounds), (EntryRow, entries), (ChangeRow, changes)):
         if rows:
             db.session.execute(insert(model), rows)
     return written

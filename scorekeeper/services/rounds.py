@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import delete, insert, update
 
 from ..extensions import db
-from ..models import EntryRow, RoundChange, RoundRow, utcnow
+from ..models import ChangeRow, EntryRow, RoundRow, utcnow
 from ..rules.bids import verify_bid_range
 from ..rules.cards import trump_from
 from ..rules.game import RoundRecord, RoundState
@@ -49,7 +49,7 @@ from ..rules.tricks import (
 from ..schemas.document import Facts
 from . import stack
 from .loading import GameSnapshot, round_rows
-from .sharing import Credential, as_keeper
+from .sharing import KeeperProof, as_keeper
 from .transaction import bump_version
 
 # The ORM's bulk statements: rows inserted, or updated by their primary key, as given.
@@ -57,7 +57,7 @@ _INSERT_ROUND = insert(RoundRow)
 _UPDATE_ROUND = update(RoundRow).execution_options(synchronize_session=False)
 _INSERT_ENTRIES = insert(EntryRow)
 _UPDATE_ENTRIES = update(EntryRow).execution_options(synchronize_session=False)
-_INSERT_AUDIT = insert(RoundChange)
+_INSERT_AUDIT = insert(ChangeRow)
 
 
 class RoundEdit:
@@ -141,14 +141,14 @@ class RoundEdit:
 @contextmanager
 def round_edit(
     game_id: str,
-    token: Credential,
+    proof: KeeperProof,
     number: int,
     if_match: Collection[int] | None,
     values: Callable[[Table], None] | None = None,
 ) -> Iterator[RoundEdit]:
     """Round ``number`` of the game, locked, for the block to change; written when it ends
     (``values``: as :func:`as_keeper` takes them)."""
-    with as_keeper(game_id, token, if_match, number, values) as game:
+    with as_keeper(game_id, proof, if_match, number, values) as game:
         edit = RoundEdit(game, number)
         yield edit
         edit.write()
@@ -156,7 +156,7 @@ def round_edit(
 
 def record_trump(
     game_id: str,
-    token: Credential,
+    proof: KeeperProof,
     number: int,
     turned: str,
     chosen: str | None = None,
@@ -166,7 +166,7 @@ def record_trump(
 ) -> GameSnapshot:
     """Record (or change) the card turned in round ``number`` and the trump it gives;
     ``scored_too=False`` refuses a round already scored (the pages correct those as a whole)."""
-    with round_edit(game_id, token, number, if_match) as edit:
+    with round_edit(game_id, proof, number, if_match) as edit:
         if not scored_too:
             verify_not_scored(edit.view, number)
         verify_trump_turn(edit.view, number)
@@ -181,7 +181,7 @@ def record_trump(
 
 def record_bids(
     game_id: str,
-    token: Credential,
+    proof: KeeperProof,
     number: int,
     bids: Sequence[int | None],
     *,
@@ -189,7 +189,7 @@ def record_bids(
 ) -> GameSnapshot:
     """Record (or replace) the bids of round ``number``; ``None`` is a bid not made yet."""
     in_range = partial(verify_bid_range, round_number=number, bids=bids)
-    with round_edit(game_id, token, number, if_match, in_range) as edit:
+    with round_edit(game_id, proof, number, if_match, in_range) as edit:
         verify_bids_turn(edit.view, number, bids)
         edit.round = _cloud_kept(replace(edit.round, bids=tuple(bids)))
         edit.audit("bids")
@@ -207,7 +207,7 @@ class BidRecorded:
 
 def record_bid(
     game_id: str,
-    token: Credential,
+    proof: KeeperProof,
     number: int,
     seat: int,
     bid: int | None,
@@ -217,7 +217,7 @@ def record_bid(
     """Record (``None``: take back) one player's bid in round ``number``, keeping the others,
     while the round is not yet scored (a scored round is corrected as a whole). A dealer's
     bid that the new bid leaves forbidden is taken back, for the dealer to bid again."""
-    with round_edit(game_id, token, number, if_match) as edit:
+    with round_edit(game_id, proof, number, if_match) as edit:
         view = edit.view
         verify_not_scored(view, number)
         _verify_seat(view.table, seat)
@@ -243,7 +243,7 @@ def _verify_seat(table: Table, seat: int) -> None:
 
 def record_tricks(
     game_id: str,
-    token: Credential,
+    proof: KeeperProof,
     number: int,
     tricks: Sequence[int],
     *,
@@ -254,7 +254,7 @@ def record_tricks(
     """Record (or correct) the tricks won in round ``number``, which scores it, with whether
     the Bomb was played and the Cloud's change of a bid (``None``: none)."""
     in_range = partial(verify_trick_counts, round_number=number, tricks=tricks)
-    with round_edit(game_id, token, number, if_match, in_range) as edit:
+    with round_edit(game_id, proof, number, if_match, in_range) as edit:
         verify_specials_turn(edit.view, number, bomb=bomb, cloud=None)
         verify_tricks_turn(edit.view, number, tricks, bomb=bomb)
         verify_specials_turn(edit.view, number, bomb=bomb, cloud=cloud, tricks=tricks)
@@ -271,7 +271,7 @@ def _write_tricks(edit: RoundEdit, tricks: Sequence[int]) -> None:
 
 def correct_round(
     game_id: str,
-    token: Credential,
+    proof: KeeperProof,
     number: int,
     *,
     turned: str | None,
@@ -284,7 +284,7 @@ def correct_round(
     """Replace a scored round's trump, bids and tricks at once, under the same checks;
     ``turned`` is ``None`` for the round that deals every card (it has no trump to give);
     ``specials``: the Bomb flag and the Cloud's change (``None``: as recorded)."""
-    with round_edit(game_id, token, number, if_match) as edit:
+    with round_edit(game_id, proof, number, if_match) as edit:
         view = edit.view
         if not edit.scored:
             raise OutOfTurnError(
@@ -309,7 +309,7 @@ def correct_round(
 
 def save_trick_draft(
     game_id: str,
-    token: Credential,
+    proof: KeeperProof,
     number: int,
     seat: int,
     count: int | None,
@@ -319,7 +319,7 @@ def save_trick_draft(
     """Keep the tricks one player won, tapped in while round ``number`` is played (``None``
     clears them), audited as ``draft`` (so undone like any write) when the count changed.
     Drafts are never scored: :func:`score_round` scores the round."""
-    with round_edit(game_id, token, number, if_match) as edit:
+    with round_edit(game_id, proof, number, if_match) as edit:
         view = edit.view
         verify_being_played(view, number)
         _verify_seat(view.table, seat)
@@ -337,7 +337,7 @@ def save_trick_draft(
 
 def record_trick_winner(
     game_id: str,
-    token: Credential,
+    proof: KeeperProof,
     number: int,
     winner: Winner,
     *,
@@ -345,7 +345,7 @@ def record_trick_winner(
 ) -> GameSnapshot:
     """Tally the next trick of round ``number`` as won by ``winner`` (a seat, or ``None``:
     nobody), while the round is played; undo takes the tap back."""
-    with round_edit(game_id, token, number, if_match) as edit:
+    with round_edit(game_id, proof, number, if_match) as edit:
         view = edit.view
         verify_being_played(view, number)
         verify_trick_winner(view.table, number, edit.round.tally, winner, edit.round.trump)
@@ -358,7 +358,7 @@ def record_trick_winner(
 
 def score_round(
     game_id: str,
-    token: Credential,
+    proof: KeeperProof,
     number: int,
     *,
     all_made: bool = False,
@@ -366,7 +366,7 @@ def score_round(
 ) -> GameSnapshot:
     """Score round ``number`` from the tricks tapped in (the one missing count filled in from
     the sum), or, with ``all_made``, with every player not tapped in having made their bid."""
-    with round_edit(game_id, token, number, if_match) as edit:
+    with round_edit(game_id, proof, number, if_match) as edit:
         view = edit.view
         verify_being_played(view, number)
         bomb = edit.round.bomb

@@ -14,7 +14,7 @@ from ..rules.specials import CloudBid
 from ..rules.tally import bomb_tallied
 from .loading import GameSnapshot
 from .rounds import RoundEdit, round_edit
-from .sharing import Credential
+from .sharing import KeeperProof
 
 
 def _write(edit: RoundEdit, *, bomb: bool, cloud: CloudBid | None) -> None:
@@ -38,7 +38,7 @@ def _write(edit: RoundEdit, *, bomb: bool, cloud: CloudBid | None) -> None:
 
 def record_bomb(
     game_id: str,
-    token: Credential,
+    proof: KeeperProof,
     number: int,
     played: bool,
     *,
@@ -46,14 +46,14 @@ def record_bomb(
 ) -> GameSnapshot:
     """Record whether the Bomb was played in round ``number`` (while it is played): its
     tricks then add up to the cards minus one."""
-    with round_edit(game_id, token, number, if_match) as edit:
+    with round_edit(game_id, proof, number, if_match) as edit:
         _write(edit, bomb=played, cloud=edit.round.cloud)
     return edit.result()
 
 
 def record_cloud(
     game_id: str,
-    token: Credential,
+    proof: KeeperProof,
     number: int,
     seat: int | None,
     *,
@@ -62,7 +62,7 @@ def record_cloud(
 ) -> GameSnapshot:
     """Record that ``seat`` won the Cloud's trick in round ``number`` and bids one more
     (``up``) or one less than the bid made; ``seat`` ``None`` takes the change back."""
-    with round_edit(game_id, token, number, if_match) as edit:
+    with round_edit(game_id, proof, number, if_match) as edit:
         cloud = None
         if seat is not None:
             bids = edit.view.round(number).bids or ()

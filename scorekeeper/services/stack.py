@@ -19,37 +19,37 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.orm import aliased
 
 from ..extensions import db
-from ..models import RoundChange
+from ..models import ChangeRow
 
 UNDO = "undo"
 REDO = "redo"
 
 _COLUMNS = (
-    RoundChange.id,
-    RoundChange.round_number,
-    RoundChange.kind,
-    RoundChange.old,
-    RoundChange.new,
-    RoundChange.below,
-    RoundChange.reverts,
-    RoundChange.reached,
-    RoundChange.corrected_before,
+    ChangeRow.id,
+    ChangeRow.round_number,
+    ChangeRow.kind,
+    ChangeRow.old,
+    ChangeRow.new,
+    ChangeRow.below,
+    ChangeRow.reverts,
+    ChangeRow.reached,
+    ChangeRow.corrected_before,
 )
-_REVERTED = aliased(RoundChange)
+_REVERTED = aliased(ChangeRow)
 # The game's last row, with the change it takes back or puts back (an undo's or a redo's).
 _LAST = (
     select(*_COLUMNS, *(getattr(_REVERTED, column.key) for column in _COLUMNS))
-    .outerjoin(_REVERTED, _REVERTED.id == RoundChange.reverts)
-    .where(RoundChange.game_id == bindparam("game_id"))
-    .order_by(RoundChange.id.desc())
+    .outerjoin(_REVERTED, _REVERTED.id == ChangeRow.reverts)
+    .where(ChangeRow.game_id == bindparam("game_id"))
+    .order_by(ChangeRow.id.desc())
     .limit(1)
 )
-_BY_ID = select(*_COLUMNS).where(RoundChange.id == bindparam("id"))
+_BY_ID = select(*_COLUMNS).where(ChangeRow.id == bindparam("id"))
 # The change pushed on top of another (the latest: one pushed before it was cleared).
 _ABOVE = (
     select(*_COLUMNS)
-    .where(RoundChange.game_id == bindparam("game_id"), RoundChange.below == bindparam("id"))
-    .order_by(RoundChange.id.desc())
+    .where(ChangeRow.game_id == bindparam("game_id"), ChangeRow.below == bindparam("id"))
+    .order_by(ChangeRow.id.desc())
     .limit(1)
 )
 

@@ -14,11 +14,11 @@ from sqlalchemy import and_, select
 
 from ..database import folded
 from ..extensions import db
-from ..models import EntryRow, GameRow, Grant, PlayerRow, RoundRow
+from ..models import EntryRow, GameRow, KeeperRow, PlayerRow, RoundRow
 from ..rules.scoring import score
 from ..rules.specials import CloudBid, scored_bid
 from ..rules.table import fold_case
-from .sharing import Device
+from .sharing import Browser
 
 SPARK_POINTS = 30
 PAIRS_SHOWN = 50
@@ -210,12 +210,12 @@ def statistics_of(games: Sequence[KeptGame]) -> Statistics:
     )
 
 
-def kept_games(device: Device) -> list[KeptGame]:
-    """The facts of the games ``device`` keeps, oldest first, in two statements, asked of the
+def kept_games(browser: Browser) -> list[KeptGame]:
+    """The facts of the games ``browser`` keeps, oldest first, in two statements, asked of the
     tables' columns (SQLAlchemy Core): the rows are many, and plain rows cost far less."""
-    tables = [model.__table__ for model in (GameRow, PlayerRow, EntryRow, Grant, RoundRow)]
-    games, players, entries, grants, rounds = tables
-    mine = (grants.c.device_hash == device.hash, games.c.deleted_at.is_(None))
+    tables = [model.__table__ for model in (GameRow, PlayerRow, EntryRow, KeeperRow, RoundRow)]
+    games, players, entries, keepers, rounds = tables
+    mine = (keepers.c.browser_hash == browser.hash, games.c.deleted_at.is_(None))
     seated = db.session.execute(
         select(
             games.c.id,
@@ -224,7 +224,7 @@ def kept_games(device: Device) -> list[KeptGame]:
             players.c.name,
             folded(players.c.name),
         )
-        .join_from(games, grants, grants.c.game_id == games.c.id)
+        .join_from(games, keepers, keepers.c.game_id == games.c.id)
         .join(players, players.c.game_id == games.c.id)
         .where(*mine)
         .order_by(games.c.created_at, games.c.id)
@@ -239,7 +239,7 @@ def kept_games(device: Device) -> list[KeptGame]:
             rounds.c.cloud_seat,
             rounds.c.cloud_bid,
         )
-        .join_from(entries, grants, grants.c.game_id == entries.c.game_id)
+        .join_from(entries, keepers, keepers.c.game_id == entries.c.game_id)
         .join(games, games.c.id == entries.c.game_id)
         .join(
             rounds,
@@ -261,8 +261,8 @@ def kept_games(device: Device) -> list[KeptGame]:
     return list(kept.values())
 
 
-def statistics(device: Device | None) -> Statistics:
+def statistics(browser: Browser | None) -> Statistics:
     """The players' statistics over the games this browser keeps, in two statements."""
-    if device is None:
+    if browser is None:
         return Statistics(players=[], pairs=[])
-    return statistics_of(kept_games(device))
+    return statistics_of(kept_games(browser))

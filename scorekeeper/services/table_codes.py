@@ -27,12 +27,12 @@ from .ids import EDIT_TOKEN_BYTES
 from .loading import aware
 from .sharing import (
     VOID_CODE,
-    Credential,
-    Device,
-    has_grant,
+    Browser,
+    KeeperProof,
+    is_keeper,
     lock_game,
     take_over,
-    verify_token,
+    verify_keeper,
 )
 from .transaction import write_transaction
 
@@ -95,13 +95,13 @@ def _store(game_id: str, secret: str | bytes) -> str:
     return code
 
 
-def new_code(game_id: str, credential: Credential, secret: str | bytes) -> str:
+def new_code(game_id: str, proof: KeeperProof, secret: str | bytes) -> str:
     """A new table code, made by whoever may keep the score; the old one no longer works."""
-    if not credential:
+    if not proof:
         raise TokenMissing()
     with write_transaction():
         token_hash = lock_game(game_id)
-        verify_token(game_id, token_hash, credential)
+        verify_keeper(game_id, token_hash, proof)
         return _store(game_id, secret)
 
 
@@ -116,20 +116,22 @@ def is_current(game_id: str, code: str | None, secret: str | bytes) -> bool | No
     return code is not None and hmac.compare_digest(stored, code_hash(game_id, code, secret))
 
 
-def first_code(game_id: str, device: Device, secret: str | bytes) -> str | None:
+def first_code(game_id: str, browser: Browser, secret: str | bytes) -> str | None:
     """A table code for a game that has none yet, made for a browser that keeps its score
     (the round screen shows it unasked); ``None`` when the game has one already, which this
     browser does not know (it may show a new one)."""
     with write_transaction():
         lock_game(game_id)
         row = db.session.get(TableCodeRow, game_id)
-        if not has_grant(game_id, device) or (row is not None and row.code_hash != VOID_CODE):
+        if not is_keeper(game_id, browser) or (row is not None and row.code_hash != VOID_CODE):
             return None
         return _store(game_id, secret)
 
 
-def redeem(game_id: str, code: str, secret: str | bytes, device: Device | None = None) -> TakenOver:
-    """Take the right to keep the score over with the table code: ``device`` gets it, or else
+def redeem(
+    game_id: str, code: str, secret: str | bytes, browser: Browser | None = None
+) -> TakenOver:
+    """Take the right to keep the score over with the table code: ``browser`` gets it, or else
     an app gets a bearer token of its own; every other keeper loses it, and the code is used up
     (:func:`sharing.take_over`: the new keeper's screen shows a new one). A wrong code counts
     against the game's guesses."""
@@ -150,10 +152,10 @@ def redeem(game_id: str, code: str, secret: str | bytes, device: Device | None =
         right = hmac.compare_digest(row.code_hash, code_hash(game_id, digits, secret))
         if right:
             token = None
-            if device is None:
+            if browser is None:
                 token = secrets.token_urlsafe(EDIT_TOKEN_BYTES)
-                device = Device(token)
-            take_over(game_id, device, now)
+                browser = Browser(token)
+            take_over(game_id, browser, now)
             return TakenOver(game_id, token)
         # The wrong guess is counted in this transaction, which commits before the refusal.
         row.failures += 1

@@ -20,7 +20,7 @@ from ..schemas.document import Facts
 from . import stack
 from .loading import GameSnapshot
 from .rounds import RoundEdit
-from .sharing import Credential, as_keeper
+from .sharing import KeeperProof, as_keeper
 
 #: The writes that can be undone: a trump, bids (a bid), a trick tallied, a trick count
 #: tapped in, tricks, a scoring, a correction, the Bomb's and the Cloud's facts.
@@ -131,21 +131,21 @@ class Reversed:
     step: Step
 
 
-def undo(game_id: str, token: Credential, *, if_match: Collection[int] | None = None) -> Reversed:
+def undo(game_id: str, proof: KeeperProof, *, if_match: Collection[int] | None = None) -> Reversed:
     """Take back the game's last write not taken back yet, within the current round and
     the last one scored; 412 when ``if_match`` names a version another write has passed."""
-    return _reverse(game_id, token, if_match, redo=False)
+    return _reverse(game_id, proof, if_match, redo=False)
 
 
-def redo(game_id: str, token: Credential, *, if_match: Collection[int] | None = None) -> Reversed:
+def redo(game_id: str, proof: KeeperProof, *, if_match: Collection[int] | None = None) -> Reversed:
     """Put back the change the last undo took back, while nothing else was written since."""
-    return _reverse(game_id, token, if_match, redo=True)
+    return _reverse(game_id, proof, if_match, redo=True)
 
 
 def _reverse(
-    game_id: str, token: Credential, if_match: Collection[int] | None, *, redo: bool
+    game_id: str, proof: KeeperProof, if_match: Collection[int] | None, *, redo: bool
 ) -> Reversed:
-    with as_keeper(game_id, token, if_match) as game:
+    with as_keeper(game_id, proof, if_match) as game:
         top = stack.top(game.id)
         step = _top(top, game.table.seats, redo=redo)
         entry = top.undone if redo else top.done

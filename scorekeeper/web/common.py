@@ -1,11 +1,11 @@
-"""What the page areas share: this browser's device key, the page blueprint, the edit check,
+"""What the page areas share: this browser's key, the page blueprint, the edit check,
 the helpers every template gets, and the error page.
 
 Every write is a POST with a CSRF token and the version of the game the page showed, answered
 with a redirect (a reload never sends it twice; a round screen's tap sent by htmx gets the next
-screen itself) or with the page and the refusal beside the control. The edit right is a random
-device key in the signed, HttpOnly, SameSite=Lax session cookie; the database keeps only its
-hash."""
+screen itself) or with the page and the refusal beside the control. A keeper is known by a
+random browser key in the signed, HttpOnly, SameSite=Lax session cookie; the database keeps
+only its hash."""
 
 from __future__ import annotations
 
@@ -35,8 +35,9 @@ from ..rules.messages import RuleError
 from ..services import games, sharing
 from . import screens, tally
 
-DEVICE_KEY = "device"
-DEVICE_KEY_BYTES = 32
+# The session's key stays "device": phones that keep score carry it, and a new one ends their right.
+BROWSER_KEY = "device"
+BROWSER_KEY_BYTES = 32
 
 Page = Response | str
 
@@ -53,19 +54,19 @@ def page_blueprint(name: str, import_name: str) -> Blueprint:
 # -- The browser ---------------------------------------------------------------------------
 
 
-def current_device(*, create: bool = False) -> sharing.Device | None:
-    """This browser's device key from its session cookie. With ``create`` (a right is about
-    to be granted, or may be), it is made if missing, and the cookie is sent again, to be
+def current_browser(*, create: bool = False) -> sharing.Browser | None:
+    """This browser, by the key in its session cookie. With ``create`` (it is about to
+    become a keeper, or may), it is made if missing, and the cookie is sent again, to be
     kept for another ``PERMANENT_SESSION_LIFETIME``."""
-    key = session.get(DEVICE_KEY)
+    key = session.get(BROWSER_KEY)
     if create:
         if not isinstance(key, str) or not key:
-            key = secrets.token_urlsafe(DEVICE_KEY_BYTES)
-            session[DEVICE_KEY] = key
+            key = secrets.token_urlsafe(BROWSER_KEY_BYTES)
+            session[BROWSER_KEY] = key
         session.permanent = True  # marks the session changed: the cookie goes out again
     elif not isinstance(key, str) or not key:
         return None
-    return sharing.Device(key)
+    return sharing.Browser(key)
 
 
 def no_store(response: Response) -> Response:
@@ -100,7 +101,7 @@ def back_to(default: str) -> Response:
 
 def keeps_score(game_id: str) -> bool:
     """Whether this browser keeps the score of ``game_id``."""
-    return sharing.is_keeper(game_id, current_device())
+    return sharing.is_keeper(game_id, current_browser())
 
 
 def helpers() -> dict[str, Any]:

@@ -31,7 +31,7 @@ from ..rules.table import MAX_PLAYERS, MIN_PLAYERS, NAME_MAX_LENGTH, full_game_r
 from ..rules.variants import BID_RULES, REVEALS, BidReveal, BidRule
 from ..services import games, ids
 from . import live, screens
-from .common import LANGUAGE_KEY, Page, back_to, current_device, keeps_score, page_blueprint
+from .common import LANGUAGE_KEY, Page, back_to, current_browser, keeps_score, page_blueprint
 from .following import remember_followed
 from .forms import DECK_CHOICES, FULL_GAME, PLAN_CHOICES, RANDOM_DEALER, NewGameForm, small_number
 
@@ -134,12 +134,12 @@ def _carried_over(form: NewGameForm) -> list[str]:
     return said
 
 
-def form_game_id(device: str, form_id: str) -> str:
+def form_game_id(browser_key: str, form_id: str) -> str:
     """The id of the game a new-game form starts: the same for the same form sent twice by
     the same browser (a double tap), unguessable from the form alone (keyed by the app's
     secret and the browser's key)."""
     key = str(current_app.config["SECRET_KEY"]).encode()
-    digest = hmac.new(key, f"{device}\0{form_id}".encode(), hashlib.sha256).digest()
+    digest = hmac.new(key, f"{browser_key}\0{form_id}".encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest[: ids.GAME_ID_BYTES]).decode()
 
 
@@ -202,10 +202,10 @@ def _start_game(form: NewGameForm) -> Response | None:
     if not form.validate() or not _understood(form):
         form.form_errors.append(gettext("Some of the choices were not understood: check them."))
         return None
-    device = current_device(create=True)
-    assert device is not None
+    browser = current_browser(create=True)
+    assert browser is not None
     form_id = request.form.get("form_id", "")
-    game_id = form_game_id(device.key, form_id) if _FORM_ID.fullmatch(form_id) else None
+    game_id = form_game_id(browser.key, form_id) if _FORM_ID.fullmatch(form_id) else None
     try:
         created = games.create_game(
             form.seat_names(),
@@ -217,7 +217,7 @@ def _start_game(form: NewGameForm) -> Response | None:
             rounds=form.round_count(),
             special_cards=form.specials(),
             round_plan=form.plan(),
-            device=device,
+            browser=browser,
             game_id=game_id,
         )
     except errors.GameExists:
@@ -291,7 +291,7 @@ def _render_new_game(
         "new_game.html",
         form=form,
         # The browser's key made now, so a form sent twice at once names the same one.
-        suggestions=games.known_names(current_device(create=True)),
+        suggestions=games.known_names(current_browser(create=True)),
         policies=BID_RULES,
         reveals=REVEALS,
         deck_choices=DECK_CHOICES,

@@ -27,7 +27,7 @@ from ..services import audit, games, history, import_document, importing
 from ..services import statistics as statistics_service
 from ..services.import_document import IMPORT_MAX_BYTES, MAX_IMPORT_GAMES
 from . import chart, screens, sheet_csv
-from .common import Page, back_to, current_device, keeps_score, page_blueprint
+from .common import Page, back_to, current_browser, keeps_score, page_blueprint
 from .following import followed_ids, forget_followed
 
 bp = page_blueprint("history", __name__)
@@ -47,7 +47,7 @@ STATUS_FILTERS = ("", GameStatus.IN_PROGRESS.value, GameStatus.FINISHED.value)
 def home() -> Page:
     """The games this browser keeps or follows, newest activity first: filtered by status,
     searched by player name, a page at a time ("older games"); deleted games to restore."""
-    device = current_device()
+    browser = current_browser()
     status = request.args.get("status", "")
     status = status if status in STATUS_FILTERS else ""
     search = request.args.get("q", "")[:NAME_MAX_LENGTH]
@@ -56,7 +56,7 @@ def home() -> Page:
     shown = request.args.get("shown", default=history.GAMES_PAGE, type=int)
     shown = max(history.GAMES_PAGE, min(shown, history.MAX_GAMES_SHOWN))
     listing = history.game_list(
-        device, followed_ids(), status=status, search=search, before=before, limit=shown
+        browser, followed_ids(), status=status, search=search, before=before, limit=shown
     )
     return render_template(
         "home.html",
@@ -64,7 +64,7 @@ def home() -> Page:
         status=status,
         search=search,
         before=before,
-        deleted=history.deleted_games(device),
+        deleted=history.deleted_games(browser),
         filtered=bool(status or search.strip()),
         restore_days=history.RESTORE_DAYS,
     )
@@ -76,7 +76,7 @@ def home() -> Page:
 @bp.post("/games/<game_id>/delete")
 def delete_game(game_id: str) -> Page:
     """Delete a game this browser keeps; it can be restored for 30 days."""
-    games.delete_game(game_id, current_device())
+    games.delete_game(game_id, current_browser())
     flash(
         gettext(
             "The game is deleted. You can restore it from this list for %(days)d days.",
@@ -89,7 +89,7 @@ def delete_game(game_id: str) -> Page:
 @bp.post("/games/<game_id>/restore")
 def restore_game(game_id: str) -> Page:
     """Undo the deletion of a game."""
-    history.restore_game(game_id, current_device())
+    history.restore_game(game_id, current_browser())
     flash(gettext("The game is back in your list."))
     return _back_home()
 
@@ -125,7 +125,7 @@ def export_json(game_id: str) -> Page:
 @bp.get("/export.json")
 def export_all() -> Page:
     """Every game this browser keeps, in one JSON file, sent as it is read."""
-    body = export.many_games_text(history.kept_ids(current_device()))
+    body = export.many_games_text(history.kept_ids(current_browser()))
     return export.download(body, export.filename(None, "json"), "application/json")
 
 
@@ -139,7 +139,7 @@ def import_games() -> Page:
     """Bring games back from a JSON export: all of them, each round checked, or none."""
     # The browser's key is given with the form (in its cookie), so that a form sent twice
     # is sent by one browser, whose imports wait for each other.
-    device = current_device(create=True)
+    browser = current_browser(create=True)
     error = None
     status = 200
     headers: Mapping[str, str] = {}
@@ -172,7 +172,7 @@ def import_games() -> Page:
             try:
                 with closing(document):
                     security.spend_import(import_document.count_games(document))
-                    created = importing.import_games(document, device)
+                    created = importing.import_games(document, browser)
             except errors.ServiceError as refusal:
                 error = service_message(refusal)
                 status = refusal.status
@@ -315,7 +315,7 @@ def _kind_labels(only: Special | None) -> dict[str, str]:
 @security.limited("RATELIMIT_STATISTICS")
 def statistics() -> Page:
     """Every player of the games this browser keeps: wins, scores, bids; pairs; sparklines."""
-    stats = statistics_service.statistics(current_device())
+    stats = statistics_service.statistics(current_browser())
     return render_template(
         "statistics.html",
         stats=stats,

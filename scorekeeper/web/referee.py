@@ -323,6 +323,6 @@ def game_referee(game_id: str) -> Response:
     # The game's own special cards, offered at once; a game without any offers none.
     trick.deck = snapshot.table.rules.special_cards
     trick.specials = bool(trick.deck) and request.args.get("specials") != "0"
-    # Only a round being played takes an answer: ask for the grant only then.
+    # Only a round being played takes an answer: only then ask whether this browser keeps it.
     trick.keeper = view.state is RoundState.PLAYING and keeps_score(game_id)
     return _render(trick)

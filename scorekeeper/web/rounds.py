@@ -20,7 +20,7 @@ from . import correction, screens
 from .common import (
     Page,
     back_to,
-    current_device,
+    current_browser,
     flash_stale,
     keeps_score,
     local_path,
@@ -127,10 +127,10 @@ _STEPS = {
 def round_action(game_id: str, number: int) -> Page:
     """A tap on the round screen: trump, a bid, a trick's winner, a trick count, or scoring
     the round."""
-    device = current_device()
-    if not sharing.is_keeper(game_id, device) or device is None:
+    browser = current_browser()
+    if not sharing.is_keeper(game_id, browser) or browser is None:
         games.get_game(game_id)  # an unknown game is a 404, not a 403
-        raise sharing.not_keeper(game_id, device)
+        raise sharing.not_keeper(game_id, browser)
     action = request.form.get("action", "")
     form_class = _FORMS.get(action)
     form = form_class() if form_class is not None else None
@@ -140,7 +140,7 @@ def round_action(game_id: str, number: int) -> Page:
         flash(gettext("This page sent something it never sends."), "error")
         return _render_round(snapshot, number, status=400)
     try:
-        number, written = _record(action, form, game_id, number, device)
+        number, written = _record(action, form, game_id, number, browser)
     except RuleError as error:
         snapshot = games.get_game(game_id)
         return _render_round(snapshot, number, status=_refusal_status(error), error=error)
@@ -190,7 +190,7 @@ def _refusal_status(error: RuleError) -> int:
 
 
 def _record(
-    action: str, form: Any, game_id: str, number: int, device: sharing.Device
+    action: str, form: Any, game_id: str, number: int, browser: sharing.Browser
 ) -> tuple[int, loading.GameSnapshot]:
     """Record the tap ``action``, sent with ``form``, at the version the page showed; the
     round to show next (an undo shows the round it changed) and the game as the write left
@@ -198,13 +198,13 @@ def _record(
     if_match = {form.version.data}
     if action in ("undo", "redo"):
         reverse = undo.redo if action == "redo" else undo.undo
-        reversed_ = reverse(game_id, device, if_match=if_match)
+        reversed_ = reverse(game_id, browser, if_match=if_match)
         flash(screens.reversed_sentence(reversed_.game, reversed_.step, redone=action == "redo"))
         return reversed_.step.round, reversed_.game
     if action == "trump":
         game = rounds.record_trump(
             game_id,
-            device,
+            browser,
             number,
             form.turned.data,
             form.chosen.data or None,
@@ -213,7 +213,7 @@ def _record(
         )
     elif action == "bid":
         recorded = rounds.record_bid(
-            game_id, device, number, form.seat.data, form.value.data, if_match=if_match
+            game_id, browser, number, form.seat.data, form.value.data, if_match=if_match
         )
         game, again = recorded.game, recorded.dealer_bids_again
         if again is not None:
@@ -221,23 +221,23 @@ def _record(
             session[_NOTICE] = [game_id, number, again.field, rule_message(again)]
     elif action == "tricks":
         game = rounds.save_trick_draft(
-            game_id, device, number, form.seat.data, form.value.data, if_match=if_match
+            game_id, browser, number, form.seat.data, form.value.data, if_match=if_match
         )
     elif action in ("trick", "nobody"):
         winner = form.seat.data if action == "trick" else None
-        game = rounds.record_trick_winner(game_id, device, number, winner, if_match=if_match)
+        game = rounds.record_trick_winner(game_id, browser, number, winner, if_match=if_match)
     elif action == "bomb":
         value = form.value.data == "1"
-        game = specials.record_bomb(game_id, device, number, value, if_match=if_match)
+        game = specials.record_bomb(game_id, browser, number, value, if_match=if_match)
     elif action == "cloud":
         tap = cloud_tap(form.value.data)
         if tap is None and form.value.data != NO_CLOUD:
             raise SetupError(_CLOUD_TAP)
         seat, up = tap or (None, False)
-        game = specials.record_cloud(game_id, device, number, seat, up=up, if_match=if_match)
+        game = specials.record_cloud(game_id, browser, number, seat, up=up, if_match=if_match)
     else:
         game = rounds.score_round(
-            game_id, device, number, all_made=action == "all_made", if_match=if_match
+            game_id, browser, number, all_made=action == "all_made", if_match=if_match
         )
         if number < game.table.rules.rounds:
             return number + 1, game  # its points are shown with the next round's first step
@@ -270,7 +270,7 @@ def correct(game_id: str, number: int) -> Page:
     snapshot = games.get_game(game_id)
     view = snapshot.round(number)
     if not keeps_score(game_id):
-        raise sharing.not_keeper(game_id, current_device())
+        raise sharing.not_keeper(game_id, current_browser())
     if view.state is not RoundState.SCORED:
         flash(gettext("Round %(round)d is not scored yet: play it first.", round=number))
         return redirect(url_for("games.game", game_id=game_id), 303)
@@ -299,7 +299,7 @@ def correct(game_id: str, number: int) -> Page:
             try:
                 rounds.correct_round(
                     game_id,
-                    current_device(),
+                    current_browser(),
                     number,
                     turned=None if snapshot.table.deals_every_card(number) else values.turned,
                     chosen=values.chosen or None,

@@ -10,7 +10,7 @@ from werkzeug.wrappers import Response
 from .. import errors, qr, security
 from ..i18n import gettext, service_message
 from ..services import games, loading, sharing, table_codes
-from .common import Page, current_device, page_blueprint
+from .common import Page, current_browser, page_blueprint
 
 bp = page_blueprint("sharing", __name__)
 
@@ -38,7 +38,7 @@ def create_handover(game_id: str) -> Page:
     """Make a one-time link (15 minutes) that hands scorekeeping over to another phone. The
     server keeps only its hash; the link itself goes back to the invite page in this
     browser's signed session, so that page reloads cleanly and shows it while it works."""
-    token = sharing.create_handover(game_id, current_device())
+    token = sharing.create_handover(game_id, current_browser())
     session[MADE_KEY] = {"game": game_id, "token": token}
     return redirect(url_for(".share", game_id=game_id), 303)
 
@@ -59,8 +59,8 @@ def _made_link(game_id: str) -> str | None:
 
 
 def _render_share(snapshot: loading.GameSnapshot, handover_link: str | None = None) -> Page:
-    device = current_device()
-    keeper = sharing.is_keeper(snapshot.id, device)
+    browser = current_browser()
+    keeper = sharing.is_keeper(snapshot.id, browser)
     view_link = url_for("games.spectate", game_id=snapshot.id, _external=True)
     return render_template(
         "share.html",
@@ -73,7 +73,7 @@ def _render_share(snapshot: loading.GameSnapshot, handover_link: str | None = No
         if handover_link
         else None,
         minutes=sharing.HANDOVER_MINUTES,
-        others=sharing.other_keepers(snapshot.id, device) if keeper else 0,
+        others=sharing.other_keepers(snapshot.id, browser) if keeper else 0,
         open_links=sharing.open_handovers(snapshot.id) if keeper else 0,
         guesses=table_codes.GUESSES_PER_WINDOW,
     )
@@ -82,7 +82,7 @@ def _render_share(snapshot: loading.GameSnapshot, handover_link: str | None = No
 @bp.post("/games/<game_id>/revoke")
 def revoke(game_id: str) -> Response:
     """Take the right to keep score from every other phone (and void unused hand-over links)."""
-    count = sharing.revoke_other_keepers(game_id, current_device())
+    count = sharing.revoke_other_keepers(game_id, current_browser())
     flash(
         ngettext(
             "%(num)d other phone can no longer keep score.",
@@ -112,9 +112,9 @@ def take_over() -> Page:
             raise errors.HandoverInvalid()
         if request.method == "GET":
             return render_template("handover.html", game=sharing.handover_game(token))
-        device = current_device(create=True)
-        assert device is not None
-        game_id = sharing.redeem_handover(token, device)
+        browser = current_browser(create=True)
+        assert browser is not None
+        game_id = sharing.redeem_handover(token, browser)
     except errors.HandoverInvalid:
         session.pop(HANDOVER_KEY, None)
         raise
@@ -144,8 +144,8 @@ def table_code(game_id: str) -> str | None:
     """The game's table code, grouped to be read aloud, for a browser that keeps its score:
     the one it knows, or a first one made now; ``None`` when the game has a code this browser
     does not know (it may show a new one)."""
-    device = current_device()
-    if device is None:
+    browser = current_browser()
+    if browser is None:
         return None
     known = session.get(CODES_KEY)
     code = known.get(game_id) if isinstance(known, dict) else None
@@ -155,7 +155,7 @@ def table_code(game_id: str) -> str | None:
         return table_codes.grouped(code)
     if code is not None:
         _remember_code(game_id, None)
-    if current is None and (made := table_codes.first_code(game_id, device, _secret())):
+    if current is None and (made := table_codes.first_code(game_id, browser, _secret())):
         _remember_code(game_id, made)
         return table_codes.grouped(made)
     return None
@@ -164,7 +164,7 @@ def table_code(game_id: str) -> str | None:
 @bp.post("/games/<game_id>/table-code")
 def new_table_code(game_id: str) -> Response:
     """Show a new table code; the old one no longer works."""
-    code = table_codes.new_code(game_id, current_device(), _secret())
+    code = table_codes.new_code(game_id, current_browser(), _secret())
     _remember_code(game_id, code)
     flash(gettext("A new table code: the old one no longer works."))
     if request.form.get("back") == "round":
@@ -185,7 +185,7 @@ def keep_score(game_id: str) -> Page:
         )
     code = request.form.get("code", "")
     try:
-        table_codes.redeem(game_id, code, _secret(), current_device(create=True))
+        table_codes.redeem(game_id, code, _secret(), current_browser(create=True))
     except (
         errors.TableCodeMalformed,
         errors.TableCodeWrong,

@@ -16,8 +16,8 @@ from scorekeeper.extensions import db
 from scorekeeper.models import GameRow
 from scorekeeper.web import history as web_history
 
-from ..confidant import Confidant, text
 from ..conftest import make_app
+from ..keeper_phone import KeeperPhone, text
 
 
 def game_count(app: Flask) -> int:
@@ -26,7 +26,7 @@ def game_count(app: Flask) -> int:
 
 
 def test_a_page_import_naming_a_lone_surrogate_is_refused_not_a_500(
-    app: Flask, phone: Confidant
+    app: Flask, phone: KeeperPhone
 ) -> None:
     phone.start(["Ann", "Bob", "Cy"])
     exported = json.loads(phone.get(f"/games/{phone.game_id}/export.json").get_data())
@@ -44,7 +44,7 @@ def test_a_page_import_naming_a_lone_surrogate_is_refused_not_a_500(
     assert game_count(app) == count
 
 
-def post(phone: Confidant, path: str, **data: str) -> Any:
+def post(phone: KeeperPhone, path: str, **data: str) -> Any:
     return phone.client.post(path, data={"csrf_token": phone.csrf(), **data})
 
 
@@ -65,7 +65,7 @@ OFF_SITE = [
 
 @pytest.mark.parametrize("target", OFF_SITE)
 @pytest.mark.parametrize("action", ["delete", "restore", "forget"])
-def test_a_next_field_off_this_site_goes_home(phone: Confidant, action: str, target: str) -> None:
+def test_a_next_field_off_this_site_goes_home(phone: KeeperPhone, action: str, target: str) -> None:
     phone.start(["Ann", "Bob", "Cy"])
     if action == "restore":
         post(phone, f"/games/{phone.game_id}/delete")
@@ -76,7 +76,7 @@ def test_a_next_field_off_this_site_goes_home(phone: Confidant, action: str, tar
 
 @pytest.mark.parametrize("target", OFF_SITE)
 def test_the_language_switch_goes_home_from_a_next_field_off_this_site(
-    phone: Confidant, target: str
+    phone: KeeperPhone, target: str
 ) -> None:
     phone.get("/")
     response = post(phone, "/language", language="de", next=target)
@@ -84,14 +84,14 @@ def test_the_language_switch_goes_home_from_a_next_field_off_this_site(
     assert response.headers["Location"] == "/"
 
 
-def test_a_next_field_on_this_site_is_followed(phone: Confidant) -> None:
+def test_a_next_field_on_this_site_is_followed(phone: KeeperPhone) -> None:
     phone.start(["Ann", "Bob", "Cy"])
     response = post(phone, f"/games/{phone.game_id}/delete", next="/?status=finished&q=J%C3%B6rg")
     assert response.headers["Location"] == "/?status=finished&q=J%C3%B6rg"
 
 
 def test_a_deletion_never_reads_both_deleted_and_nothing_changed(
-    app: Flask, phone: Confidant, monkeypatch: pytest.MonkeyPatch
+    app: Flask, phone: KeeperPhone, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     phone.start(["Ann", "Bob", "Cy"])
     app.config["PROPAGATE_EXCEPTIONS"] = False
@@ -117,7 +117,7 @@ def test_a_read_only_sqlite_file_answers_503_with_retry_after(
     # As a file the server may not write (root writes any file, so the test opens it so).
     read_only = make_app(f"sqlite:///file:{path}?mode=ro&uri=true")
     client = read_only.test_client()
-    page = Confidant(client)
+    page = KeeperPhone(client)
     response = page.start(["Ann", "Bob", "Cy"])
     assert response.status_code == 503, text(response)
     assert response.headers["Retry-After"].isdigit()

@@ -18,8 +18,8 @@ from sqlalchemy import select
 from sqlalchemy.dialects import sqlite
 
 from scorekeeper.extensions import db, migrate
-from scorekeeper.models import RoundChange
-from scorekeeper.services import games, rounds, undo
+from scorekeeper.models import ChangeRow
+from scorekeeper.services import games, rounds, sharing, undo
 
 from ..conftest import make_app
 from ..factory import seed
@@ -195,9 +195,9 @@ def test_no_index_or_check_is_built_on_lower() -> None:
 
 
 def _stack_columns(game_id: str) -> list[tuple[Any, ...]]:
-    columns = (RoundChange.kind, RoundChange.below, RoundChange.reverts, RoundChange.reached)
-    statement = select(*columns, RoundChange.corrected_before).where(RoundChange.game_id == game_id)
-    return [tuple(row) for row in db.session.execute(statement.order_by(RoundChange.id))]
+    columns = (ChangeRow.kind, ChangeRow.below, ChangeRow.reverts, ChangeRow.reached)
+    statement = select(*columns, ChangeRow.corrected_before).where(ChangeRow.game_id == game_id)
+    return [tuple(row) for row in db.session.execute(statement.order_by(ChangeRow.id))]
 
 
 def test_the_undo_stack_of_rows_written_before_it_is_filled_in_by_replaying_them(
@@ -223,3 +223,31 @@ def test_the_undo_stack_of_rows_written_before_it_is_filled_in_by_replaying_them
     assert written[-1][0] == "undo"
     assert found.undo is not None
     assert found.redo is not None
+
+
+def _hashes(table: str) -> set[tuple[str, str]]:
+    column = "device_hash" if "grants" in table else "browser_hash"
+    rows = db.session.execute(sa.text(f"SELECT {column}, game_id FROM {table}"))
+    return {(str(hash_), str(game_id)) for hash_, game_id in rows}
+
+
+def test_the_keepers_of_games_written_before_the_rename_keep_and_lose_what_they_had(
+    app: Flask,
+) -> None:
+    old, new = sharing.Browser("the first phone"), sharing.Browser("the phone that took over")
+    game = seed(app, browser=old)
+    with app.app_context():
+        sharing.redeem_handover(sharing.create_handover(game.id, old), new)
+        db.session.remove()
+        downgrade(revision="0011_undo_stack")
+        assert _hashes("grants") == {(new.hash, game.id)}
+        assert _hashes("ended_grants") == {(old.hash, game.id)}
+        db.session.remove()
+        upgrade()
+        assert _hashes("keepers") == {(new.hash, game.id)}
+        assert _hashes("ended_keepers") == {(old.hash, game.id)}
+        assert sharing.is_keeper(game.id, new)
+        assert not sharing.is_keeper(game.id, old)
+        assert sharing.taken_over(game.id, old)
+        rounds.record_trump(game.id, new, 1, "red")
+        assert games.get_game(game.id).version == 2

@@ -19,7 +19,7 @@ from flask.testing import FlaskClient
 from scorekeeper.extensions import cache
 
 from ..api_client import ApiClient
-from ..confidant import words
+from ..keeper_phone import words
 from ..statements import count_statements
 from .test_web_live import PLAYERS, two_apps
 

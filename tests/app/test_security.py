@@ -20,8 +20,8 @@ from scorekeeper import create_app
 from scorekeeper.extensions import db
 
 from ..api_client import ApiClient
-from ..confidant import Confidant, text
 from ..conftest import migrated_sqlite_app
+from ..keeper_phone import KeeperPhone, text
 
 PLAYERS = {"players": ["Ann", "Bob", "Cy"]}
 
@@ -89,7 +89,7 @@ def test_hsts_is_sent_over_https_only(client: FlaskClient) -> None:
 
 def test_the_pages_hold_no_inline_script_style_or_handler(client: FlaskClient) -> None:
     """The CSP forbids them; a page that had one would break in the browser."""
-    phone = Confidant(client)
+    phone = KeeperPhone(client)
     assert phone.start(["Ann", "Bob", "Cy"]).status_code == 303
     phone.trump(1, "wizard", "red")
     phone.bid(1, 1, 0)
@@ -117,7 +117,7 @@ def _start(client: FlaskClient, **kwargs: Any) -> TestResponse:
     page = client.get("/games/new", **kwargs).get_data(as_text=True)
     token = re.search(r'name="csrf_token" (?:type="hidden" )?value="([^"]+)"', page)
     assert token
-    form = Confidant(client).new_game_form(["Ann", "Bob", "Cy"])
+    form = KeeperPhone(client).new_game_form(["Ann", "Bob", "Cy"])
     form["csrf_token"] = token.group(1)
     return client.post("/games/new", data=form, **kwargs)
 
@@ -131,7 +131,7 @@ def test_the_session_cookie_is_httponly_lax_and_not_secure_over_http(client: Fla
 
 def test_a_response_that_changes_nothing_leaves_the_cookie_alone(client: FlaskClient) -> None:
     """A slow answer that sent the cookie back would put an older copy over a newer one (a
-    message for the next page, a right just granted): only a change sends it."""
+    message for the next page, a keeper just made): only a change sends it."""
     assert _start(client).status_code == 303
     for path in ("/", "/static/js/table.js", "/offline", "/manifest.webmanifest", "/sw.js"):
         response = client.get(path)
@@ -267,7 +267,7 @@ def test_the_page_refuses_a_fourth_game_a_minute_with_a_page(limited_app: Flask)
     for _ in range(3):
         assert _start(client).status_code == 303
     # Setting a table up (adding, removing, moving seats) is not starting a game.
-    phone = Confidant(client)
+    phone = KeeperPhone(client)
     for _ in range(5):
         form = phone.new_game_form(["Ann", "Bob", "Cy"], action="add")
         assert client.post("/games/new", data=form).status_code == 303
@@ -328,7 +328,7 @@ def test_limits_count_per_client_address_behind_a_proxy(tmp_path: Path) -> None:
 
 def test_hand_over_links_are_limited_per_address(tmp_path: Path) -> None:
     app = _app(tmp_path, RATELIMIT_HAND_OVER="2 per minute")
-    phone = Confidant(app.test_client())
+    phone = KeeperPhone(app.test_client())
     assert phone.start(["Thomas", "Ute", "Kevin"]).status_code == 303
 
     def make_link() -> TestResponse:
@@ -344,7 +344,7 @@ def test_hand_over_links_are_limited_per_address(tmp_path: Path) -> None:
 
 def test_a_hand_over_post_that_makes_no_link_spends_nothing(tmp_path: Path) -> None:
     app = _app(tmp_path, RATELIMIT_HAND_OVER="2 per minute")
-    keeper, stranger = Confidant(app.test_client()), Confidant(app.test_client())
+    keeper, stranger = KeeperPhone(app.test_client()), KeeperPhone(app.test_client())
     assert keeper.start(["Thomas", "Ute", "Kevin"]).status_code == 303
     token = stranger.csrf()
     for _ in range(5):  # no link in the session, or not the keeper: refused, not counted
@@ -362,7 +362,7 @@ def test_the_statistics_page_is_limited_per_address(tmp_path: Path) -> None:
     """Totalling every kept game costs the server a second at 10,000 games: a script reloading
     it is turned away, with the sentence and the wait."""
     app = _app(tmp_path, RATELIMIT_STATISTICS="2 per minute")
-    phone = Confidant(app.test_client())
+    phone = KeeperPhone(app.test_client())
     assert phone.start(["Thomas", "Ute", "Kevin"]).status_code == 303
     statuses = [phone.client.get("/statistics").status_code for _ in range(3)]
     assert statuses == [200, 200, 429]
@@ -446,7 +446,7 @@ def _dump(app: Flask) -> list[tuple[str, list[tuple[Any, ...]]]]:
 
 
 def test_no_get_route_changes_the_database(app: Flask, client: FlaskClient) -> None:
-    phone = Confidant(client)
+    phone = KeeperPhone(client)
     assert phone.start(["Ann", "Bob", "Cy"]).status_code == 303
     phone.play(1, [1, 0, 0], [1, 0, 0])
     phone.trump(2, "wizard", "red")

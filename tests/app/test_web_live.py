@@ -13,8 +13,8 @@ import pytest
 from flask import Flask, template_rendered
 
 from ..api_client import ApiClient
-from ..confidant import text
 from ..conftest import close, make_app
+from ..keeper_phone import text
 from ..statements import count_statements
 
 PLAYERS = ["Ann", "Bob", "Cy"]

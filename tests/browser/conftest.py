@@ -1,7 +1,7 @@
 """Browser tests: the pages in Debian's Chromium, driven by Playwright, on a live server.
 
 The server runs the app in a thread on a fresh SQLite file (built by the migrations), for
-the whole session; each test gets a fresh phone-sized browser context, so a fresh device key.
+the whole session; each test gets a fresh phone-sized browser context, so a fresh browser key.
 A test fails if its page logs a console error, throws, or a request fails or answers 5xx.
 
 Without Playwright, or without Chromium at ``$CHROMIUM`` (default ``/usr/bin/chromium``),
@@ -207,7 +207,7 @@ def page(browser: Browser, problems: Problems) -> Iterator[Page]:
 
 @pytest.fixture
 def other_page(browser: Browser, problems: Problems) -> Iterator[Page]:
-    """Another phone at the table: a page in a context (so a device key) of its own, watched
+    """Another phone at the table: a page in a context (so a browser key) of its own, watched
     like :func:`page` (whose check, at its end, covers both)."""
     with _phone(browser, problems) as page:
         yield page

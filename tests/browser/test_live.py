@@ -1,4 +1,4 @@
-"""The table joins in: a spectator's phone follows the Confidant's live (and catches up after
+"""The table joins in: a spectator's phone follows the keeper's live (and catches up after
 the stream drops), and the chart draws the running totals."""
 
 from __future__ import annotations
@@ -92,7 +92,7 @@ def test_a_dropped_stream_says_so_and_the_page_catches_up_once_back(
 def play_round(
     page: Page, number: int, trump: str, bids: dict[str, int], tricks: dict[str, int]
 ) -> None:
-    """Round ``number`` on the Confidant's phone: the trump, the bids in bid order, the
+    """Round ``number`` on the keeper's phone: the trump, the bids in bid order, the
     tricks tapped in (the last filled in from the sum), then scored."""
     set_trump(page, trump)
     for name, value in bids.items():

@@ -1,7 +1,7 @@
 """What the page tests share: a game started through the new-game form (with special cards in
 the deck when asked), rounds recorded through the services, a correction form as a phone
 sends it, and reading a page's seats, one
-player's row, its pressed buttons and the phone's device key."""
+player's row, its pressed buttons and the phone's browser key."""
 
 from __future__ import annotations
 
@@ -12,19 +12,19 @@ from flask import Flask
 
 from scorekeeper.services import rounds, sharing
 
-from ..confidant import Confidant, text
+from ..keeper_phone import KeeperPhone, text
 
 NAMES = ["Thomas", "Ute", "Kevin"]
 _VERSION = re.compile(r'name="version" value="(\d+)"')
 
 
 def started(
-    phone: Confidant,
+    phone: KeeperPhone,
     names: list[str] | None = None,
     *,
     deck: list[str] | None = None,
     **choices: Any,
-) -> Confidant:
+) -> KeeperPhone:
     """A game started through the new-game form, ``deck`` its special cards."""
     form = phone.new_game_form(names or NAMES, **choices)
     if deck is not None:
@@ -37,23 +37,23 @@ def started(
 
 def played(
     app: Flask,
-    phone: Confidant,
+    phone: KeeperPhone,
     *hands: tuple[list[int], list[int]],
     turned: str = "green",
     first: int = 1,
 ) -> None:
     """Rounds ``first``, ``first + 1``, … recorded through the services for this phone, each
     hand its (bids, tricks) by seat, under ``turned``: a game brought on without taps."""
-    device = sharing.Device(device_key(phone))
+    browser = sharing.Browser(browser_key(phone))
     with app.test_request_context():
         for number, (bids, tricks) in enumerate(hands, first):
-            rounds.record_trump(phone.game_id, device, number, turned)
-            rounds.record_bids(phone.game_id, device, number, bids)
-            rounds.record_tricks(phone.game_id, device, number, tricks)
+            rounds.record_trump(phone.game_id, browser, number, turned)
+            rounds.record_bids(phone.game_id, browser, number, bids)
+            rounds.record_tricks(phone.game_id, browser, number, tricks)
 
 
 def correction(
-    phone: Confidant, number: int, bids: list[int], tricks: list[int], **fields: Any
+    phone: KeeperPhone, number: int, bids: list[int], tricks: list[int], **fields: Any
 ) -> dict[str, Any]:
     """The correction form of round ``number`` as sent: its token and version, these bids and
     tricks, the trump blue unless ``fields`` say otherwise."""
@@ -84,7 +84,7 @@ def pressed(body: str, label: str) -> bool:
     return bool(re.search(rf'aria-pressed="true"[^>]*aria-label="{re.escape(label)}"', body))
 
 
-def device_key(phone: Confidant) -> str:
+def browser_key(phone: KeeperPhone) -> str:
     with phone.client.session_transaction() as session:
         key: str = session["device"]
     return key

@@ -10,7 +10,7 @@ from pathlib import Path
 from flask import Flask
 from flask.testing import FlaskClient
 
-from ..confidant import Confidant
+from ..keeper_phone import KeeperPhone
 from .helpers import played, started
 
 STATIC = Path(__file__).resolve().parents[2] / "static"
@@ -43,7 +43,7 @@ def test_pico_and_the_apps_styles_come_as_one_file_kept_a_year(client: FlaskClie
 
 
 def test_htmx_comes_with_the_pages_that_use_it_and_no_other(
-    app: Flask, client: FlaskClient, phone: Confidant
+    app: Flask, client: FlaskClient, phone: KeeperPhone
 ) -> None:
     started(phone, ["Ann", "Bob", "Cy"], rounds="1")
     game = f"/games/{phone.game_id}"
@@ -73,7 +73,7 @@ def test_the_spectator_page_follows_its_stream_without_htmx(client: FlaskClient)
     response.close()
 
 
-def test_pages_styles_and_scripts_go_out_compressed(phone: Confidant) -> None:
+def test_pages_styles_and_scripts_go_out_compressed(phone: KeeperPhone) -> None:
     page = phone.get("/", headers={"Accept-Encoding": "gzip"})
     assert page.headers["Content-Encoding"] == "gzip"
     # The history's styles come with the home page, htmx with the new-game form.

@@ -15,21 +15,21 @@ from flask import Flask
 
 from scorekeeper import export
 from scorekeeper.extensions import db
-from scorekeeper.models import PlayerRow, RoundChange, utcnow
+from scorekeeper.models import ChangeRow, PlayerRow, utcnow
 from scorekeeper.schemas.document import SCHEMA_VERSION, ManyGamesExport
 from scorekeeper.schemas.games import timestamp
 from scorekeeper.services import audit, games, history, paging
 
-from ..confidant import Confidant, text
-from ..factory import device_of, seed
+from ..factory import browser_of, seed
+from ..keeper_phone import KeeperPhone, text
 
 
 def started(
-    phone: Confidant, names: list[str], played: list[tuple[list[int], list[int]]] | None = None
+    phone: KeeperPhone, names: list[str], played: list[tuple[list[int], list[int]]] | None = None
 ) -> str:
     """A game of ``names`` kept by this phone, seeded through the services; ``played`` scored."""
     app = phone.client.application
-    phone.game_id = seed(app, names, played or [], device=device_of(phone)).id
+    phone.game_id = seed(app, names, played or [], browser=browser_of(phone)).id
     return phone.game_id
 
 
@@ -43,7 +43,7 @@ def listed(response: Any) -> list[str]:
 
 
 def test_the_games_list_pages_through_every_game_once(
-    phone: Confidant, monkeypatch: pytest.MonkeyPatch
+    phone: KeeperPhone, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(history, "GAMES_PAGE", 4)
     for number in range(10):
@@ -60,7 +60,7 @@ def test_the_games_list_pages_through_every_game_once(
 
 
 def test_a_shown_beyond_the_bound_is_held_to_it(
-    phone: Confidant, monkeypatch: pytest.MonkeyPatch
+    phone: KeeperPhone, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(history, "GAMES_PAGE", 2)
     monkeypatch.setattr(history, "MAX_GAMES_SHOWN", 3)
@@ -72,7 +72,7 @@ def test_a_shown_beyond_the_bound_is_held_to_it(
 
 
 @pytest.mark.parametrize("before", ["nonsense", "-", "99999999999999999.x", "1.a b", "%00"])
-def test_an_unreadable_page_link_shows_the_newest_games(phone: Confidant, before: str) -> None:
+def test_an_unreadable_page_link_shows_the_newest_games(phone: KeeperPhone, before: str) -> None:
     started(phone, ["P0", "Bob", "Cy"])
     response = phone.get("/", query_string={"before": before})
     assert response.status_code == 200
@@ -88,7 +88,7 @@ def test_a_cursor_reads_back_as_it_was_written() -> None:
 
 @pytest.mark.parametrize("needle", ["\x00", "Ann\x00", "A\nnn", "\x1b", "\x7f"])
 def test_a_control_character_finds_nothing_and_is_never_a_wildcard(
-    phone: Confidant, needle: str
+    phone: KeeperPhone, needle: str
 ) -> None:
     started(phone, ["Ann", "Bob", "Cy"])
     response = phone.get("/", query_string={"q": needle})
@@ -97,7 +97,7 @@ def test_a_control_character_finds_nothing_and_is_never_a_wildcard(
     assert "Ann, Bob, Cy" not in text(response)
 
 
-def test_the_search_folds_case_as_unicode_does(phone: Confidant) -> None:
+def test_the_search_folds_case_as_unicode_does(phone: KeeperPhone) -> None:
     started(phone, ["Straße", "Bob", "Cy"])
     started(phone, ["STRASSE", "Eve", "Finn"])
     started(phone, ["A_b", "Dora", "Gus"])
@@ -137,12 +137,12 @@ def add_changes(app: Flask, game_id: str, count: int, number: int = 1) -> None:
         for n in range(count)
     ]
     with app.app_context():
-        db.session.execute(sa.insert(RoundChange), rows)
+        db.session.execute(sa.insert(ChangeRow), rows)
         db.session.commit()
 
 
 def test_a_rounds_history_is_shown_a_page_at_a_time(
-    app: Flask, phone: Confidant, monkeypatch: pytest.MonkeyPatch
+    app: Flask, phone: KeeperPhone, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(audit, "CHANGES_PAGE", 4)
     game_id = started(phone, ["Ann", "Bob", "Cy"])
@@ -159,7 +159,7 @@ def test_a_rounds_history_is_shown_a_page_at_a_time(
 
 
 def test_a_games_export_carries_its_latest_writes_only(
-    app: Flask, phone: Confidant, monkeypatch: pytest.MonkeyPatch
+    app: Flask, phone: KeeperPhone, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(audit, "AUDIT_EXPORTED", 5)
     game_id = started(phone, ["Ann", "Bob", "Cy"])
@@ -173,7 +173,7 @@ def test_a_games_export_carries_its_latest_writes_only(
 
 @pytest.mark.parametrize("count", [0, 1, 5])
 def test_export_everything_is_streamed_in_the_same_bytes(
-    app: Flask, phone: Confidant, monkeypatch: pytest.MonkeyPatch, count: int
+    app: Flask, phone: KeeperPhone, monkeypatch: pytest.MonkeyPatch, count: int
 ) -> None:
     monkeypatch.setattr(history, "EXPORT_CHUNK", 2)
     for number in range(count):
@@ -183,7 +183,7 @@ def test_export_everything_is_streamed_in_the_same_bytes(
     body = response.get_data(as_text=True)
     exported_at = json.loads(body)["exported_at"]
     with app.test_request_context():
-        snapshots = [games.get_game(game_id) for game_id in history.kept_ids(device(phone))]
+        snapshots = [games.get_game(game_id) for game_id in history.kept_ids(browser(phone))]
         trails = audit.audit_trails(snapshots)
         document = ManyGamesExport(
             schema_version=SCHEMA_VERSION,
@@ -196,7 +196,7 @@ def test_export_everything_is_streamed_in_the_same_bytes(
     assert timestamp(utcnow())[:4] == exported_at[:4]
 
 
-def device(phone: Confidant) -> Any:
+def browser(phone: KeeperPhone) -> Any:
     with phone.client.session_transaction() as session:
         key = session.get("device")
-    return history.sharing.Device(key) if key else None
+    return history.sharing.Browser(key) if key else None

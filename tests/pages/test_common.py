@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from flask import Flask
 
-from ..confidant import Confidant, text
+from ..keeper_phone import KeeperPhone, text
 from .helpers import correction, played, started
 
 STALE = (
@@ -29,7 +29,7 @@ STALE = (
         "/import",  # history
     ],
 )
-def test_every_area_s_pages_are_never_stored(phone: Confidant, path: str) -> None:
+def test_every_area_s_pages_are_never_stored(phone: KeeperPhone, path: str) -> None:
     started(phone)
     response = phone.get(path.format(game=phone.game_id))
     assert response.status_code == 200
@@ -48,7 +48,7 @@ def test_every_area_s_pages_are_never_stored(phone: Confidant, path: str) -> Non
         "/nowhere",
     ],
 )
-def test_an_unknown_game_is_a_page_saying_so_in_every_area(phone: Confidant, path: str) -> None:
+def test_an_unknown_game_is_a_page_saying_so_in_every_area(phone: KeeperPhone, path: str) -> None:
     started(phone)
     response = phone.get(path.format(game=phone.game_id))
     assert response.status_code == 404
@@ -58,7 +58,9 @@ def test_an_unknown_game_is_a_page_saying_so_in_every_area(phone: Confidant, pat
     assert "To your games" in text(response)
 
 
-def test_a_stale_correction_comes_back_to_the_correction_form(app: Flask, phone: Confidant) -> None:
+def test_a_stale_correction_comes_back_to_the_correction_form(
+    app: Flask, phone: KeeperPhone
+) -> None:
     started(phone)
     played(app, phone, ([0, 1, 1], [0, 0, 1]))
     path = f"/games/{phone.game_id}/rounds/1/correct"
@@ -72,7 +74,7 @@ def test_a_stale_correction_comes_back_to_the_correction_form(app: Flask, phone:
     assert "✎ corrected" not in text(phone.get(f"/games/{phone.game_id}/sheet"))
 
 
-def test_a_form_without_its_token_is_refused_as_a_page(phone: Confidant) -> None:
+def test_a_form_without_its_token_is_refused_as_a_page(phone: KeeperPhone) -> None:
     started(phone)
     path = f"/games/{phone.game_id}/delete"
     response = phone.client.post(path, data={"csrf_token": "forged"})

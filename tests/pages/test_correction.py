@@ -14,11 +14,11 @@ from flask import Flask
 from scorekeeper.rules.specials import CloudBid
 from scorekeeper.services import audit, games, rounds, sharing
 
-from ..confidant import Confidant, text, words
-from .helpers import correction, device_key, played, started
+from ..keeper_phone import KeeperPhone, text, words
+from .helpers import browser_key, correction, played, started
 
 
-def _two_rounds(app: Flask, phone: Confidant, deck: list[str]) -> str:
+def _two_rounds(app: Flask, phone: KeeperPhone, deck: list[str]) -> str:
     """Ann, Bob and Cy with ``deck``: round 1 scored 30, 20, 20; round 2 (Bob deals, two
     cards) bid 1, 0, 1 and won 1, 0, 1: 30, 20, 30. The correction form of round 2."""
     started(phone, ["Ann", "Bob", "Cy"], deck=deck)
@@ -27,16 +27,16 @@ def _two_rounds(app: Flask, phone: Confidant, deck: list[str]) -> str:
     return f"/games/{phone.game_id}/rounds/2/correct"
 
 
-def _form(phone: Confidant, tricks: list[int], **fields: str) -> dict[str, str]:
+def _form(phone: KeeperPhone, tricks: list[int], **fields: str) -> dict[str, str]:
     """The correction of round 2 as sent: trump red, bids 1, 0, 1, these tricks."""
     return correction(phone, 2, [1, 0, 1], tricks, turned="red", **fields)
 
 
-def _body(phone: Confidant, path: str) -> str:
+def _body(phone: KeeperPhone, path: str) -> str:
     return phone.get(path).get_data(as_text=True)
 
 
-def _sheet(phone: Confidant) -> str:
+def _sheet(phone: KeeperPhone) -> str:
     return text(phone.get(f"/games/{phone.game_id}/sheet"))
 
 
@@ -44,7 +44,7 @@ def _sheet(phone: Confidant) -> str:
 
 
 def test_a_scored_round_is_corrected_and_every_total_recomputed(
-    app: Flask, phone: Confidant
+    app: Flask, phone: KeeperPhone
 ) -> None:
     started(phone, first_dealer="0")
     played(app, phone, ([0, 1, 1], [0, 0, 1]), ([2, 0, 0], [1, 0, 1]))
@@ -67,19 +67,19 @@ def test_a_scored_round_is_corrected_and_every_total_recomputed(
     ids=["suit", "wizard", "every card dealt"],
 )
 def test_a_correction_saved_as_it_was_changes_nothing(
-    app: Flask, phone: Confidant, players: int, number: int, trump: tuple[str, str | None] | None
+    app: Flask, phone: KeeperPhone, players: int, number: int, trump: tuple[str, str | None] | None
 ) -> None:
     """Opened and saved untouched: nothing is written, so no ✎, no history, same version."""
     started(phone, ["Thomas", "Ute", "Kevin", "Ann", "Bob", "Cy"][:players], first_dealer="0")
-    device = sharing.Device(device_key(phone))
+    browser = sharing.Browser(browser_key(phone))
     with app.test_request_context():
         for played in range(1, number + 1):
             if played < number:
-                rounds.record_trump(phone.game_id, device, played, "blue")
+                rounds.record_trump(phone.game_id, browser, played, "blue")
             elif trump is not None:
-                rounds.record_trump(phone.game_id, device, played, *trump)
-            rounds.record_bids(phone.game_id, device, played, [0] * players)
-            rounds.record_tricks(phone.game_id, device, played, [0, 0, played, 0, 0, 0][:players])
+                rounds.record_trump(phone.game_id, browser, played, *trump)
+            rounds.record_bids(phone.game_id, browser, played, [0] * players)
+            rounds.record_tricks(phone.game_id, browser, played, [0, 0, played, 0, 0, 0][:players])
         before = games.get_game(phone.game_id)
         changes = len(audit.audit_trail(before))
     path = f"/games/{phone.game_id}/rounds/{number}/correct"
@@ -109,7 +109,7 @@ def test_a_correction_saved_as_it_was_changes_nothing(
         assert games.get_game(phone.game_id).corrected == {number}
 
 
-def test_a_correction_the_rules_refuse_changes_nothing(app: Flask, phone: Confidant) -> None:
+def test_a_correction_the_rules_refuse_changes_nothing(app: Flask, phone: KeeperPhone) -> None:
     started(phone)
     played(app, phone, ([0, 1, 1], [0, 0, 1]))
     path = f"/games/{phone.game_id}/rounds/1/correct"
@@ -125,7 +125,7 @@ def test_a_correction_the_rules_refuse_changes_nothing(app: Flask, phone: Confid
 
 
 def test_only_a_scored_round_can_be_corrected_and_only_by_its_keeper(
-    app: Flask, phone: Confidant, other_phone: Confidant
+    app: Flask, phone: KeeperPhone, other_phone: KeeperPhone
 ) -> None:
     started(phone)
     response = phone.get(f"/games/{phone.game_id}/rounds/1/correct")
@@ -136,7 +136,7 @@ def test_only_a_scored_round_can_be_corrected_and_only_by_its_keeper(
 
 
 def test_the_correction_form_strikes_out_the_dealers_forbidden_bid(
-    phone: Confidant, app: Flask
+    phone: KeeperPhone, app: Flask
 ) -> None:
     started(phone, first_dealer="0", bid_rule="plus_minus_one")
     played(app, phone, ([1, 1, 0], [0, 0, 1]))
@@ -154,7 +154,7 @@ def test_the_correction_form_strikes_out_the_dealers_forbidden_bid(
 
 
 def test_the_correction_hint_in_a_covered_game_is_true_of_the_bids_shown(
-    app: Flask, phone: Confidant
+    app: Flask, phone: KeeperPhone
 ) -> None:
     # Jürgen deals round 2. The bids 1, 0, 0, 0, 0 are allowed (1, not 2); only the
     # struck-out 1 would make them add up to the 2 tricks, and the hint says so.
@@ -173,7 +173,7 @@ def test_the_correction_hint_in_a_covered_game_is_true_of_the_bids_shown(
 
 
 def test_the_form_offers_the_bomb_and_the_cloud_only_from_the_deck(
-    app: Flask, phone: Confidant
+    app: Flask, phone: KeeperPhone
 ) -> None:
     path = _two_rounds(app, phone, [])
     plain = _body(phone, path)
@@ -198,7 +198,7 @@ def test_the_form_offers_the_bomb_and_the_cloud_only_from_the_deck(
 
 
 def test_marking_the_bomb_in_a_correction_changes_the_scores_on_the_sheet(
-    app: Flask, phone: Confidant
+    app: Flask, phone: KeeperPhone
 ) -> None:
     path = _two_rounds(app, phone, ["bomb"])
     assert "Total 60 40 50" in _sheet(phone)
@@ -222,7 +222,7 @@ def test_marking_the_bomb_in_a_correction_changes_the_scores_on_the_sheet(
 
 
 def test_a_bomb_the_tricks_do_not_add_up_with_is_refused_by_it_and_changes_nothing(
-    app: Flask, phone: Confidant
+    app: Flask, phone: KeeperPhone
 ) -> None:
     path = _two_rounds(app, phone, ["bomb"])
     with app.app_context():
@@ -247,7 +247,7 @@ def test_a_bomb_the_tricks_do_not_add_up_with_is_refused_by_it_and_changes_nothi
 
 
 def test_the_clouds_change_is_chosen_moved_and_taken_back_in_a_correction(
-    app: Flask, phone: Confidant
+    app: Flask, phone: KeeperPhone
 ) -> None:
     path = _two_rounds(app, phone, ["cloud"])
     # Ann won the Cloud's trick and went up to 2: she bid 1 and won 1, so she missed.
@@ -282,7 +282,7 @@ def test_the_clouds_change_is_chosen_moved_and_taken_back_in_a_correction(
 
 
 def test_a_cloud_change_below_zero_is_refused_by_it_and_changes_nothing(
-    app: Flask, phone: Confidant
+    app: Flask, phone: KeeperPhone
 ) -> None:
     path = _two_rounds(app, phone, ["cloud"])
     with app.app_context():
@@ -306,7 +306,7 @@ def test_a_cloud_change_below_zero_is_refused_by_it_and_changes_nothing(
 
 
 def test_the_live_refresh_keeps_the_bomb_and_the_cloud_and_follows_the_bids(
-    app: Flask, phone: Confidant
+    app: Flask, phone: KeeperPhone
 ) -> None:
     path = _two_rounds(app, phone, ["bomb", "cloud"])
     with app.app_context():

@@ -7,15 +7,15 @@ import re
 
 from flask import Flask
 
-from ..confidant import Confidant, text
 from ..factory import game_count
+from ..keeper_phone import KeeperPhone, text
 from .helpers import started
 
 FORM_ID = re.compile(r'name="form_id" value="([^"]+)"')
 
 
 def test_a_form_sent_twice_starts_one_game_and_both_land_on_it(
-    phone: Confidant, app: Flask
+    phone: KeeperPhone, app: Flask
 ) -> None:
     page = phone.get("/games/new").get_data(as_text=True)
     form_id = FORM_ID.search(page)
@@ -29,7 +29,7 @@ def test_a_form_sent_twice_starts_one_game_and_both_land_on_it(
     assert phone.get(second.headers["Location"]).status_code == 303  # on to its round 1
 
 
-def test_each_showing_of_the_form_starts_a_game_of_its_own(phone: Confidant, app: Flask) -> None:
+def test_each_showing_of_the_form_starts_a_game_of_its_own(phone: KeeperPhone, app: Flask) -> None:
     for _ in range(2):
         form_id = FORM_ID.search(phone.get("/games/new").get_data(as_text=True))
         assert form_id
@@ -39,7 +39,7 @@ def test_each_showing_of_the_form_starts_a_game_of_its_own(phone: Confidant, app
 
 
 def test_another_browser_sending_the_same_form_id_starts_its_own_game(
-    phone: Confidant, other_phone: Confidant, app: Flask
+    phone: KeeperPhone, other_phone: KeeperPhone, app: Flask
 ) -> None:
     form_id = FORM_ID.search(phone.get("/games/new").get_data(as_text=True))
     assert form_id
@@ -54,7 +54,7 @@ def test_another_browser_sending_the_same_form_id_starts_its_own_game(
     assert game_count(app) == 2
 
 
-def test_playing_again_says_which_settings_are_carried_over(phone: Confidant) -> None:
+def test_playing_again_says_which_settings_are_carried_over(phone: KeeperPhone) -> None:
     started(phone, ["Ann", "Bob", "Cy"], rounds="5", bid_rule="canadian", bid_reveal="covered")
     page = text(phone.get(f"/games/new?again={phone.game_id}"))
     assert "Carried over from the last game: 5 rounds only, Canadian, covered bids." in page
@@ -62,7 +62,7 @@ def test_playing_again_says_which_settings_are_carried_over(phone: Confidant) ->
     assert "Carried over" not in text(phone.get(f"/games/new?again={phone.game_id}"))
 
 
-def test_the_form_says_how_long_a_name_may_be_and_why_no_seat_can_go(phone: Confidant) -> None:
+def test_the_form_says_how_long_a_name_may_be_and_why_no_seat_can_go(phone: KeeperPhone) -> None:
     page = text(phone.get("/games/new"))
     assert "A name has at most 24 characters." in page
     assert "No seat can be removed: Wizard needs at least 3 players." in page

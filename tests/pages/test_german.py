@@ -15,17 +15,17 @@ from scorekeeper import i18n
 from scorekeeper.rules.messages import Count, RuleError
 
 from ..app.test_catalogue import PLACEHOLDER, catalogue
-from ..confidant import Confidant
+from ..keeper_phone import KeeperPhone
 from .helpers import correction, played, started
 
 GERMAN = {"HTTP_ACCEPT_LANGUAGE": "de-DE,de;q=0.9,en;q=0.5"}
 ENGLISH = {"HTTP_ACCEPT_LANGUAGE": "en-GB,en;q=0.8"}
 
 
-def phone_in(app: Flask, environ: dict[str, str]) -> Confidant:
+def phone_in(app: Flask, environ: dict[str, str]) -> KeeperPhone:
     client = app.test_client()
     client.environ_base.update(environ)
-    return Confidant(client)
+    return KeeperPhone(client)
 
 
 def shown(response: TestResponse) -> str:
@@ -68,7 +68,7 @@ def _english_patterns() -> list[tuple[str, re.Pattern[str]]]:
 class Walk:
     """Pages seen in German; each must hold no English message."""
 
-    def __init__(self, phone: Confidant) -> None:
+    def __init__(self, phone: KeeperPhone) -> None:
         self.phone = phone
         self.patterns = _english_patterns()
         self.english: list[str] = []
@@ -299,7 +299,7 @@ def test_the_walk_finds_english_left_on_a_page(app: Flask) -> None:
 # -- The switch in the menu ------------------------------------------------------------------
 
 
-def _switch(phone: Confidant, language: str, next_path: str, **extra: str) -> TestResponse:
+def _switch(phone: KeeperPhone, language: str, next_path: str, **extra: str) -> TestResponse:
     data = {"csrf_token": phone.csrf("/"), "language": language, "next": next_path, **extra}
     return phone.client.post("/language", data=data)
 

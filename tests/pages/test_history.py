@@ -22,22 +22,22 @@ from scorekeeper.services import games, rounds
 from scorekeeper.services import history as history_service
 
 from ..api_client import ApiClient
-from ..confidant import Confidant, text
-from ..factory import device_of, finished, game_count, play, seed
+from ..factory import browser_of, finished, game_count, play, seed
+from ..keeper_phone import KeeperPhone, text
 from ..statements import count_statements
 
 
-def started(phone: Confidant, names: list[str] | None = None, **choices: object) -> str:
+def started(phone: KeeperPhone, names: list[str] | None = None, **choices: object) -> str:
     response = phone.start(names, **choices)
     assert response.status_code == 303, text(response)
     return phone.game_id
 
 
-def post(phone: Confidant, path: str, **data: str) -> Any:
+def post(phone: KeeperPhone, path: str, **data: str) -> Any:
     return phone.client.post(path, data={"csrf_token": phone.csrf(), **data})
 
 
-def correct(phone: Confidant, number: int, bids: list[int], tricks: list[int]) -> Any:
+def correct(phone: KeeperPhone, number: int, bids: list[int], tricks: list[int]) -> Any:
     path = f"/games/{phone.game_id}/rounds/{number}/correct"
     form = phone.get(path).get_data(as_text=True)
     version = re.search(r'name="version" value="(\d+)"', form)
@@ -54,8 +54,8 @@ def correct(phone: Confidant, number: int, bids: list[int], tricks: list[int]) -
 # -- The audit trail -----------------------------------------------------------------------
 
 
-def test_the_sheet_links_a_corrected_round_to_its_history(app: Flask, phone: Confidant) -> None:
-    """One target per round on the sheet: the Confidant's round number opens the correction,
+def test_the_sheet_links_a_corrected_round_to_its_history(app: Flask, phone: KeeperPhone) -> None:
+    """One target per round on the sheet: the keeper's round number opens the correction,
     which links the round's history; a spectator's opens the history of a corrected round."""
     started(phone, ["Thomas", "Ute", "Kevin"], first_dealer="0")
     phone.play(1, [0, 1, 1], [0, 0, 1])
@@ -103,7 +103,9 @@ def _words(html: str) -> str:
     return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", html))).strip()
 
 
-def test_each_change_shows_only_what_it_changed_newest_first(app: Flask, phone: Confidant) -> None:
+def test_each_change_shows_only_what_it_changed_newest_first(
+    app: Flask, phone: KeeperPhone
+) -> None:
     started(phone, ["Thomas", "Ute", "Kevin"], first_dealer="0")
     phone.play(1, [0, 1, 1], [0, 0, 1])
     correct(phone, 1, [0, 0, 1], [0, 0, 1])  # the trump green → blue, Ute's bid 1 → 0
@@ -158,7 +160,7 @@ def test_a_change_of_a_bid_and_its_tricks_is_one_line_and_the_new_value_stands_o
 
 @pytest.mark.parametrize("reveal", ["covered", "secret"])
 def test_a_bid_not_made_reads_a_dash_and_a_made_one_stays_hidden(
-    app: Flask, phone: Confidant, reveal: str
+    app: Flask, phone: KeeperPhone, reveal: str
 ) -> None:
     """The history shows who has bid, as the round screen does, never a bid the reveal mode
     still hides; a player who has not bid is "–", never "hidden"."""
@@ -206,7 +208,7 @@ def test_a_bid_not_made_reads_a_dash_and_a_made_one_stays_hidden(
     ]
 
 
-def test_the_history_of_an_unknown_round_is_a_404(phone: Confidant) -> None:
+def test_the_history_of_an_unknown_round_is_a_404(phone: KeeperPhone) -> None:
     started(phone)
     assert phone.get(f"/games/{phone.game_id}/rounds/21/history").status_code == 404
     assert phone.get("/games/nothing-here/rounds/1/history").status_code == 404
@@ -216,7 +218,7 @@ def test_the_history_of_an_unknown_round_is_a_404(phone: Confidant) -> None:
 
 
 def test_csv_has_one_row_per_player_per_round_and_guards_names_not_numbers(
-    phone: Confidant,
+    phone: KeeperPhone,
 ) -> None:
     started(phone, ["=SUM(A1)", "Ute", "@Kevin"], first_dealer="0")
     phone.play(1, [0, 1, 1], [0, 0, 1])
@@ -247,7 +249,7 @@ def test_csv_has_one_row_per_player_per_round_and_guards_names_not_numbers(
 
 
 def test_csv_in_german_has_german_words_and_semicolons_for_german_spreadsheets(
-    phone: Confidant,
+    phone: KeeperPhone,
 ) -> None:
     started(phone, ["Thomas", "Ute", "Kevin"], first_dealer="0")
     phone.play(1, [0, 1, 1], [0, 0, 1])
@@ -260,7 +262,7 @@ def test_csv_in_german_has_german_words_and_semicolons_for_german_spreadsheets(
     assert rows[1] == ["1", "1", "Thomas", "grüne Elfen", "Thomas", "0", "0", "20", "20"]
 
 
-def test_json_export_is_the_api_game_object_plus_the_audit_trail(phone: Confidant) -> None:
+def test_json_export_is_the_api_game_object_plus_the_audit_trail(phone: KeeperPhone) -> None:
     started(phone, ["Thomas", "Ute", "Kevin"], first_dealer="0")
     phone.play(1, [0, 1, 1], [0, 0, 1])
     response = phone.get(f"/games/{phone.game_id}/export.json")
@@ -281,7 +283,7 @@ def test_json_export_is_the_api_game_object_plus_the_audit_trail(phone: Confidan
     assert document["audit"][-1]["new"]["tricks"] == [0, 0, 1]
 
 
-def test_export_everything_holds_every_kept_game(phone: Confidant) -> None:
+def test_export_everything_holds_every_kept_game(phone: KeeperPhone) -> None:
     first = started(phone, ["Ann", "Bob", "Cy"])
     second = started(phone, ["Dora", "Eve", "Finn"])
     document = json.loads(phone.get("/export.json").get_data())
@@ -297,18 +299,18 @@ IMPORTED = ["Thomas", "Ute", "Kevin"]
 
 def kept(
     app: Flask,
-    phone: Confidant,
+    phone: KeeperPhone,
     played: list[tuple[list[int], list[int]]] | None = None,
     bid_rule: str = "standard",
     names: list[str] = IMPORTED,
 ) -> str:
     """A game of ``names`` kept by this phone, seeded through the services, ``played`` scored
     (Thomas deals first); the phone's game from now on."""
-    phone.game_id = seed(app, names, played or [], device=device_of(phone), bid_rule=bid_rule).id
+    phone.game_id = seed(app, names, played or [], browser=browser_of(phone), bid_rule=bid_rule).id
     return phone.game_id
 
 
-def upload(phone: Confidant, document: Any) -> Any:
+def upload(phone: KeeperPhone, document: Any) -> Any:
     data = json.dumps(document).encode() if not isinstance(document, bytes) else document
     return phone.client.post(
         "/import",
@@ -317,21 +319,21 @@ def upload(phone: Confidant, document: Any) -> Any:
     )
 
 
-def sheet_text(phone: Confidant, game_id: str) -> str:
+def sheet_text(phone: KeeperPhone, game_id: str) -> str:
     return text(phone.get(f"/games/{game_id}/sheet")).split("Tap a round")[0]
 
 
-def test_export_then_import_gives_the_same_sheet_and_totals(app: Flask, phone: Confidant) -> None:
+def test_export_then_import_gives_the_same_sheet_and_totals(app: Flask, phone: KeeperPhone) -> None:
     original = kept(app, phone, [([0, 1, 1], [0, 0, 1]), ([2, 0, 0], [1, 0, 1])], "canadian")
-    device = device_of(phone)
+    browser = browser_of(phone)
     with app.app_context():
         rounds.correct_round(
-            original, device, 1, turned="blue", chosen=None, bids=[0, 0, 1], tricks=[0, 0, 1]
+            original, browser, 1, turned="blue", chosen=None, bids=[0, 0, 1], tricks=[0, 0, 1]
         )
-        rounds.record_trump(original, device, 3, "yellow")
-        rounds.record_bid(original, device, 3, 1, 2)
+        rounds.record_trump(original, browser, 3, "yellow")
+        rounds.record_bid(original, browser, 3, 1, 2)
     exported = json.loads(phone.get(f"/games/{original}/export.json").get_data())
-    other = Confidant(app.test_client())  # the game moves to another phone
+    other = KeeperPhone(app.test_client())  # the game moves to another phone
     response = upload(other, exported)
     assert response.status_code == 303, text(response)
     assert "Imported: 1 game, with a new address." in text(other.get("/"))
@@ -349,7 +351,7 @@ def test_export_then_import_gives_the_same_sheet_and_totals(app: Flask, phone: C
     assert other.bid(3, 2, 0).status_code == 303
 
 
-def test_a_file_imported_again_starts_no_game_twice(app: Flask, phone: Confidant) -> None:
+def test_a_file_imported_again_starts_no_game_twice(app: Flask, phone: KeeperPhone) -> None:
     first = kept(app, phone, [([0, 1, 1], [0, 0, 1])])
     kept(app, phone, names=["Dora", "Eve", "Finn"])
     backup = json.loads(phone.get("/export.json").get_data())
@@ -359,7 +361,7 @@ def test_a_file_imported_again_starts_no_game_twice(app: Flask, phone: Confidant
     assert "Nothing was imported: every game of the file is already here." in text(phone.get("/"))
     assert game_count(app) == count
     # Another phone takes the file twice: the games once, though one was played on between.
-    other = Confidant(app.test_client())
+    other = KeeperPhone(app.test_client())
     assert upload(other, backup).status_code == 303
     assert "Imported: 2 games, each with a new address." in text(other.get("/"))
     assert game_count(app) == count + 2
@@ -386,7 +388,7 @@ def test_a_file_imported_again_starts_no_game_twice(app: Flask, phone: Confidant
 
 
 def test_a_game_deleted_here_is_not_imported_again_but_pointed_to(
-    app: Flask, phone: Confidant
+    app: Flask, phone: KeeperPhone
 ) -> None:
     deleted = kept(app, phone, [([0, 1, 1], [0, 0, 1])])
     kept(app, phone, names=["Dora", "Eve", "Finn"])
@@ -408,13 +410,13 @@ def test_a_game_deleted_here_is_not_imported_again_but_pointed_to(
 
 
 def test_a_new_phone_sending_its_first_import_twice_starts_the_games_once(
-    app: Flask, phone: Confidant
+    app: Flask, phone: KeeperPhone
 ) -> None:
     # A phone that never kept a game opens the import page, then a double tap sends the form
     # twice with the cookie that page gave: both requests are the same phone's.
     kept(app, phone)
     backup = json.loads(phone.get("/export.json").get_data())
-    new = Confidant(app.test_client())
+    new = KeeperPhone(app.test_client())
     token = new.csrf("/import")
     name = app.config["SESSION_COOKIE_NAME"]
     cookie = new.client.get_cookie(name)
@@ -430,14 +432,14 @@ def test_a_new_phone_sending_its_first_import_twice_starts_the_games_once(
 
 
 def test_a_start_time_with_an_offset_is_the_same_moment_and_the_same_game(
-    app: Flask, phone: Confidant
+    app: Flask, phone: KeeperPhone
 ) -> None:
     kept(app, phone)
     document = phone.get(f"/games/{phone.game_id}/export.json").get_json()
     moment = datetime.fromisoformat(document["game"]["created_at"].replace("Z", "+00:00"))
     shifted = moment.astimezone(timezone(timedelta(hours=2))).isoformat()  # 2 h later, +02:00
     document["game"]["created_at"] = shifted
-    other = Confidant(app.test_client())
+    other = KeeperPhone(app.test_client())
     assert upload(other, document).status_code == 303
     (copy,) = [game["game"] for game in other.get("/export.json").get_json()["games"]]
     assert copy["created_at"] == moment.strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -447,12 +449,12 @@ def test_a_start_time_with_an_offset_is_the_same_moment_and_the_same_game(
     assert game_count(app) == count
 
 
-def test_games_without_a_start_time_are_all_imported(app: Flask, phone: Confidant) -> None:
+def test_games_without_a_start_time_are_all_imported(app: Flask, phone: KeeperPhone) -> None:
     kept(app, phone)
     item = phone.get(f"/games/{phone.game_id}/export.json").get_json()
     del item["game"]["created_at"]
     document = {"schema_version": 1, "games": [item, item]}
-    other = Confidant(app.test_client())
+    other = KeeperPhone(app.test_client())
     count = game_count(app)
     assert upload(other, document).status_code == 303
     assert "Imported: 2 games, each with a new address." in text(other.get("/"))
@@ -460,7 +462,7 @@ def test_games_without_a_start_time_are_all_imported(app: Flask, phone: Confidan
 
 
 def test_a_tampered_score_refuses_the_whole_file_naming_game_and_round(
-    app: Flask, phone: Confidant
+    app: Flask, phone: KeeperPhone
 ) -> None:
     kept(app, phone, [([0, 1, 1], [0, 0, 1]), ([2, 0, 0], [1, 0, 1])])
     document = json.loads(phone.get("/export.json").get_data())
@@ -479,7 +481,7 @@ def test_a_tampered_score_refuses_the_whole_file_naming_game_and_round(
 
 
 def test_a_bid_the_rules_forbid_refuses_the_file_with_the_rules_reason(
-    app: Flask, phone: Confidant
+    app: Flask, phone: KeeperPhone
 ) -> None:
     kept(app, phone, [([0, 0, 0], [1, 0, 0])], "plus_minus_one")
     document = json.loads(phone.get(f"/games/{phone.game_id}/export.json").get_data())
@@ -517,7 +519,7 @@ def test_a_bid_the_rules_forbid_refuses_the_file_with_the_rules_reason(
     ],
 )
 def test_a_broken_file_is_refused_with_a_reason(
-    app: Flask, phone: Confidant, document: Any, message: str
+    app: Flask, phone: KeeperPhone, document: Any, message: str
 ) -> None:
     started(phone)
     count = game_count(app)
@@ -527,7 +529,7 @@ def test_a_broken_file_is_refused_with_a_reason(
     assert game_count(app) == count
 
 
-def test_an_import_without_its_csrf_token_is_refused(app: Flask, phone: Confidant) -> None:
+def test_an_import_without_its_csrf_token_is_refused(app: Flask, phone: KeeperPhone) -> None:
     response = phone.client.post(
         "/import",
         data={"file": (io.BytesIO(b"{}"), "export.json")},
@@ -541,9 +543,11 @@ def test_an_import_without_its_csrf_token_is_refused(app: Flask, phone: Confidan
 
 
 @pytest.mark.both_backends
-def test_the_list_filters_by_status_and_searches_player_names(app: Flask, phone: Confidant) -> None:
-    finished(app, device_of(phone), ["Ann", "Bob", "Cy"], [([1, 0, 0], [1, 0, 0])])
-    seed(app, ["Dora", "Eve", "Finn"], device=device_of(phone))
+def test_the_list_filters_by_status_and_searches_player_names(
+    app: Flask, phone: KeeperPhone
+) -> None:
+    finished(app, browser_of(phone), ["Ann", "Bob", "Cy"], [([1, 0, 0], [1, 0, 0])])
+    seed(app, ["Dora", "Eve", "Finn"], browser=browser_of(phone))
     assert "Ann, Bob, Cy" in text(phone.get("/?status=finished"))
     assert "Dora, Eve, Finn" not in text(phone.get("/?status=finished"))
     assert "Ann, Bob, Cy" not in text(phone.get("/?status=in_progress"))
@@ -555,15 +559,15 @@ def test_the_list_filters_by_status_and_searches_player_names(app: Flask, phone:
 
 
 def test_the_list_shows_newest_activity_first_and_more_on_request(
-    app: Flask, phone: Confidant
+    app: Flask, phone: KeeperPhone
 ) -> None:
-    device = device_of(phone)
+    browser = browser_of(phone)
     ids = [
-        seed(app, [f"P{n}", "Bob", "Cy"], device=device).id
+        seed(app, [f"P{n}", "Bob", "Cy"], browser=browser).id
         for n in range(history_service.GAMES_PAGE + 1)
     ]
     with app.test_request_context():
-        rounds.record_trump(ids[0], device_of(phone), 1, "red")  # the oldest moves up
+        rounds.record_trump(ids[0], browser_of(phone), 1, "red")  # the oldest moves up
     page = text(phone.get("/"))
     assert page.index("P0, Bob") < page.index(f"P{history_service.GAMES_PAGE}, Bob")
     assert "P1, Bob" not in page
@@ -583,9 +587,9 @@ def older_link(response: Any, label: str = "Older games") -> str:
 
 
 def test_a_followed_game_is_listed_read_only_and_can_be_forgotten(
-    app: Flask, phone: Confidant
+    app: Flask, phone: KeeperPhone
 ) -> None:
-    keeper = Confidant(app.test_client())
+    keeper = KeeperPhone(app.test_client())
     game_id = started(keeper, ["Ann", "Bob", "Cy"])
     phone.get(f"/games/{game_id}/sheet")  # opening the sheet follows the game
     page = phone.get("/")
@@ -600,7 +604,7 @@ def test_a_followed_game_is_listed_read_only_and_can_be_forgotten(
     assert "Ann, Bob, Cy" in text(keeper.get("/"))  # the game itself stays
 
 
-def test_a_deleted_game_leaves_the_list_and_can_be_restored(phone: Confidant) -> None:
+def test_a_deleted_game_leaves_the_list_and_can_be_restored(phone: KeeperPhone) -> None:
     game_id = started(phone, ["Ann", "Bob", "Cy"])
     response = post(phone, f"/games/{game_id}/delete")
     assert response.status_code == 303
@@ -616,9 +620,9 @@ def test_a_deleted_game_leaves_the_list_and_can_be_restored(phone: Confidant) ->
     assert phone.get(f"/games/{game_id}/sheet").status_code == 200
 
 
-def test_another_phone_can_neither_delete_nor_restore(app: Flask, phone: Confidant) -> None:
+def test_another_phone_can_neither_delete_nor_restore(app: Flask, phone: KeeperPhone) -> None:
     game_id = started(phone, ["Ann", "Bob", "Cy"])
-    stranger = Confidant(app.test_client())
+    stranger = KeeperPhone(app.test_client())
     stranger.get("/")
     assert post(stranger, f"/games/{game_id}/delete").status_code == 403
     post(phone, f"/games/{game_id}/delete")
@@ -630,15 +634,15 @@ def test_another_phone_can_neither_delete_nor_restore(app: Flask, phone: Confida
 
 
 def play_short_game(
-    app: Flask, phone: Confidant, names: list[str], played: list[tuple[list[int], list[int]]]
+    app: Flask, phone: KeeperPhone, names: list[str], played: list[tuple[list[int], list[int]]]
 ) -> str:
     """A finished game of ``names``, seeded through the services for this phone."""
-    return finished(app, device_of(phone), names, played)
+    return finished(app, browser_of(phone), names, played)
 
 
 @pytest.mark.both_backends
 def test_the_statistics_page_shows_the_players_and_the_head_to_head_table(
-    app: Flask, phone: Confidant
+    app: Flask, phone: KeeperPhone
 ) -> None:
     """The values are the service's (tests/services/test_statistics.py): here, how the page
     words them."""
@@ -655,9 +659,9 @@ def test_the_statistics_page_shows_the_players_and_the_head_to_head_table(
     assert "Final totals of the last 2 games" in page  # what the little line shows
     assert "finished)" not in page  # every game is finished: the count says it all
     assert 'aria-label="Players"' not in phone.get("/statistics").get_data(as_text=True)
-    device = device_of(phone)
-    seed(app, ["Ann", "Bob", "Cy"], [([0, 0, 0], [0, 0, 1])], device=device)  # in progress
-    seed(app, ["Dee", "Ann", "Bob"], [([0, 0, 0], [0, 0, 1])], device=device)  # Dee's first
+    browser = browser_of(phone)
+    seed(app, ["Ann", "Bob", "Cy"], [([0, 0, 0], [0, 0, 1])], browser=browser)  # in progress
+    seed(app, ["Dee", "Ann", "Bob"], [([0, 0, 0], [0, 0, 1])], browser=browser)  # Dee's first
     page = text(phone.get("/statistics"))
     assert re.search(
         r"\bann Final totals of the last 2 games Games 4 \(2 finished\) Wins 2 Win rate 100",
@@ -676,10 +680,10 @@ def test_the_statistics_page_shows_the_players_and_the_head_to_head_table(
 
 
 def test_statistics_before_a_round_is_scored_say_what_is_missing(
-    app: Flask, phone: Confidant
+    app: Flask, phone: KeeperPhone
 ) -> None:
     assert "No games yet on this phone: the statistics fill in" in text(phone.get("/statistics"))
-    game = seed(app, device=device_of(phone))
+    game = seed(app, browser=browser_of(phone))
     page = text(phone.get("/statistics"))
     assert "No games yet" not in page  # the game is there, on the games list
     assert "No round scored yet on this phone: the statistics fill in as you play." in page
@@ -691,7 +695,9 @@ def test_statistics_before_a_round_is_scored_say_what_is_missing(
 
 
 @pytest.mark.both_backends
-def test_statistics_round_a_half_away_from_zero_as_people_do(app: Flask, phone: Confidant) -> None:
+def test_statistics_round_a_half_away_from_zero_as_people_do(
+    app: Flask, phone: KeeperPhone
+) -> None:
     # Ann makes her bid in 1 round of 8: 12.5 %, shown as 13 % (as a calculator shows it);
     # her average score, (20 − 7 × 10) / 8 = −6.25, as −6.3.
     play_short_game(app, phone, ["Ann", "Bob", "Cy"], [([0, 0, 0], [0, 0, 1])])
@@ -707,7 +713,7 @@ def test_statistics_round_a_half_away_from_zero_as_people_do(app: Flask, phone: 
 
 @pytest.mark.both_backends
 def test_statistics_cost_the_same_statements_for_2_and_20_games(
-    app: Flask, phone: Confidant
+    app: Flask, phone: KeeperPhone
 ) -> None:
     for _ in range(2):
         play_short_game(app, phone, ["Ann", "Bob", "Cy"], [([0, 0, 1], [0, 0, 1])])
@@ -721,7 +727,7 @@ def test_statistics_cost_the_same_statements_for_2_and_20_games(
     assert len(two) == len(twenty), (two, twenty)
 
 
-def test_the_sparkline_is_an_svg_with_an_accessible_name(app: Flask, phone: Confidant) -> None:
+def test_the_sparkline_is_an_svg_with_an_accessible_name(app: Flask, phone: KeeperPhone) -> None:
     play_short_game(app, phone, ["Ann", "Bob", "Cy"], [([0, 0, 1], [0, 0, 1])])
     # One game has no course to draw (a lone level line looked like a rule).
     assert '<svg class="sparkline"' not in phone.get("/statistics").get_data(as_text=True)

@@ -13,13 +13,13 @@ from scorekeeper.extensions import db
 from scorekeeper.models import GameRow
 from scorekeeper.services import games
 
-from ..confidant import Confidant, text
+from ..keeper_phone import KeeperPhone, text
 from .helpers import played, seat_values, started
 
 # -- Home ------------------------------------------------------------------------------------
 
 
-def test_home_invites_to_start_a_game_when_this_phone_keeps_none(phone: Confidant) -> None:
+def test_home_invites_to_start_a_game_when_this_phone_keeps_none(phone: KeeperPhone) -> None:
     page = phone.get("/")
     assert page.status_code == 200
     assert "Start a new game" in text(page)
@@ -33,7 +33,7 @@ def test_home_invites_to_start_a_game_when_this_phone_keeps_none(phone: Confidan
 
 
 def test_home_lists_the_kept_games_in_progress_first_with_round_and_leader(
-    app: Flask, phone: Confidant
+    app: Flask, phone: KeeperPhone
 ) -> None:
     started(phone, ["Ann", "Bob", "Cy"], rounds=1)
     finished = phone.game_id
@@ -48,7 +48,7 @@ def test_home_lists_the_kept_games_in_progress_first_with_round_and_leader(
 
 
 def test_home_of_another_phone_does_not_list_the_game(
-    phone: Confidant, other_phone: Confidant
+    phone: KeeperPhone, other_phone: KeeperPhone
 ) -> None:
     started(phone)
     assert "Thomas, Ute, Kevin" not in text(other_phone.get("/"))
@@ -58,7 +58,7 @@ def test_home_of_another_phone_does_not_list_the_game(
 
 
 def test_new_game_form_offers_three_seats_every_variant_and_the_full_game(
-    phone: Confidant,
+    phone: KeeperPhone,
 ) -> None:
     page = phone.get("/games/new")
     body = page.get_data(as_text=True)
@@ -71,7 +71,7 @@ def test_new_game_form_offers_three_seats_every_variant_and_the_full_game(
     assert "Clairvoyance" in text(page)
 
 
-def _arrange(phone: Confidant, names: list[str], action: str, **extra: str) -> str:
+def _arrange(phone: KeeperPhone, names: list[str], action: str, **extra: str) -> str:
     form = phone.new_game_form(names, action=action, **extra)
     response = phone.client.post("/games/new", data=form)
     # Answered with a redirect to the form's page, which shows the form as arranged.
@@ -82,7 +82,7 @@ def _arrange(phone: Confidant, names: list[str], action: str, **extra: str) -> s
     return page.get_data(as_text=True)
 
 
-def test_seats_are_added_removed_and_moved_up_by_tapping(phone: Confidant) -> None:
+def test_seats_are_added_removed_and_moved_up_by_tapping(phone: KeeperPhone) -> None:
     body = _arrange(phone, ["Ann", "Bob", "Cy"], "add")
     assert seat_values(body) == ["Ann", "Bob", "Cy", ""]
     assert "Full game: 15 rounds" in body  # four players
@@ -95,13 +95,13 @@ def test_seats_are_added_removed_and_moved_up_by_tapping(phone: Confidant) -> No
     assert seat_values(body)[:3] == ["Ann", "Bob", "Cy"]
 
 
-def test_moving_a_seat_keeps_the_chosen_dealer(phone: Confidant) -> None:
+def test_moving_a_seat_keeps_the_chosen_dealer(phone: KeeperPhone) -> None:
     body = _arrange(phone, ["Ann", "Bob", "Cy"], "up-2", first_dealer="2")
     # Cy, the chosen dealer, now sits in seat 2 (index 1).
     assert re.search(r'value="1" checked>\s*Cy', body)
 
 
-def test_a_table_keeps_between_three_and_six_seats(phone: Confidant) -> None:
+def test_a_table_keeps_between_three_and_six_seats(phone: KeeperPhone) -> None:
     body = _arrange(phone, ["Ann", "Bob", "Cy"], "remove-0")
     assert seat_values(body) == ["Ann", "Bob", "Cy"]
     assert re.search(r'value="remove-0"[^>]*disabled', body)
@@ -113,7 +113,7 @@ def test_a_table_keeps_between_three_and_six_seats(phone: Confidant) -> None:
 
 
 def test_starting_a_game_gives_this_browser_the_edit_right_in_a_cookie(
-    phone: Confidant,
+    phone: KeeperPhone,
 ) -> None:
     response = phone.start(["Thomas", "Ute", "Kevin"])
     assert response.status_code == 303
@@ -126,7 +126,7 @@ def test_starting_a_game_gives_this_browser_the_edit_right_in_a_cookie(
     assert phone.get(location).headers["Location"].endswith("/rounds/1")
 
 
-def test_a_started_game_has_the_chosen_rules(app: Flask, phone: Confidant) -> None:
+def test_a_started_game_has_the_chosen_rules(app: Flask, phone: KeeperPhone) -> None:
     started(
         phone,
         ["Ann", "Bob", "Cy", "Dan"],
@@ -147,7 +147,7 @@ def test_a_started_game_has_the_chosen_rules(app: Flask, phone: Confidant) -> No
     assert table.rules.rounds == 5
 
 
-def test_draw_at_random_picks_a_seat_of_the_table(app: Flask, phone: Confidant) -> None:
+def test_draw_at_random_picks_a_seat_of_the_table(app: Flask, phone: KeeperPhone) -> None:
     started(phone, first_dealer="random")
     with app.app_context():
         assert games.get_game(phone.game_id).table.first_dealer in (0, 1, 2)
@@ -169,7 +169,7 @@ def test_draw_at_random_picks_a_seat_of_the_table(app: Flask, phone: Confidant) 
     ],
 )
 def test_a_game_the_rules_refuse_is_not_started_and_the_page_says_why(
-    phone: Confidant, names: list[str], choices: dict[str, str], message: str
+    phone: KeeperPhone, names: list[str], choices: dict[str, str], message: str
 ) -> None:
     response = phone.start(names, **choices)
     assert response.status_code == 422
@@ -179,7 +179,7 @@ def test_a_game_the_rules_refuse_is_not_started_and_the_page_says_why(
     assert "No games yet" in text(phone.get("/"))
 
 
-def test_a_form_without_its_csrf_token_is_refused(phone: Confidant) -> None:
+def test_a_form_without_its_csrf_token_is_refused(phone: KeeperPhone) -> None:
     form = phone.new_game_form(["Ann", "Bob", "Cy"])
     del form["csrf_token"]
     response = phone.client.post("/games/new", data=form)
@@ -188,7 +188,7 @@ def test_a_form_without_its_csrf_token_is_refused(phone: Confidant) -> None:
     assert "No games yet" in text(phone.get("/"))
 
 
-def test_names_of_earlier_games_are_offered(phone: Confidant) -> None:
+def test_names_of_earlier_games_are_offered(phone: KeeperPhone) -> None:
     started(phone, ["Ute", "Kevin", "Thomas"])
     body = phone.get("/games/new").get_data(as_text=True)
     datalist = body[body.index('<datalist id="known-names">') :]
@@ -198,7 +198,7 @@ def test_names_of_earlier_games_are_offered(phone: Confidant) -> None:
 # -- The form kept on this phone, the same table again ------------------------------------------
 
 
-def test_the_new_game_form_survives_a_reload_until_the_game_starts(phone: Confidant) -> None:
+def test_the_new_game_form_survives_a_reload_until_the_game_starts(phone: KeeperPhone) -> None:
     form = phone.new_game_form(["Ann", "Bob", "Cy"], action="refresh", bid_rule="canadian")
     assert phone.client.post("/games/new", data=form).status_code == 303
     body = phone.get("/games/new").get_data(as_text=True)
@@ -208,7 +208,7 @@ def test_the_new_game_form_survives_a_reload_until_the_game_starts(phone: Confid
     assert seat_values(phone.get("/games/new").get_data(as_text=True)) == ["", "", ""]
 
 
-def test_a_form_that_comes_back_says_so_and_starts_afresh_on_a_tap(phone: Confidant) -> None:
+def test_a_form_that_comes_back_says_so_and_starts_afresh_on_a_tap(phone: KeeperPhone) -> None:
     notice = "Filled in as you left it on this phone."
     assert notice not in phone.get("/games/new").get_data(as_text=True)  # a first visit
     form = phone.new_game_form(["Ann", "", ""], action="refresh", bid_rule="canadian")
@@ -234,7 +234,7 @@ def test_a_form_that_comes_back_says_so_and_starts_afresh_on_a_tap(phone: Confid
     assert 'value="standard" checked' in body
 
 
-def test_a_form_left_without_a_name_comes_back_without_a_word(phone: Confidant) -> None:
+def test_a_form_left_without_a_name_comes_back_without_a_word(phone: KeeperPhone) -> None:
     form = phone.new_game_form(["", "", ""], action="add")
     assert phone.client.post("/games/new", data=form).status_code == 303
     body = phone.get("/games/new").get_data(as_text=True)
@@ -242,7 +242,7 @@ def test_a_form_left_without_a_name_comes_back_without_a_word(phone: Confidant) 
     assert "Filled in as you left it" not in body
 
 
-def test_the_same_table_plays_again_with_the_deal_passed_on(app: Flask, phone: Confidant) -> None:
+def test_the_same_table_plays_again_with_the_deal_passed_on(app: Flask, phone: KeeperPhone) -> None:
     started(
         phone,
         ["Ann", "Bob", "Cy"],

@@ -12,7 +12,7 @@ from flask import Flask
 
 from scorekeeper.services import games
 
-from ..confidant import Confidant, text
+from ..keeper_phone import KeeperPhone, text
 from ..services.test_table_codes import enter_code, shown_code
 from .helpers import played, started
 from .test_sharing import handover_link, other, take_over
@@ -21,7 +21,7 @@ KEEPS = "This phone keeps the score of this game now."
 _QR = re.compile(r'<svg role="img"[^>]*class="qr"')
 
 
-def _led_to(phone: Confidant, location: str) -> str:
+def _led_to(phone: KeeperPhone, location: str) -> str:
     """The page a redirect leads to, followed to the round screen it names."""
     page = phone.client.get(location, follow_redirects=True)
     assert page.status_code == 200, text(page)
@@ -29,7 +29,7 @@ def _led_to(phone: Confidant, location: str) -> str:
 
 
 def test_a_phone_that_enters_the_table_code_is_told_it_keeps_the_score(
-    phone: Confidant, other_phone: Confidant
+    phone: KeeperPhone, other_phone: KeeperPhone
 ) -> None:
     game_id = started(phone).game_id
     code = shown_code(phone, phone.round_path(1))
@@ -47,7 +47,7 @@ def test_a_phone_that_enters_the_table_code_is_told_it_keeps_the_score(
 
 
 def test_a_phone_that_takes_over_by_a_link_is_told_it_keeps_the_score(
-    phone: Confidant, app: Flask
+    phone: KeeperPhone, app: Flask
 ) -> None:
     game_id = started(phone).game_id
     invite = phone.get(f"/games/{game_id}/share").get_data(as_text=True)
@@ -88,7 +88,7 @@ def test_a_phone_that_takes_over_by_a_link_is_told_it_keeps_the_score(
     ],
 )
 def test_the_phone_the_score_was_taken_from_is_told_at_its_next_tap(
-    phone: Confidant, other_phone: Confidant, app: Flask, language: str, said: str
+    phone: KeeperPhone, other_phone: KeeperPhone, app: Flask, language: str, said: str
 ) -> None:
     game_id = started(phone).game_id
     played(app, phone, ([0, 0, 1], [0, 0, 1]))

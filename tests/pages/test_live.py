@@ -14,7 +14,7 @@ from scorekeeper.services.history import FOLLOWED_MAX
 from scorekeeper.web import following
 
 from ..api_client import ApiClient
-from ..confidant import Confidant, text, without_language_switch
+from ..keeper_phone import KeeperPhone, text, without_language_switch
 from ..statements import count_statements
 from .helpers import played, started
 from .test_history import correct
@@ -25,7 +25,7 @@ def live_path(game_id: str) -> str:
 
 
 def test_the_view_link_of_the_api_is_the_spectator_page(
-    client: FlaskClient, other_phone: Confidant
+    client: FlaskClient, other_phone: KeeperPhone
 ) -> None:
     game = client.post("/api/v1/games", json={"players": ["Ann", "Bob", "Cy"]}).get_json()
     page = other_phone.get(game["links"]["view"])
@@ -35,7 +35,7 @@ def test_the_view_link_of_the_api_is_the_spectator_page(
 
 
 def test_the_spectator_page_shows_the_round_and_no_control_to_change_it(
-    phone: Confidant, other_phone: Confidant
+    phone: KeeperPhone, other_phone: KeeperPhone
 ) -> None:
     game_id = started(phone).game_id
     phone.trump(1, "red")
@@ -52,7 +52,7 @@ def test_the_spectator_page_shows_the_round_and_no_control_to_change_it(
 
 @pytest.mark.parametrize("reveal", ["covered", "secret"])
 def test_hidden_bids_stay_hidden_from_the_spectator(
-    phone: Confidant, other_phone: Confidant, reveal: str
+    phone: KeeperPhone, other_phone: KeeperPhone, reveal: str
 ) -> None:
     game_id = started(phone, bid_reveal=reveal).game_id
     phone.trump(1, "red")
@@ -65,7 +65,7 @@ def test_hidden_bids_stay_hidden_from_the_spectator(
 
 @pytest.mark.both_backends
 def test_an_unchanged_poll_is_answered_304_for_one_sql_statement(
-    app: Flask, phone: Confidant, other_phone: Confidant
+    app: Flask, phone: KeeperPhone, other_phone: KeeperPhone
 ) -> None:
     game_id = started(phone).game_id
     first = other_phone.get(live_path(game_id))
@@ -81,7 +81,9 @@ def test_an_unchanged_poll_is_answered_304_for_one_sql_statement(
     assert len(statements) <= 1, statements
 
 
-def test_a_poll_leaves_the_session_cookie_alone(phone: Confidant, other_phone: Confidant) -> None:
+def test_a_poll_leaves_the_session_cookie_alone(
+    phone: KeeperPhone, other_phone: KeeperPhone
+) -> None:
     game_id = started(phone).game_id
     page = other_phone.get(f"/games/{game_id}/view")
     assert "Set-Cookie" in page.headers  # the page remembers the game followed
@@ -94,7 +96,7 @@ def test_a_poll_leaves_the_session_cookie_alone(phone: Confidant, other_phone: C
 
 
 def test_a_change_gives_the_poll_a_new_body_and_tag(
-    phone: Confidant, other_phone: Confidant
+    phone: KeeperPhone, other_phone: KeeperPhone
 ) -> None:
     game_id = started(phone).game_id
     etag = other_phone.get(live_path(game_id)).headers["ETag"]
@@ -108,7 +110,7 @@ def test_a_change_gives_the_poll_a_new_body_and_tag(
     assert changed.headers["ETag"] == f'W/"live-{version}-en"'
 
 
-def test_the_tag_differs_by_language(app: Flask, phone: Confidant) -> None:
+def test_the_tag_differs_by_language(app: Flask, phone: KeeperPhone) -> None:
     game_id = started(phone).game_id
     app.config["LANGUAGES"] = ["en", "de"]
     client = app.test_client()
@@ -130,7 +132,7 @@ def stream_of(page: TestResponse) -> str:
 
 
 def test_a_finished_game_is_still_followed(
-    app: Flask, phone: Confidant, other_phone: Confidant
+    app: Flask, phone: KeeperPhone, other_phone: KeeperPhone
 ) -> None:
     game_id = started(phone, rounds="1").game_id
     played(app, phone, ([0, 0, 1], [0, 0, 1]))
@@ -144,7 +146,7 @@ def test_a_finished_game_is_still_followed(
 
 
 def test_a_correction_after_the_game_reaches_the_spectator(
-    app: Flask, phone: Confidant, other_phone: Confidant
+    app: Flask, phone: KeeperPhone, other_phone: KeeperPhone
 ) -> None:
     game_id = started(phone, rounds="1").game_id
     played(app, phone, ([0, 0, 1], [0, 0, 1]))
@@ -167,12 +169,14 @@ def test_a_correction_after_the_game_reaches_the_spectator(
 
 
 @pytest.mark.parametrize("game_id", ["nope", "x" * 40, "bad%00id", "%E2%82%AC"])
-def test_an_unknown_game_is_a_404_on_both_addresses(other_phone: Confidant, game_id: str) -> None:
+def test_an_unknown_game_is_a_404_on_both_addresses(other_phone: KeeperPhone, game_id: str) -> None:
     assert other_phone.get(f"/games/{game_id}/view").status_code == 404
     assert other_phone.get(live_path(game_id), headers={"If-None-Match": "*"}).status_code == 404
 
 
-def test_a_garbled_validator_gets_the_fragment(phone: Confidant, other_phone: Confidant) -> None:
+def test_a_garbled_validator_gets_the_fragment(
+    phone: KeeperPhone, other_phone: KeeperPhone
+) -> None:
     game_id = started(phone).game_id
     for tag in ('W/"', "\x00", '"live-1-en', "x" * 5000):
         assert (
@@ -195,7 +199,7 @@ def test_a_followed_game_is_remembered_most_recent_last_and_capped(app: Flask) -
 
 
 def test_opening_the_spectator_page_remembers_the_game(
-    phone: Confidant, other_phone: Confidant
+    phone: KeeperPhone, other_phone: KeeperPhone
 ) -> None:
     game_id = started(phone).game_id
     other_phone.get(f"/games/{game_id}/view")
@@ -203,7 +207,7 @@ def test_opening_the_spectator_page_remembers_the_game(
         assert session[following.FOLLOWED_KEY] == [game_id]
 
 
-def test_a_deleted_game_tells_the_poll_so(client: FlaskClient, other_phone: Confidant) -> None:
+def test_a_deleted_game_tells_the_poll_so(client: FlaskClient, other_phone: KeeperPhone) -> None:
     game = client.post("/api/v1/games", json={"players": ["Ann", "Bob", "Cy"]}).get_json()
     etag = other_phone.get(live_path(game["id"])).headers["ETag"]
     client.delete(
@@ -218,7 +222,7 @@ def test_a_deleted_game_tells_the_poll_so(client: FlaskClient, other_phone: Conf
 
 
 def test_the_spectator_sees_the_tricks_as_they_are_entered(
-    phone: Confidant, other_phone: Confidant
+    phone: KeeperPhone, other_phone: KeeperPhone
 ) -> None:
     game_id = started(phone).game_id
     phone.trump(1, "red")

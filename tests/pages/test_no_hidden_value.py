@@ -2,7 +2,7 @@
 
 Two games that differ only in their hidden bids (covered before every bid is in, secret
 until the round is scored) must read alike everywhere, ids and times aside: the API, the
-round screen and the other pages of the Confidant's phone, the spectator's page, its
+round screen and the other pages of the keeper's phone, the spectator's page, its
 fragment and its stream, the sheet, the round's history, the exports (JSON and CSV, one
 game and all of a phone's), the games list and the statistics. And every write they refuse
 is refused in the same words, through the API, the services and the round screen: a refusal
@@ -30,8 +30,8 @@ from scorekeeper.rules.messages import RuleError
 from scorekeeper.rules.specials import CloudBid
 from scorekeeper.services import games, rounds, specials, undo
 
-from ..confidant import Confidant
-from ..factory import Seeded, device_of, seed
+from ..factory import Seeded, browser_of, seed
+from ..keeper_phone import KeeperPhone
 
 ROUNDS = 4
 #: Rounds played before the one whose bids are hidden: bids and tricks, seat by seat (the
@@ -110,7 +110,7 @@ def _set_up(app: Flask, phone: FlaskClient, table: Table, bids: list[int | None]
         app,
         NAMES[: table.seats],
         played[: table.played],
-        device=device_of(phone),
+        browser=browser_of(phone),
         rounds=ROUNDS,
         bid_reveal=table.mode,
         bid_rule=table.bid_rule,
@@ -348,13 +348,13 @@ def same_taps(
             for bid in range(table.number + 1)
         },
     }
-    confidants = [Confidant(phone) for phone in phones]
-    for confidant, game in zip(confidants, pair, strict=True):
-        confidant.game_id = game.id
+    confidants = [KeeperPhone(phone) for phone in phones]
+    for keeper_phone, game in zip(confidants, pair, strict=True):
+        keeper_phone.game_id = game.id
     for name, fields in taps.items():
         with app.app_context():
             before = {game.id: games.get_game(game.id).drafts.get(table.number) for game in pair}
-        answers = [confidant.tap(table.number, **fields) for confidant in confidants]
+        answers = [keeper_phone.tap(table.number, **fields) for keeper_phone in confidants]
         accepted = [response.status_code == 303 for response in answers]
         if any(accepted):
             with app.app_context():

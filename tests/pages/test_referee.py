@@ -12,7 +12,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
-from ..confidant import Confidant, text
+from ..keeper_phone import KeeperPhone, text
 from ..statements import count_statements
 from .helpers import started
 
@@ -154,7 +154,7 @@ def test_the_referee_page_records_and_reads_nothing(app: Flask, client: FlaskCli
 
 
 def test_from_a_game_the_trump_and_the_players_in_seat_order_from_the_leader(
-    phone: Confidant,
+    phone: KeeperPhone,
 ) -> None:
     started(phone)
     assert phone.trump(1, "green").status_code == 303
@@ -179,7 +179,7 @@ def test_from_a_game_the_trump_and_the_players_in_seat_order_from_the_leader(
 
 
 def test_the_spectator_page_links_to_the_referee_of_the_current_round(
-    phone: Confidant, app: Flask
+    phone: KeeperPhone, app: Flask
 ) -> None:
     started(phone)
     phone.trump(1, "blue")
@@ -196,7 +196,7 @@ def test_the_referee_of_an_unknown_game_is_not_found(client: FlaskClient) -> Non
 
 
 def test_from_a_game_the_referee_offers_that_games_special_cards_at_once(
-    phone: Confidant,
+    phone: KeeperPhone,
 ) -> None:
     started(phone, deck=["bomb", "werewolf"])
     assert phone.trump(1, "green").status_code == 303
@@ -212,7 +212,7 @@ def test_from_a_game_the_referee_offers_that_games_special_cards_at_once(
     assert verdict(bomb).startswith("So far: Nobody wins: the Bomb was played")
 
 
-def test_from_a_game_without_special_cards_the_referee_offers_none(phone: Confidant) -> None:
+def test_from_a_game_without_special_cards_the_referee_offers_none(phone: KeeperPhone) -> None:
     started(phone)
     assert phone.trump(1, "green").status_code == 303
     page = phone.get(link(phone.round_page(1), "Who wins the trick? Ask the referee"))

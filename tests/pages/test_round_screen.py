@@ -11,14 +11,14 @@ from werkzeug.test import TestResponse
 from scorekeeper.rules.cards import Suit, TrumpCard, Turned
 from scorekeeper.services import games
 
-from ..confidant import Confidant, text, words
+from ..keeper_phone import KeeperPhone, text, words
 from ..statements import count_statements
 from .helpers import played, pressed, row, started
 
 # -- What each step shows -------------------------------------------------------------------
 
 
-def test_the_seeds_example_through_the_pages(phone: Confidant) -> None:
+def test_the_seeds_example_through_the_pages(phone: KeeperPhone) -> None:
     started(phone, first_dealer="0")
     phone.play(1, [0, 1, 1], [0, 0, 1], turned="blue")
     scored = text(phone.round_page(1))
@@ -34,7 +34,7 @@ def test_the_seeds_example_through_the_pages(phone: Confidant) -> None:
     assert "Standings after round 1 1. Kevin 30 2. Thomas 20 3. Ute −10" in page
 
 
-def test_the_round_header_says_cards_dealer_and_first_bidder(phone: Confidant) -> None:
+def test_the_round_header_says_cards_dealer_and_first_bidder(phone: KeeperPhone) -> None:
     started(phone, first_dealer="1")
     page = text(phone.round_page(1))
     assert "Round 1 of 20" in page
@@ -42,7 +42,7 @@ def test_the_round_header_says_cards_dealer_and_first_bidder(phone: Confidant) -
     assert "Which card was turned up for trump?" in page
 
 
-def test_the_trump_step_offers_four_peoples_jester_and_wizard(phone: Confidant) -> None:
+def test_the_trump_step_offers_four_peoples_jester_and_wizard(phone: KeeperPhone) -> None:
     started(phone)
     page = text(phone.round_page(1))
     for label in ("blue Humans", "green Elves", "red Dwarves", "yellow Giants", "Jester"):
@@ -52,7 +52,7 @@ def test_the_trump_step_offers_four_peoples_jester_and_wizard(phone: Confidant) 
     assert "A Wizard was turned: Thomas, the dealer, chooses the trump" in wizard
 
 
-def test_a_wizard_turned_records_the_dealers_suit_and_none_is_refused(phone: Confidant) -> None:
+def test_a_wizard_turned_records_the_dealers_suit_and_none_is_refused(phone: KeeperPhone) -> None:
     started(phone)
     response = phone.trump(1, "wizard")
     assert response.status_code == 422
@@ -64,14 +64,14 @@ def test_a_wizard_turned_records_the_dealers_suit_and_none_is_refused(phone: Con
     assert "Bids" in page
 
 
-def test_the_clairvoyance_reminder_shows_in_round_one_only(app: Flask, phone: Confidant) -> None:
+def test_the_clairvoyance_reminder_shows_in_round_one_only(app: Flask, phone: KeeperPhone) -> None:
     started(phone, clairvoyance="y")
     assert "Clairvoyance: everyone holds their card" in text(phone.round_page(1))
     played(app, phone, ([1, 0, 0], [1, 0, 0]))
     assert "Clairvoyance" not in text(phone.round_page(2))
 
 
-def test_bids_show_the_running_total_against_the_tricks(app: Flask, phone: Confidant) -> None:
+def test_bids_show_the_running_total_against_the_tricks(app: Flask, phone: KeeperPhone) -> None:
     started(phone)
     played(app, phone, ([0, 0, 0], [1, 0, 0]))
     phone.trump(2, "red")
@@ -81,7 +81,7 @@ def test_bids_show_the_running_total_against_the_tricks(app: Flask, phone: Confi
     assert "Bids so far add up to 3, for 2 tricks." in text(phone.round_page(2))
 
 
-def test_a_bid_tap_is_saved_at_once_and_shown_pressed(phone: Confidant) -> None:
+def test_a_bid_tap_is_saved_at_once_and_shown_pressed(phone: KeeperPhone) -> None:
     started(phone)
     phone.trump(1, "green")
     response = phone.bid(1, 1, 1)
@@ -93,7 +93,7 @@ def test_a_bid_tap_is_saved_at_once_and_shown_pressed(phone: Confidant) -> None:
 
 
 def test_the_dealers_forbidden_bid_is_struck_out_and_refused_by_the_dealers_row(
-    phone: Confidant,
+    phone: KeeperPhone,
 ) -> None:
     started(phone, bid_rule="plus_minus_one")
     phone.trump(1, "green")
@@ -109,7 +109,7 @@ def test_the_dealers_forbidden_bid_is_struck_out_and_refused_by_the_dealers_row(
     assert not pressed(phone.round_page(1).get_data(as_text=True), "Thomas bids 1")
 
 
-def test_a_refused_bid_is_said_and_brought_into_view(phone: Confidant) -> None:
+def test_a_refused_bid_is_said_and_brought_into_view(phone: KeeperPhone) -> None:
     started(phone)
     phone.trump(1, "green")
     response = phone.bid(1, 1, 5)
@@ -120,7 +120,7 @@ def test_a_refused_bid_is_said_and_brought_into_view(phone: Confidant) -> None:
 
 
 def test_covered_bids_are_hidden_until_all_are_in_then_revealed_at_once(
-    phone: Confidant,
+    phone: KeeperPhone,
 ) -> None:
     started(phone, bid_reveal="covered", bid_rule="plus_minus_one")
     phone.trump(1, "green")
@@ -141,7 +141,7 @@ def test_covered_bids_are_hidden_until_all_are_in_then_revealed_at_once(
     assert "The bids add up to 2, for 1 trick." in tricks
 
 
-def test_a_covered_bid_can_be_changed(phone: Confidant) -> None:
+def test_a_covered_bid_can_be_changed(phone: KeeperPhone) -> None:
     started(phone, bid_reveal="covered")
     phone.trump(1, "green")
     phone.bid(1, 1, 1)
@@ -150,7 +150,7 @@ def test_a_covered_bid_can_be_changed(phone: Confidant) -> None:
     assert phone.bid(1, 1, 0).status_code == 303
 
 
-def test_secret_bids_stay_hidden_until_the_round_is_scored(phone: Confidant) -> None:
+def test_secret_bids_stay_hidden_until_the_round_is_scored(phone: KeeperPhone) -> None:
     started(phone, bid_reveal="secret")
     phone.trump(1, "green")
     for seat, bid in enumerate([1, 0, 0]):
@@ -165,7 +165,7 @@ def test_secret_bids_stay_hidden_until_the_round_is_scored(phone: Confidant) -> 
     assert "Thomas 1 1 +30" in text(phone.round_page(1))
 
 
-def test_the_last_players_tricks_are_filled_in_from_the_sum(app: Flask, phone: Confidant) -> None:
+def test_the_last_players_tricks_are_filled_in_from_the_sum(app: Flask, phone: KeeperPhone) -> None:
     started(phone)
     played(app, phone, ([0, 0, 0], [1, 0, 0]))
     phone.trump(2, "red")
@@ -183,7 +183,7 @@ def test_the_last_players_tricks_are_filled_in_from_the_sum(app: Flask, phone: C
     assert "Ute 1 1 +30" in text(phone.round_page(2))
 
 
-def test_once_the_tricks_add_up_the_others_are_filled_in_with_0(phone: Confidant) -> None:
+def test_once_the_tricks_add_up_the_others_are_filled_in_with_0(phone: KeeperPhone) -> None:
     started(phone, ["Ann", "Bob", "Cy", "Dan"], first_dealer="0")
     phone.trump(1, "blue")
     for seat in range(4):
@@ -196,7 +196,7 @@ def test_once_the_tricks_add_up_the_others_are_filled_in_with_0(phone: Confidant
     assert phone.score(1).status_code == 303
 
 
-def test_everyone_made_their_bid_in_one_tap(phone: Confidant) -> None:
+def test_everyone_made_their_bid_in_one_tap(phone: KeeperPhone) -> None:
     started(phone)
     phone.trump(1, "green")
     for seat, bid in enumerate([0, 1, 0]):
@@ -206,7 +206,7 @@ def test_everyone_made_their_bid_in_one_tap(phone: Confidant) -> None:
     assert "Ute 1 1 +30" in text(phone.round_page(1))
 
 
-def test_everyone_made_is_not_offered_when_the_bids_miss_the_cards(phone: Confidant) -> None:
+def test_everyone_made_is_not_offered_when_the_bids_miss_the_cards(phone: KeeperPhone) -> None:
     started(phone)
     phone.trump(1, "green")
     for seat in range(3):
@@ -218,7 +218,7 @@ def test_everyone_made_is_not_offered_when_the_bids_miss_the_cards(phone: Confid
 
 
 def test_the_trick_hint_says_what_is_missing_or_too_many_and_scoring_waits(
-    app: Flask, phone: Confidant
+    app: Flask, phone: KeeperPhone
 ) -> None:
     started(phone)
     played(app, phone, ([0, 0, 0], [1, 0, 0]), ([0, 0, 0], [2, 0, 0]))
@@ -248,7 +248,7 @@ def test_the_trick_hint_says_what_is_missing_or_too_many_and_scoring_waits(
 
 
 def test_a_round_still_waiting_leads_to_the_current_round_and_saves_no_tap(
-    phone: Confidant, app: Flask
+    phone: KeeperPhone, app: Flask
 ) -> None:
     started(phone)
     response = phone.round_page(3)
@@ -270,7 +270,7 @@ def test_a_round_still_waiting_leads_to_the_current_round_and_saves_no_tap(
 
 
 def test_a_scored_round_is_never_rewritten_from_the_round_screen(
-    phone: Confidant, app: Flask
+    phone: KeeperPhone, app: Flask
 ) -> None:
     started(phone)
     played(app, phone, ([0, 1, 1], [0, 0, 1]), turned="blue")
@@ -290,7 +290,9 @@ def test_a_scored_round_is_never_rewritten_from_the_round_screen(
     assert game.corrected == frozenset()
 
 
-def test_a_stale_page_gets_the_fresh_state_and_saves_nothing(phone: Confidant, app: Flask) -> None:
+def test_a_stale_page_gets_the_fresh_state_and_saves_nothing(
+    phone: KeeperPhone, app: Flask
+) -> None:
     started(phone)
     phone.trump(1, "green")
     stale = phone.version(1)
@@ -307,7 +309,7 @@ def test_a_stale_page_gets_the_fresh_state_and_saves_nothing(phone: Confidant, a
 
 
 def test_another_phone_can_follow_the_game_but_not_write(
-    phone: Confidant, other_phone: Confidant, app: Flask
+    phone: KeeperPhone, other_phone: KeeperPhone, app: Flask
 ) -> None:
     started(phone)
     page = other_phone.get(phone.round_path(1))
@@ -326,7 +328,7 @@ def test_another_phone_can_follow_the_game_but_not_write(
         assert games.get_game(phone.game_id).version == 1
 
 
-def test_malformed_taps_are_refused_and_change_nothing(phone: Confidant, app: Flask) -> None:
+def test_malformed_taps_are_refused_and_change_nothing(phone: KeeperPhone, app: Flask) -> None:
     started(phone)
     phone.trump(1, "green")
     with app.app_context():
@@ -347,7 +349,7 @@ def test_malformed_taps_are_refused_and_change_nothing(phone: Confidant, app: Fl
         assert games.get_game(phone.game_id).version == before
 
 
-def test_the_trump_can_be_changed_while_bidding(phone: Confidant) -> None:
+def test_the_trump_can_be_changed_while_bidding(phone: KeeperPhone) -> None:
     started(phone)
     phone.trump(1, "green")
     phone.bid(1, 1, 1)
@@ -358,7 +360,7 @@ def test_the_trump_can_be_changed_while_bidding(phone: Confidant) -> None:
     assert pressed(body, "Ute bids 1")
 
 
-def test_changing_the_trump_shows_the_one_recorded(phone: Confidant) -> None:
+def test_changing_the_trump_shows_the_one_recorded(phone: KeeperPhone) -> None:
     def shown_pressed(query: str) -> list[str]:
         """The value (or, for a link, the address) of each choice shown as pressed."""
         page = phone.round_page(1, query).get_data(as_text=True)
@@ -374,7 +376,7 @@ def test_changing_the_trump_shows_the_one_recorded(phone: Confidant) -> None:
     assert shown_pressed("?change=trump&turned=wizard") == []
 
 
-def test_links_of_a_later_round_name_that_round(app: Flask, phone: Confidant) -> None:
+def test_links_of_a_later_round_name_that_round(app: Flask, phone: KeeperPhone) -> None:
     started(phone)
     played(app, phone, ([0, 1, 1], [0, 0, 1]))
     body = phone.round_page(2).get_data(as_text=True)
@@ -384,7 +386,9 @@ def test_links_of_a_later_round_name_that_round(app: Flask, phone: Confidant) ->
     assert f'href="/games/{phone.game_id}/rounds/2?change=trump"' in body
 
 
-def test_the_round_that_deals_every_card_skips_the_trump_step(app: Flask, phone: Confidant) -> None:
+def test_the_round_that_deals_every_card_skips_the_trump_step(
+    app: Flask, phone: KeeperPhone
+) -> None:
     started(phone, ["Ann", "Bob", "Cy", "Dan", "Eve", "Fay"])
     with app.app_context():
         assert games.get_game(phone.game_id).table.rules.rounds == 10
@@ -403,7 +407,7 @@ def test_the_round_that_deals_every_card_skips_the_trump_step(app: Flask, phone:
 
 
 def test_a_refused_change_of_the_bids_stays_on_the_bids_with_the_reason(
-    phone: Confidant,
+    phone: KeeperPhone,
 ) -> None:
     started(phone, bid_rule="plus_minus_one")
     phone.trump(1, "green")
@@ -421,7 +425,7 @@ def test_a_refused_change_of_the_bids_stays_on_the_bids_with_the_reason(
 
 
 def test_a_changed_bid_that_leaves_the_dealers_bid_forbidden_stands_and_the_dealer_bids_again(
-    app: Flask, phone: Confidant
+    app: Flask, phone: KeeperPhone
 ) -> None:
     # Bob deals round 2 (2 tricks) and bid 0 after Alice 1, Charlotte 0 and Dave 0. Dave's
     # bid becomes 1: the restriction falls on the dealer, so Dave's 1 stands and Bob, whose 0
@@ -453,7 +457,7 @@ def test_a_changed_bid_that_leaves_the_dealers_bid_forbidden_stands_and_the_deal
 
 
 def test_a_covered_bid_that_leaves_the_dealers_bid_forbidden_stands_without_giving_it_away(
-    phone: Confidant,
+    phone: KeeperPhone,
 ) -> None:
     started(phone, bid_rule="plus_minus_one", bid_reveal="covered")
     phone.trump(1, "green")
@@ -478,7 +482,7 @@ def test_a_covered_bid_that_leaves_the_dealers_bid_forbidden_stands_without_givi
     assert "Thomas bid 0" in text(phone.round_page(1))
 
 
-def test_covered_bids_in_play_name_the_dealers_forbidden_bid(phone: Confidant) -> None:
+def test_covered_bids_in_play_name_the_dealers_forbidden_bid(phone: KeeperPhone) -> None:
     # Revealed before play, the bids are open to all: the struck-out bid is named.
     started(phone, bid_rule="plus_minus_one", bid_reveal="covered")
     phone.trump(1, "green")
@@ -491,7 +495,7 @@ def test_covered_bids_in_play_name_the_dealers_forbidden_bid(phone: Confidant) -
 
 
 def test_a_history_link_with_an_overlong_row_id_shows_the_latest_changes(
-    phone: Confidant,
+    phone: KeeperPhone,
 ) -> None:
     started(phone)
     phone.trump(1, "blue")
@@ -505,21 +509,21 @@ def test_a_history_link_with_an_overlong_row_id_shows_the_latest_changes(
 # -- One request a tap ----------------------------------------------------------------------
 
 
-def htmx_tap(phone: Confidant, number: int, **fields: object) -> TestResponse:
+def htmx_tap(phone: KeeperPhone, number: int, **fields: object) -> TestResponse:
     """A tap as the page's htmx sends it (the HX-Request header), at the version shown."""
     return htmx_post(phone, number, tap_form(phone, number, **fields))
 
 
-def tap_form(phone: Confidant, number: int, **fields: object) -> dict[str, str]:
+def tap_form(phone: KeeperPhone, number: int, **fields: object) -> dict[str, str]:
     data = {"csrf_token": phone.csrf(), "version": str(phone.version(number))}
     return data | {key: str(value) for key, value in fields.items()}
 
 
-def htmx_post(phone: Confidant, number: int, data: dict[str, str]) -> TestResponse:
+def htmx_post(phone: KeeperPhone, number: int, data: dict[str, str]) -> TestResponse:
     return phone.client.post(phone.round_path(number), data=data, headers={"HX-Request": "true"})
 
 
-def test_a_tap_from_the_page_is_answered_with_the_next_screen_itself(phone: Confidant) -> None:
+def test_a_tap_from_the_page_is_answered_with_the_next_screen_itself(phone: KeeperPhone) -> None:
     started(phone, first_dealer="0")
     phone.trump(1, "blue")
     # A bid: the bids again, Ute's pressed, at the row's address (no redirect, no reload).
@@ -545,7 +549,7 @@ def test_a_tap_from_the_page_is_answered_with_the_next_screen_itself(phone: Conf
 
 
 def test_a_tap_from_the_page_costs_the_same_statements_after_1_and_18_rounds(
-    app: Flask, phone: Confidant
+    app: Flask, phone: KeeperPhone
 ) -> None:
     counts = []
     for scored in (1, 18):

@@ -13,19 +13,19 @@ from hypothesis import strategies as st
 from scorekeeper import models
 from scorekeeper.services import sharing
 
-from ..confidant import Confidant, text, without_language_switch
-from ..factory import device_of, second_keeper, seed
+from ..factory import browser_of, second_keeper, seed
+from ..keeper_phone import KeeperPhone, text, without_language_switch
 from .helpers import started
 
-TAKER = sharing.Device("the-taking-phone")
+TAKER = sharing.Browser("the-taking-phone")
 _HANDOVER_LINK = re.compile(r'id="handover-link">([^<]+)<')
 
 
-def other(app: Flask) -> Confidant:
-    return Confidant(app.test_client())
+def other(app: Flask) -> KeeperPhone:
+    return KeeperPhone(app.test_client())
 
 
-def handover_link(phone: Confidant) -> str:
+def handover_link(phone: KeeperPhone) -> str:
     """Tap "Make a hand-over link" on the invite page; the link it shows."""
     token = phone.csrf(f"/games/{phone.game_id}/share")
     made = phone.client.post(f"/games/{phone.game_id}/handover", data={"csrf_token": token})
@@ -39,7 +39,7 @@ def handover_link(phone: Confidant) -> str:
     return unescape(match.group(1))
 
 
-def take_over(taker: Confidant, link: str) -> tuple[int, str]:
+def take_over(taker: KeeperPhone, link: str) -> tuple[int, str]:
     """Open the link, then tap "Keep the score on this phone"; the answer's status and text."""
     opened = taker.client.get(link)
     assert opened.status_code == 303
@@ -52,7 +52,7 @@ def take_over(taker: Confidant, link: str) -> tuple[int, str]:
     return answer.status_code, answer.headers.get("Location", "") or text(answer)
 
 
-def can_keep_score(app: Flask, phone: Confidant, game_id: str) -> bool:
+def can_keep_score(app: Flask, phone: KeeperPhone, game_id: str) -> bool:
     page = phone.client.get(f"/games/{game_id}/rounds/1")
     return page.status_code == 200
 
@@ -60,7 +60,7 @@ def can_keep_score(app: Flask, phone: Confidant, game_id: str) -> bool:
 # -- Invite ----------------------------------------------------------------------------------
 
 
-def test_the_invite_page_shows_the_view_link_and_its_qr_code(phone: Confidant) -> None:
+def test_the_invite_page_shows_the_view_link_and_its_qr_code(phone: KeeperPhone) -> None:
     game_id = started(phone).game_id
     page = phone.get(f"/games/{game_id}/share")
     body = page.get_data(as_text=True)
@@ -75,7 +75,7 @@ def test_the_invite_page_shows_the_view_link_and_its_qr_code(phone: Confidant) -
 
 
 def test_taking_the_right_back_is_offered_only_when_there_is_something_to_take(
-    phone: Confidant, app: Flask
+    phone: KeeperPhone, app: Flask
 ) -> None:
     game_id = started(phone).game_id
     page = text(phone.get(f"/games/{game_id}/share"))
@@ -94,7 +94,7 @@ def test_taking_the_right_back_is_offered_only_when_there_is_something_to_take(
 
 
 def test_a_spectator_sees_the_invite_but_no_hand_over(
-    phone: Confidant, other_phone: Confidant
+    phone: KeeperPhone, other_phone: KeeperPhone
 ) -> None:
     game_id = started(phone).game_id
     page = other_phone.get(f"/games/{game_id}/share")
@@ -108,7 +108,7 @@ def test_a_spectator_sees_the_invite_but_no_hand_over(
 
 
 def test_a_hand_over_link_works_once_and_only_for_the_first_phone(
-    phone: Confidant, app: Flask
+    phone: KeeperPhone, app: Flask
 ) -> None:
     game_id = started(phone).game_id
     link = handover_link(phone)
@@ -126,7 +126,7 @@ def test_a_hand_over_link_works_once_and_only_for_the_first_phone(
     assert not can_keep_score(app, late, game_id)
 
 
-def test_the_confirmation_page_changes_nothing(phone: Confidant, app: Flask) -> None:
+def test_the_confirmation_page_changes_nothing(phone: KeeperPhone, app: Flask) -> None:
     # A messenger's link preview opens the link: the link must still work for the phone.
     game_id = started(phone).game_id
     link = handover_link(phone)
@@ -138,7 +138,7 @@ def test_the_confirmation_page_changes_nothing(phone: Confidant, app: Flask) -> 
     assert take_over(other(app), link)[0] == 303
 
 
-def test_posting_without_a_link_or_with_a_made_up_one_is_refused(other_phone: Confidant) -> None:
+def test_posting_without_a_link_or_with_a_made_up_one_is_refused(other_phone: KeeperPhone) -> None:
     answer = other_phone.client.post("/handover", data={"csrf_token": other_phone.csrf()})
     assert answer.status_code == 410
     status, message = take_over(other_phone, "/handover/nope")
@@ -147,7 +147,7 @@ def test_posting_without_a_link_or_with_a_made_up_one_is_refused(other_phone: Co
 
 
 def test_only_the_scorekeeper_makes_hand_over_links(
-    phone: Confidant, app: Flask, other_phone: Confidant
+    phone: KeeperPhone, app: Flask, other_phone: KeeperPhone
 ) -> None:
     game_id = started(phone).game_id
     stranger = other_phone
@@ -158,14 +158,14 @@ def test_only_the_scorekeeper_makes_hand_over_links(
     without_csrf = phone.client.post(f"/games/{game_id}/handover")
     assert without_csrf.status_code == 400
     with app.app_context():
-        assert models.db.session.query(models.Handover).count() == 0
+        assert models.db.session.query(models.HandoverRow).count() == 0
 
 
 # -- Taking the right back ---------------------------------------------------------------------
 
 
-def test_taking_the_right_back_says_how_many_phones_lost_it(phone: Confidant, app: Flask) -> None:
-    game_id = seed(app, device=device_of(phone)).id
+def test_taking_the_right_back_says_how_many_phones_lost_it(phone: KeeperPhone, app: Flask) -> None:
+    game_id = seed(app, browser=browser_of(phone)).id
     phone.game_id = game_id
     second_keeper(app, game_id, TAKER)
     assert "1 other phone can keep the score of this game." in text(
@@ -184,7 +184,9 @@ def test_taking_the_right_back_says_how_many_phones_lost_it(phone: Confidant, ap
         assert not sharing.is_keeper(game_id, TAKER)
 
 
-def test_a_spectator_cannot_revoke(phone: Confidant, app: Flask, other_phone: Confidant) -> None:
+def test_a_spectator_cannot_revoke(
+    phone: KeeperPhone, app: Flask, other_phone: KeeperPhone
+) -> None:
     game_id = started(phone).game_id
     stranger = other_phone
     answer = stranger.client.post(f"/games/{game_id}/revoke", data={"csrf_token": stranger.csrf()})
@@ -197,7 +199,7 @@ def test_a_spectator_cannot_revoke(phone: Confidant, app: Flask, other_phone: Co
 )
 @given(token=st.one_of(st.text(max_size=300), st.integers(), st.none(), st.lists(st.text())))
 def test_any_token_in_the_session_is_refused_without_a_server_error(
-    other_phone: Confidant, token: object
+    other_phone: KeeperPhone, token: object
 ) -> None:
     taker = other_phone  # one phone for every example: its session's token is replaced
     with taker.client.session_transaction() as session:
@@ -210,7 +212,7 @@ def test_any_token_in_the_session_is_refused_without_a_server_error(
 
 
 def test_the_invite_page_shows_the_link_made_on_reload_while_it_works(
-    phone: Confidant, other_phone: Confidant
+    phone: KeeperPhone, other_phone: KeeperPhone
 ) -> None:
     game_id = started(phone).game_id
     link = handover_link(phone)

@@ -7,13 +7,13 @@ import re
 
 from flask import Flask
 
-from ..confidant import Confidant, text
+from ..keeper_phone import KeeperPhone, text
 from ..statements import count_statements
 from .helpers import played, started
 
 
 def test_the_sheet_shows_bid_tricks_score_total_dealer_and_trump(
-    app: Flask, phone: Confidant
+    app: Flask, phone: KeeperPhone
 ) -> None:
     started(phone, first_dealer="0")
     played(app, phone, ([0, 1, 1], [0, 0, 1]), turned="red")
@@ -46,7 +46,7 @@ def test_the_sheet_shows_bid_tricks_score_total_dealer_and_trump(
 
 
 def test_a_whole_short_game_ends_with_the_winner_and_the_sheet(
-    app: Flask, phone: Confidant
+    app: Flask, phone: KeeperPhone
 ) -> None:
     started(phone, rounds="2")
     played(app, phone, ([1, 0, 0], [1, 0, 0]), ([0, 0, 2], [0, 0, 2]))
@@ -61,7 +61,7 @@ def test_a_whole_short_game_ends_with_the_winner_and_the_sheet(
     assert "leads" not in text(phone.get(f"/games/{phone.game_id}/sheet"))
 
 
-def test_shared_winners_are_named_together(app: Flask, phone: Confidant) -> None:
+def test_shared_winners_are_named_together(app: Flask, phone: KeeperPhone) -> None:
     started(phone, rounds="1")
     played(app, phone, ([0, 0, 0], [1, 0, 0]))
     page = text(phone.get(f"/games/{phone.game_id}"))
@@ -70,7 +70,7 @@ def test_shared_winners_are_named_together(app: Flask, phone: Confidant) -> None
 
 
 def test_a_page_costs_the_same_statements_after_1_and_20_rounds(
-    app: Flask, phone: Confidant
+    app: Flask, phone: KeeperPhone
 ) -> None:
     started(phone, ["Ann", "Bob", "Cy"], rounds="1")
     played(app, phone, ([1, 0, 0], [1, 0, 0]))

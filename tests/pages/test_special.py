@@ -15,16 +15,16 @@ from scorekeeper.rules.specials import CloudBid
 from scorekeeper.rules.variants import RoundPlan, Special
 from scorekeeper.services import games
 
-from ..confidant import Confidant, text, words
+from ..keeper_phone import KeeperPhone, text, words
 from .helpers import correction, played, started
 from .test_history import shown_changes
 
 
-def _start(phone: Confidant, deck: list[str], **choices: Any) -> str:
+def _start(phone: KeeperPhone, deck: list[str], **choices: Any) -> str:
     return started(phone, ["Ann", "Bob", "Cy"], deck=deck, **choices).game_id
 
 
-def _round_2(app: Flask, phone: Confidant, deck: list[str], **choices: Any) -> str:
+def _round_2(app: Flask, phone: KeeperPhone, deck: list[str], **choices: Any) -> str:
     """Ann, Bob and Cy with ``deck``, round 2 (red) being played: Ann 1, Bob 0, Cy 1. The
     round's history."""
     _start(phone, deck, **choices)
@@ -35,7 +35,7 @@ def _round_2(app: Flask, phone: Confidant, deck: list[str], **choices: Any) -> s
     return f"/games/{phone.game_id}/rounds/2/history"
 
 
-def test_the_new_game_form_offers_the_deck_and_the_plan(phone: Confidant) -> None:
+def test_the_new_game_form_offers_the_deck_and_the_plan(phone: KeeperPhone) -> None:
     body = phone.get("/games/new").get_data(as_text=True)
     for card in ("bomb", "cloud", "werewolf", "juggler", "dragon", "shapeshifter"):
         assert f'name="special_cards" value="{card}"' in body
@@ -44,7 +44,9 @@ def test_the_new_game_form_offers_the_deck_and_the_plan(phone: Confidant) -> Non
     assert "Odd hands only: 1, 3, 5, … cards" in text(phone.get("/games/new"))
 
 
-def test_a_game_started_with_a_deck_and_odd_hands_keeps_them(app: Flask, phone: Confidant) -> None:
+def test_a_game_started_with_a_deck_and_odd_hands_keeps_them(
+    app: Flask, phone: KeeperPhone
+) -> None:
     game_id = _start(phone, ["bomb", "dragon"], round_plan="odd_hands")
     with app.app_context():
         game = games.get_game(game_id)
@@ -58,7 +60,7 @@ def test_a_game_started_with_a_deck_and_odd_hands_keeps_them(app: Flask, phone: 
 
 
 def test_the_trump_step_offers_the_bomb_and_the_werewolf_only_from_the_deck(
-    phone: Confidant,
+    phone: KeeperPhone,
 ) -> None:
     _start(phone, [])
     plain = text(phone.round_page(1))
@@ -70,7 +72,7 @@ def test_the_trump_step_offers_the_bomb_and_the_werewolf_only_from_the_deck(
     assert "Werewolf: its holder names the trump" in page
 
 
-def test_the_werewolfs_holder_names_no_trump_and_the_sheet_marks_it(phone: Confidant) -> None:
+def test_the_werewolfs_holder_names_no_trump_and_the_sheet_marks_it(phone: KeeperPhone) -> None:
     _start(phone, ["werewolf"])
     choice = text(phone.round_page(1, "?turned=werewolf"))
     assert "The Werewolf: its holder takes the turned card and names the trump" in choice
@@ -80,7 +82,7 @@ def test_the_werewolfs_holder_names_no_trump_and_the_sheet_marks_it(phone: Confi
     assert "☾" in phone.get(f"/games/{phone.game_id}/sheet").get_data(as_text=True)
 
 
-def test_the_bomb_toggle_takes_a_trick_from_the_sum(app: Flask, phone: Confidant) -> None:
+def test_the_bomb_toggle_takes_a_trick_from_the_sum(app: Flask, phone: KeeperPhone) -> None:
     _round_2(app, phone, ["bomb"])
     assert "Tricks so far: 0 of 2." in text(phone.round_page(2))
     assert "The Bomb was played: its trick goes to nobody · marked" not in text(phone.round_page(2))
@@ -96,7 +98,7 @@ def test_the_bomb_toggle_takes_a_trick_from_the_sum(app: Flask, phone: Confidant
 
 
 def test_a_round_whose_trump_the_bomb_decided_offers_no_bomb_to_play(
-    app: Flask, phone: Confidant
+    app: Flask, phone: KeeperPhone
 ) -> None:
     _start(phone, ["bomb"])
     played(app, phone, ([1, 0, 0], [1, 0, 0]))
@@ -109,7 +111,7 @@ def test_a_round_whose_trump_the_bomb_decided_offers_no_bomb_to_play(
 
 
 def test_the_sheet_shows_a_bomb_turned_up_as_the_bomb_not_as_a_jester(
-    app: Flask, phone: Confidant
+    app: Flask, phone: KeeperPhone
 ) -> None:
     _start(phone, ["bomb"])
     played(app, phone, ([1, 0, 0], [1, 0, 0]), turned="bomb")
@@ -125,7 +127,7 @@ def test_the_sheet_shows_a_bomb_turned_up_as_the_bomb_not_as_a_jester(
 
 
 def test_everyone_made_it_is_not_offered_when_the_clouds_winner_would_take_no_trick(
-    app: Flask, phone: Confidant
+    app: Flask, phone: KeeperPhone
 ) -> None:
     _start(phone, ["cloud"])
     played(app, phone, ([1, 0, 0], [1, 0, 0]), ([1, 0, 1], [1, 0, 1]))
@@ -141,7 +143,7 @@ def test_everyone_made_it_is_not_offered_when_the_clouds_winner_would_take_no_tr
 
 
 def test_the_clouds_change_is_tapped_in_and_shown_on_the_sheet(
-    app: Flask, phone: Confidant
+    app: Flask, phone: KeeperPhone
 ) -> None:
     _round_2(app, phone, ["cloud"])
     assert phone.tap(2, action="cloud", value="2:up").status_code == 303
@@ -171,7 +173,7 @@ def test_the_clouds_change_is_tapped_in_and_shown_on_the_sheet(
     assert "1→2 ☁ (bid changed by the Cloud) /2" in sheet
 
 
-def test_a_werewolf_round_is_corrected_with_its_choice_kept(app: Flask, phone: Confidant) -> None:
+def test_a_werewolf_round_is_corrected_with_its_choice_kept(app: Flask, phone: KeeperPhone) -> None:
     _start(phone, ["werewolf"])
     assert phone.trump(1, "werewolf", "red").status_code == 303
     for seat, value in ((1, 0), (2, 0), (0, 1)):
@@ -191,7 +193,7 @@ def test_a_werewolf_round_is_corrected_with_its_choice_kept(app: Flask, phone: C
 
 
 def test_in_a_secret_game_the_clouds_taps_say_what_they_do_and_a_refusal_is_shown_by_them(
-    app: Flask, phone: Confidant
+    app: Flask, phone: KeeperPhone
 ) -> None:
     _round_2(app, phone, ["cloud"], bid_reveal="secret")
     body = phone.round_page(2).get_data(as_text=True)
@@ -227,7 +229,7 @@ def test_in_a_secret_game_the_clouds_taps_say_what_they_do_and_a_refusal_is_show
 
 
 def test_the_history_says_what_the_bomb_and_the_cloud_did_in_english_and_german(
-    app: Flask, phone: Confidant
+    app: Flask, phone: KeeperPhone
 ) -> None:
     path = _round_2(app, phone, ["bomb", "cloud"])
     for value in ("1", "0"):
@@ -263,7 +265,7 @@ def test_the_history_says_what_the_bomb_and_the_cloud_did_in_english_and_german(
     ],
 )
 def test_the_history_names_the_one_special_card_in_the_deck(
-    app: Flask, phone: Confidant, deck: str, action: str, value: str, said: tuple[str, list[str]]
+    app: Flask, phone: KeeperPhone, deck: str, action: str, value: str, said: tuple[str, list[str]]
 ) -> None:
     path = _round_2(app, phone, [deck])
     assert phone.tap(2, action=action, value=value).status_code == 303
@@ -271,7 +273,7 @@ def test_the_history_names_the_one_special_card_in_the_deck(
 
 
 def test_the_history_names_the_clouds_player_but_not_a_secret_bid(
-    app: Flask, phone: Confidant
+    app: Flask, phone: KeeperPhone
 ) -> None:
     path = _round_2(app, phone, ["bomb", "cloud"], bid_reveal="secret")
     assert phone.tap(2, action="cloud", value="2:down").status_code == 303

@@ -14,11 +14,11 @@ from flask.testing import FlaskClient
 
 from scorekeeper.services import games
 
-from ..confidant import Confidant, text, words
+from ..keeper_phone import KeeperPhone, text, words
 from .helpers import played, pressed, started
 
 
-def _to_round_3(app: Flask, phone: Confidant) -> None:
+def _to_round_3(app: Flask, phone: KeeperPhone) -> None:
     """Rounds 1 and 2 scored; round 3 bid (Thomas 1, Ute 2, Kevin 0), being played."""
     started(phone)
     played(app, phone, ([0, 1, 0], [0, 1, 0]), ([1, 1, 0], [1, 1, 0]))
@@ -27,13 +27,13 @@ def _to_round_3(app: Flask, phone: Confidant) -> None:
         assert phone.bid(3, seat, bid).status_code == 303
 
 
-def _won(phone: Confidant, seat: int) -> None:
+def _won(phone: KeeperPhone, seat: int) -> None:
     response = phone.tap(3, action="trick", seat=seat)
     assert response.status_code == 303, text(response)
 
 
 def test_the_round_screen_offers_one_tap_per_trick_with_the_running_count(
-    app: Flask, phone: Confidant
+    app: Flask, phone: KeeperPhone
 ) -> None:
     _to_round_3(app, phone)
     body = phone.round_page(3).get_data(as_text=True)
@@ -57,7 +57,9 @@ def test_the_round_screen_offers_one_tap_per_trick_with_the_running_count(
     assert phone.tap(3, action="nobody").status_code == 422  # no Bomb in the deck
 
 
-def test_when_every_trick_is_tallied_scoring_is_one_more_tap(app: Flask, phone: Confidant) -> None:
+def test_when_every_trick_is_tallied_scoring_is_one_more_tap(
+    app: Flask, phone: KeeperPhone
+) -> None:
     _to_round_3(app, phone)
     for seat in (1, 0, 1):
         _won(phone, seat)
@@ -75,7 +77,7 @@ def test_when_every_trick_is_tallied_scoring_is_one_more_tap(app: Flask, phone: 
 
 
 def test_counts_tapped_in_by_hand_are_the_tricks_so_far_over_the_tally(
-    app: Flask, phone: Confidant
+    app: Flask, phone: KeeperPhone
 ) -> None:
     """A trick tallied, then every count tapped in by hand: the words count what is scored,
     and the screen stays at the counts, the tally folded."""
@@ -90,7 +92,7 @@ def test_counts_tapped_in_by_hand_are_the_tricks_so_far_over_the_tally(
 
 
 def test_the_follower_sees_bids_tricks_so_far_and_what_each_still_needs(
-    app: Flask, phone: Confidant, other_phone: Confidant
+    app: Flask, phone: KeeperPhone, other_phone: KeeperPhone
 ) -> None:
     _to_round_3(app, phone)
     live = f"/games/{phone.game_id}/view/live"
@@ -119,7 +121,7 @@ def test_the_follower_sees_bids_tricks_so_far_and_what_each_still_needs(
 
 
 def test_secret_bids_do_not_leak_through_the_tally(
-    phone: Confidant, other_phone: Confidant
+    phone: KeeperPhone, other_phone: KeeperPhone
 ) -> None:
     started(phone, bid_reveal="secret")
     assert phone.trump(1, "red").status_code == 303
@@ -137,13 +139,13 @@ def test_secret_bids_do_not_leak_through_the_tally(
     assert "Ute 1 trick" in text(phone.round_page(1))
 
 
-def _referee(phone: Confidant, lead: int, cards: str, client: FlaskClient | None = None) -> str:
+def _referee(phone: KeeperPhone, lead: int, cards: str, client: FlaskClient | None = None) -> str:
     path = f"/games/{phone.game_id}/referee?round=3&lead={lead}&{cards}"
     return (client or phone.client).get(path).get_data(as_text=True)
 
 
 def test_the_referees_answer_is_taken_as_the_tricks_winner_who_leads_next(
-    phone: Confidant, app: Flask
+    phone: KeeperPhone, app: Flask
 ) -> None:
     _to_round_3(app, phone)
     path = f"/games/{phone.game_id}/referee?round=3"

@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from ..confidant import Confidant, text, words
+from ..keeper_phone import KeeperPhone, text, words
 from .helpers import pressed, started
 
 GERMAN = {"Accept-Language": "de"}
 
 
-def test_a_new_game_offers_no_undo_and_says_so_to_a_tap(phone: Confidant) -> None:
+def test_a_new_game_offers_no_undo_and_says_so_to_a_tap(phone: KeeperPhone) -> None:
     started(phone)
     assert "Undo:" not in text(phone.round_page(1))
     response = phone.tap(1, action="undo")
@@ -20,7 +20,7 @@ def test_a_new_game_offers_no_undo_and_says_so_to_a_tap(phone: Confidant) -> Non
     assert "There is nothing to undo." in text(response)
 
 
-def test_the_undo_button_names_the_last_write_and_takes_it_back(phone: Confidant) -> None:
+def test_the_undo_button_names_the_last_write_and_takes_it_back(phone: KeeperPhone) -> None:
     started(phone)
     phone.trump(1, "green")
     phone.bid(1, 1, 1)
@@ -37,7 +37,7 @@ def test_the_undo_button_names_the_last_write_and_takes_it_back(phone: Confidant
     assert pressed(phone.round_page(1).get_data(as_text=True), "Ute bids 1")
 
 
-def test_undo_of_a_scoring_leads_back_to_that_round(phone: Confidant) -> None:
+def test_undo_of_a_scoring_leads_back_to_that_round(phone: KeeperPhone) -> None:
     started(phone)
     phone.play(1, bids=[0, 1, 0], tricks=[0, 1, 0])
     phone.trump(2, "red")
@@ -47,7 +47,7 @@ def test_undo_of_a_scoring_leads_back_to_that_round(phone: Confidant) -> None:
     assert "Undone: the scoring of round 1." in text(phone.get(response.headers["Location"]))
 
 
-def test_a_trick_count_tapped_in_is_undone_and_the_history_tells_it(phone: Confidant) -> None:
+def test_a_trick_count_tapped_in_is_undone_and_the_history_tells_it(phone: KeeperPhone) -> None:
     started(phone)
     phone.trump(1, "green")
     for seat, value in ((1, 1), (2, 0), (0, 0)):
@@ -86,7 +86,7 @@ def test_a_trick_count_tapped_in_is_undone_and_the_history_tells_it(phone: Confi
     ],
 )
 def test_the_undo_of_a_special_card_names_the_card_it_takes_back(
-    phone: Confidant, deck: list[str], action: str, value: str, named: str, german: str
+    phone: KeeperPhone, deck: list[str], action: str, value: str, named: str, german: str
 ) -> None:
     started(phone, deck=deck)
     phone.trump(1, "green")

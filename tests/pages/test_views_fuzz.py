@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from scorekeeper.rules.variants import Special
 from scorekeeper.services import games
 
-from ..confidant import Confidant
+from ..keeper_phone import KeeperPhone
 from .helpers import started
 
 # One database for all examples (SQLite: each example is a request, not a new schema).
@@ -96,7 +96,7 @@ FORMS = st.dictionaries(FIELD_NAMES, VALUES, max_size=8)
 
 
 @pytest.fixture
-def table(phone: Confidant) -> Confidant:
+def table(phone: KeeperPhone) -> KeeperPhone:
     """The phone keeping a game with every special card in the deck, round 1's trump set."""
     started(phone, deck=[special.value for special in Special])
     phone.trump(1, "green")
@@ -108,7 +108,7 @@ def table(phone: Confidant) -> Confidant:
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
 @given(form=FORMS)
-def test_the_new_game_form_never_fails_on_the_server(table: Confidant, form: dict) -> None:
+def test_the_new_game_form_never_fails_on_the_server(table: KeeperPhone, form: dict) -> None:
     form = {"csrf_token": table.csrf(), **form}
     response = table.client.post("/games/new", data=form)
     assert response.status_code in (200, 303, 400, 422), response.status_code
@@ -123,7 +123,7 @@ def test_the_new_game_form_never_fails_on_the_server(table: Confidant, form: dic
 )
 @given(form=FORMS, number=st.sampled_from([1, 2, 20]))
 def test_the_round_screen_never_fails_on_the_server(
-    table: Confidant, app: Flask, form: dict, number: int
+    table: KeeperPhone, app: Flask, form: dict, number: int
 ) -> None:
     form = {"csrf_token": table.csrf(), **form}
     with app.app_context():
@@ -154,7 +154,7 @@ CORRECTIONS = st.dictionaries(CORRECTION_FIELDS, VALUES, max_size=10)
 )
 @given(form=CORRECTIONS, number=st.sampled_from([1, 2, 20]))
 def test_the_correction_form_never_fails_on_the_server(
-    table: Confidant, app: Flask, form: dict, number: int
+    table: KeeperPhone, app: Flask, form: dict, number: int
 ) -> None:
     with app.app_context():
         if games.get_game(table.game_id).view.current_round == 1:

@@ -21,17 +21,17 @@ from sqlalchemy import func, select, update
 
 from scorekeeper import errors
 from scorekeeper.extensions import db
-from scorekeeper.models import GameRow, RoundChange, utcnow
+from scorekeeper.models import ChangeRow, GameRow, utcnow
 from scorekeeper.rules.cards import Suit, TrumpCard, Turned
 from scorekeeper.rules.game import GameStatus
 from scorekeeper.rules.messages import BidError
 from scorekeeper.services import audit, games, history, importing, rounds
-from scorekeeper.services.sharing import Device
+from scorekeeper.services.sharing import Browser
 
 from ..factory import game_count, seed
 
-PHONE = Device("history-phone")
-OTHER = Device("another-phone")
+PHONE = Browser("history-phone")
+OTHER = Browser("another-phone")
 GREEN = TrumpCard(Turned.GREEN, Suit.GREEN)
 BLUE = TrumpCard(Turned.BLUE, Suit.BLUE)
 
@@ -45,7 +45,7 @@ def trail(app: Flask, game_id: str, number: int | None = None) -> list[audit.Cha
 
 
 def test_every_write_to_a_round_is_kept_with_its_time_and_old_and_new_values(app: Flask) -> None:
-    game_id = seed(app, ["Thomas", "Ute", "Kevin"], device=PHONE).id
+    game_id = seed(app, ["Thomas", "Ute", "Kevin"], browser=PHONE).id
     with app.app_context():
         rounds.record_trump(game_id, PHONE, 1, "green")
         for seat, bid in ((1, 1), (2, 1), (0, 0)):
@@ -83,7 +83,7 @@ def test_every_write_to_a_round_is_kept_with_its_time_and_old_and_new_values(app
 
 
 def test_a_refused_write_leaves_no_trace_in_the_audit_trail(app: Flask) -> None:
-    game_id = seed(app, ["Thomas", "Ute", "Kevin"], device=PHONE).id
+    game_id = seed(app, ["Thomas", "Ute", "Kevin"], browser=PHONE).id
     with app.app_context():
         rounds.record_trump(game_id, PHONE, 1, "red")
         with pytest.raises(BidError):
@@ -101,15 +101,15 @@ def exported_games(app: Flask, *game_ids: str) -> dict[str, Any]:
     return {"schema_version": 1, "games": [{"game": i["game"], "audit": i["audit"]} for i in items]}
 
 
-def imported(app: Flask, document: dict[str, Any], device: Device) -> importing.Imported:
+def imported(app: Flask, document: dict[str, Any], browser: Browser) -> importing.Imported:
     with app.app_context():
         file = importing.read_document(io.BytesIO(json.dumps(document).encode()))
-        return importing.import_games(file, device)
+        return importing.import_games(file, browser)
 
 
 def test_a_file_imported_again_starts_no_game_twice(app: Flask) -> None:
-    first = seed(app, ["Thomas", "Ute", "Kevin"], [([0, 1, 1], [0, 0, 1])], device=PHONE).id
-    second = seed(app, ["Dora", "Eve", "Finn"], device=PHONE).id
+    first = seed(app, ["Thomas", "Ute", "Kevin"], [([0, 1, 1], [0, 0, 1])], browser=PHONE).id
+    second = seed(app, ["Dora", "Eve", "Finn"], browser=PHONE).id
     backup = exported_games(app, first, second)
     count = game_count(app)
     # The phone that keeps both games: nothing to import.
@@ -127,7 +127,7 @@ def test_a_file_imported_again_starts_no_game_twice(app: Flask) -> None:
         )
         rounds.record_trump(copy, OTHER, 2, "red")
     assert game_count(app) == count + 2
-    fresh = seed(app, ["Gus", "Hal", "Ida"], device=PHONE).id
+    fresh = seed(app, ["Gus", "Hal", "Ida"], browser=PHONE).id
     count = game_count(app)
     result = imported(app, exported_games(app, first, second, fresh), OTHER)
     assert (len(result.created), result.already_kept) == (1, 2)
@@ -137,8 +137,8 @@ def test_a_file_imported_again_starts_no_game_twice(app: Flask) -> None:
 
 
 def test_a_game_deleted_here_is_not_imported_again_but_restorable(app: Flask) -> None:
-    deleted = seed(app, ["Thomas", "Ute", "Kevin"], [([0, 1, 1], [0, 0, 1])], device=PHONE).id
-    kept = seed(app, ["Dora", "Eve", "Finn"], device=PHONE).id
+    deleted = seed(app, ["Thomas", "Ute", "Kevin"], [([0, 1, 1], [0, 0, 1])], browser=PHONE).id
+    kept = seed(app, ["Dora", "Eve", "Finn"], browser=PHONE).id
     backup = exported_games(app, deleted, kept)
     with app.app_context():
         games.delete_game(deleted, PHONE)
@@ -156,14 +156,14 @@ def test_a_file_sent_twice_at_once_starts_its_games_once(
     # import waits, after reading what the phone keeps, for the other to have read too (or
     # for half a second): without one import waiting for the other, both would find the
     # games new.
-    first = seed(app, ["Thomas", "Ute", "Kevin"], device=PHONE).id
-    second = seed(app, ["Dora", "Eve", "Finn"], device=PHONE).id
+    first = seed(app, ["Thomas", "Ute", "Kevin"], browser=PHONE).id
+    second = seed(app, ["Dora", "Eve", "Finn"], browser=PHONE).id
     backup = exported_games(app, first, second)
     both_read = threading.Barrier(2)
     kept_identities = importing.kept_identities
 
-    def read_then_wait(device: Device | None) -> Any:
-        kept = kept_identities(device)
+    def read_then_wait(browser: Browser | None) -> Any:
+        kept = kept_identities(browser)
         with contextlib.suppress(threading.BrokenBarrierError):
             both_read.wait(timeout=0.5)
         return kept
@@ -191,7 +191,7 @@ def test_a_file_sent_twice_at_once_starts_its_games_once(
 
 
 def test_a_deleted_game_is_restored_only_by_its_phone(app: Flask) -> None:
-    game_id = seed(app, device=PHONE).id
+    game_id = seed(app, browser=PHONE).id
     with app.app_context():
         with pytest.raises(errors.NotKeeper):
             games.delete_game(game_id, OTHER)
@@ -213,8 +213,8 @@ def test_a_deleted_game_is_restored_only_by_its_phone(app: Flask) -> None:
 def test_a_deletion_older_than_30_days_cannot_be_restored_and_is_purged(
     app: Flask, runner: FlaskCliRunner
 ) -> None:
-    old = seed(app, device=PHONE).id
-    recent = seed(app, ["Dora", "Eve", "Finn"], [([0, 0, 1], [0, 0, 1])], device=PHONE).id
+    old = seed(app, browser=PHONE).id
+    recent = seed(app, ["Dora", "Eve", "Finn"], [([0, 0, 1], [0, 0, 1])], browser=PHONE).id
     with app.app_context():
         games.delete_game(old, PHONE)
         games.delete_game(recent, PHONE)
@@ -234,7 +234,7 @@ def test_a_deletion_older_than_30_days_cannot_be_restored_and_is_purged(
         assert set(db.session.scalars(select(GameRow.id))) == {recent}
         assert (
             db.session.scalar(
-                select(func.count()).select_from(RoundChange).where(RoundChange.game_id == old)
+                select(func.count()).select_from(ChangeRow).where(ChangeRow.game_id == old)
             )
             == 0
         )
@@ -263,7 +263,7 @@ def test_the_lists_status_in_sql_is_the_rules_status(
         game = seed(
             app,
             played=[([0, 0, 0], [number, 0, 0]) for number in range(1, played + 1)],
-            device=PHONE,
+            browser=PHONE,
             rounds=round_count,
             next_trump="green" if more and next_step >= 1 else None,
             next_bids=[0, 0, 0] if more and next_step == 2 else None,

@@ -14,7 +14,7 @@ from flask import Flask
 from scorekeeper.services import rounds, undo
 
 from ..api_client import ApiClient
-from ..factory import device_of, game_count, seed
+from ..factory import browser_of, game_count, seed
 
 NAMES = ["Thomas", "Ute", "Kevin"]
 
@@ -90,7 +90,7 @@ def test_the_counts_come_back_after_a_scoring_taken_back(app: Flask, api: ApiCli
 
 
 def test_a_game_with_no_counts_tapped_in_exports_without_them(app: Flask, api: ApiClient) -> None:
-    game_id = seed(app, NAMES, [([0, 1, 0], [0, 1, 0])], device=device_of(api.client)).id
+    game_id = seed(app, NAMES, [([0, 1, 0], [0, 1, 0])], browser=browser_of(api.client)).id
     assert "drafts" not in _export(api, game_id)
     everything = api.client.get("/export.json").get_json()  # the phone's games, all of them
     assert [game["game"]["id"] for game in everything["games"]] == [game_id]

@@ -26,8 +26,8 @@ from scorekeeper.services import import_document, import_file, importing, sharin
 from scorekeeper.web import history as history_pages
 
 from ..api_client import ApiClient
-from ..confidant import Confidant, text
 from ..conftest import migrated_sqlite_app
+from ..keeper_phone import KeeperPhone, text
 from ..pages.test_history import game_count
 
 
@@ -139,7 +139,7 @@ def test_the_api_counts_every_imported_game_against_the_daily_limit(limited_app:
 def test_the_page_counts_every_imported_game_against_the_daily_limit(limited_app: Flask) -> None:
     client = limited_app.test_client()
     one = exported(ApiClient(client))
-    phone = Confidant(client)
+    phone = KeeperPhone(client)
 
     def upload(count: int) -> Any:
         data = json.dumps(many(one, count)).encode()
@@ -221,21 +221,21 @@ def test_an_import_writes_in_batches_with_the_write_lock_free_between_them(
     app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     one = exported(ApiClient(client))
-    device = sharing.Device("a phone")
+    browser = sharing.Browser("a phone")
     monkeypatch.setattr(importing, "BATCH_GAMES", 2)
     between: list[tuple[bool, int]] = []
 
     def pause() -> None:
         # Between batches no transaction is open, and the phone lists none of the new games.
-        between.append((db.session().in_transaction(), len(importing.kept_identities(device))))
+        between.append((db.session().in_transaction(), len(importing.kept_identities(browser))))
         db.session.rollback()
 
     document = as_file(many(one, 5))  # the first pass pauses, too, once for so few events
     monkeypatch.setattr(importing, "pause", pause)
     with app.app_context():
-        imported = importing.import_games(document, device)
+        imported = importing.import_games(document, browser)
         assert len(imported.created) == 5
-        assert len(importing.kept_identities(device)) == 5
+        assert len(importing.kept_identities(browser)) == 5
     # A pause after each game read, and after each of the three batches.
     assert between == [(False, 0)] * 8
 
@@ -258,7 +258,7 @@ def test_an_import_that_fails_on_the_way_leaves_no_game(
 
     monkeypatch.setattr(importing, "new_game_row", fail_at_the_fourth)
     with app.app_context(), pytest.raises(RuntimeError):
-        importing.import_games(as_file(many(one, 5)), sharing.Device("a phone"))
+        importing.import_games(as_file(many(one, 5)), sharing.Browser("a phone"))
     assert made == 4  # the first batch was written, then deleted again
     assert game_count(app) == count
 
@@ -346,7 +346,7 @@ def test_a_file_larger_than_an_import_takes_is_told_the_limit_in_mb(
     """A file over the size limit hears the limit the page states, not "more than this page
     ever sends" (here the limit is lowered to 1 MB, so as not to send 24)."""
     monkeypatch.setattr(history_pages, "IMPORT_MAX_BYTES", 2**20)
-    phone = Confidant(app.test_client())
+    phone = KeeperPhone(app.test_client())
     count = game_count(app)
     for language, sentence in (
         ("en", "This file is larger than the 1 MB one import takes: import its games in parts."),

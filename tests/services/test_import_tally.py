@@ -14,8 +14,8 @@ from flask.testing import FlaskClient
 from werkzeug.test import TestResponse
 
 from ..api_client import ApiClient
-from ..confidant import Confidant, text
 from ..factory import game_count
+from ..keeper_phone import KeeperPhone, text
 from ..pages.test_history import upload
 
 NAMES = ["Thomas", "Ute", "Kevin"]
@@ -154,7 +154,7 @@ def test_an_audit_entry_with_an_impossible_tally_is_refused(app: Flask, api: Api
 def test_the_import_page_refuses_an_impossible_tally_in_german(app: Flask, api: ApiClient) -> None:
     _game_id, document = _tallied(api, [1])
     document["game"]["rounds"][2]["tally"] = [1, 5]
-    phone = Confidant(app.test_client())
+    phone = KeeperPhone(app.test_client())
     phone.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "de-DE,de;q=0.9"
     count = game_count(app)
     response = upload(phone, json.loads(json.dumps(document)))

@@ -14,23 +14,23 @@ from scorekeeper.services import games, history, rounds, sharing
 
 from ..factory import PLAYERS, seed
 
-PHONE = sharing.Device("phone-key")
-OTHER = sharing.Device("other-key")
+PHONE = sharing.Browser("phone-key")
+OTHER = sharing.Browser("other-key")
 
 
-def start(app: Flask, device: sharing.Device = PHONE, **options: object) -> str:
-    return seed(app, device=device, **options).id
+def start(app: Flask, browser: sharing.Browser = PHONE, **options: object) -> str:
+    return seed(app, browser=browser, **options).id
 
 
 def bidding(app: Flask, **options: object) -> str:
     """A game whose round 1 has its trump and waits for bids."""
-    return seed(app, device=PHONE, next_trump="green", **options).id
+    return seed(app, browser=PHONE, next_trump="green", **options).id
 
 
 def playing(app: Flask, bids: list[int] | None = None) -> str:
     """A game whose round 2 (2 cards, Bob deals) has all its bids."""
     played = [([1, 0, 0], [1, 0, 0])]
-    return seed(app, played=played, device=PHONE, next_trump="red", next_bids=bids or [1, 0, 0]).id
+    return seed(app, played=played, browser=PHONE, next_trump="red", next_bids=bids or [1, 0, 0]).id
 
 
 # -- Edit rights -------------------------------------------------------------------------------
@@ -64,14 +64,14 @@ def test_only_the_hash_of_a_device_key_is_stored(app: Flask) -> None:
     with app.app_context():
         from scorekeeper.extensions import db
 
-        rows = db.session.execute(db.text("SELECT device_hash FROM grants")).all()
+        rows = db.session.execute(db.text("SELECT browser_hash FROM keepers")).all()
     assert rows == [(sharing.hash_token(PHONE.key),)]
 
 
 def test_kept_games_are_this_browsers_newest_first_without_deleted_ones(app: Flask) -> None:
     first = start(app)
     second = start(app)
-    start(app, device=OTHER)
+    start(app, browser=OTHER)
     with app.app_context():
         rounds.record_trump(first, PHONE, 1, "blue")  # now the most recently changed
         assert [kept.game.id for kept in history.game_list(PHONE).games] == [first, second]
@@ -83,8 +83,8 @@ def test_kept_games_are_this_browsers_newest_first_without_deleted_ones(app: Fla
 def test_known_names_come_from_kept_games_once_each(app: Flask) -> None:
     start(app)
     with app.app_context():
-        games.create_game(["ann", "Dora", "Eve"], device=PHONE)
-        games.create_game(["Zed", "Yan", "Xu"], device=OTHER)
+        games.create_game(["ann", "Dora", "Eve"], browser=PHONE)
+        games.create_game(["Zed", "Yan", "Xu"], browser=OTHER)
         names = games.known_names(PHONE)
     assert sorted(names, key=str.casefold) == ["ann", "Bob", "Cy", "Dora", "Eve"]
     assert names[:3] == ["ann", "Dora", "Eve"]  # the newest game first

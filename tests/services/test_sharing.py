@@ -17,32 +17,32 @@ from scorekeeper.services import sharing
 
 from ..factory import Seeded, second_keeper, seed
 
-KEEPER = sharing.Device("the-scorekeepers-phone")
+KEEPER = sharing.Browser("the-scorekeepers-phone")
 
 
-def keeps_score(app: Flask, game_id: str, device: sharing.Device) -> bool:
+def keeps_score(app: Flask, game_id: str, browser: sharing.Browser) -> bool:
     with app.app_context():
-        return sharing.is_keeper(game_id, device)
+        return sharing.is_keeper(game_id, browser)
 
 
-def make_link(app: Flask, game: Seeded, device: sharing.Device = KEEPER) -> str:
+def make_link(app: Flask, game: Seeded, browser: sharing.Browser = KEEPER) -> str:
     with app.app_context():
-        return sharing.create_handover(game.id, device)
+        return sharing.create_handover(game.id, browser)
 
 
-def redeem(app: Flask, link: str, device: sharing.Device) -> str:
+def redeem(app: Flask, link: str, browser: sharing.Browser) -> str:
     with app.app_context():
-        return sharing.redeem_handover(link, device)
+        return sharing.redeem_handover(link, browser)
 
 
 def handovers(app: Flask) -> int:
     with app.app_context():
-        return models.db.session.query(models.Handover).count()
+        return models.db.session.query(models.HandoverRow).count()
 
 
 def test_a_hand_over_link_works_once_and_only_for_the_first_phone(app: Flask) -> None:
-    game = seed(app, device=KEEPER)
-    taker, late = sharing.Device("taker"), sharing.Device("late")
+    game = seed(app, browser=KEEPER)
+    taker, late = sharing.Browser("taker"), sharing.Browser("late")
     link = make_link(app, game)
     assert not keeps_score(app, game.id, taker)
     with app.app_context():  # looking at the link (the confirmation page) does not use it up
@@ -67,8 +67,8 @@ def test_a_hand_over_link_works_once_and_only_for_the_first_phone(app: Flask) ->
 def test_a_hand_over_link_expires_after_15_minutes(
     app: Flask, monkeypatch: pytest.MonkeyPatch, after: timedelta, works: bool
 ) -> None:
-    game = seed(app, device=KEEPER)
-    taker = sharing.Device("taker")
+    game = seed(app, browser=KEEPER)
+    taker = sharing.Browser("taker")
     link = make_link(app, game)
     later = models.utcnow() + after
     monkeypatch.setattr(sharing, "utcnow", lambda: later)
@@ -86,9 +86,9 @@ def test_a_hand_over_link_expires_after_15_minutes(
 
 @pytest.mark.parametrize("link", ["nope", "x" * 500, "%00", "é", ""])
 def test_a_made_up_hand_over_link_is_refused(app: Flask, link: str) -> None:
-    game = seed(app, device=KEEPER)
+    game = seed(app, browser=KEEPER)
     make_link(app, game)
-    taker = sharing.Device("taker")
+    taker = sharing.Browser("taker")
     with app.app_context():
         with pytest.raises(errors.HandoverInvalid):
             sharing.handover_game(link)
@@ -99,15 +99,15 @@ def test_a_made_up_hand_over_link_is_refused(app: Flask, link: str) -> None:
 
 @pytest.mark.both_backends
 def test_four_phones_redeeming_one_link_at_once_exactly_one_wins(app: Flask) -> None:
-    game = seed(app, device=KEEPER)
+    game = seed(app, browser=KEEPER)
     link = make_link(app, game)
-    takers = [sharing.Device(f"taker-{n}") for n in range(4)]
+    takers = [sharing.Browser(f"taker-{n}") for n in range(4)]
     barrier = threading.Barrier(len(takers))
 
-    def take(device: sharing.Device) -> bool:
+    def take(browser: sharing.Browser) -> bool:
         barrier.wait(timeout=60)
         try:
-            redeem(app, link, device)
+            redeem(app, link, browser)
         except errors.HandoverInvalid:
             return False
         return True
@@ -115,15 +115,15 @@ def test_four_phones_redeeming_one_link_at_once_exactly_one_wins(app: Flask) -> 
     with ThreadPoolExecutor(max_workers=len(takers)) as pool:
         won = list(pool.map(take, takers))
     assert sorted(won) == [False, False, False, True]
-    assert [keeps_score(app, game.id, device) for device in takers] == won
+    assert [keeps_score(app, game.id, browser) for browser in takers] == won
 
 
-@pytest.mark.parametrize("stranger", [sharing.Device("a-spectator"), None])
+@pytest.mark.parametrize("stranger", [sharing.Browser("a-spectator"), None])
 def test_only_the_scorekeeper_makes_links_or_takes_the_right_back(
-    app: Flask, stranger: sharing.Device | None
+    app: Flask, stranger: sharing.Browser | None
 ) -> None:
-    game = seed(app, device=KEEPER)
-    taker = sharing.Device("taker")
+    game = seed(app, browser=KEEPER)
+    taker = sharing.Browser("taker")
     redeem(app, make_link(app, game), taker)
     before = handovers(app)
     with app.app_context():
@@ -136,8 +136,8 @@ def test_only_the_scorekeeper_makes_links_or_takes_the_right_back(
 
 
 def test_taking_the_right_back_voids_unused_links_and_keeps_the_edit_token(app: Flask) -> None:
-    game = seed(app, device=KEEPER)
-    taker, late = sharing.Device("taker"), sharing.Device("late")
+    game = seed(app, browser=KEEPER)
+    taker, late = sharing.Browser("taker"), sharing.Browser("late")
     second_keeper(app, game.id, taker)
     pending = make_link(app, game)
 

@@ -9,7 +9,7 @@ from sqlalchemy import func, insert, select, update
 from sqlalchemy.orm import aliased
 
 from scorekeeper.extensions import db
-from scorekeeper.models import RoundChange
+from scorekeeper.models import ChangeRow
 from scorekeeper.services import games, rounds, stack, undo
 
 from ..factory import Seeded, seed
@@ -43,16 +43,16 @@ def _with_a_long_trail(app: Flask, game: Seeded, length: int) -> None:
             }
             for n in range(1, length + 1)
         ]
-        db.session.execute(insert(RoundChange), rows)
-        under = aliased(RoundChange)
+        db.session.execute(insert(ChangeRow), rows)
+        under = aliased(ChangeRow)
         below = (
             select(func.max(under.id))
-            .where(under.game_id == RoundChange.game_id, under.id < RoundChange.id)
+            .where(under.game_id == ChangeRow.game_id, under.id < ChangeRow.id)
             .scalar_subquery()
         )
         db.session.execute(
-            update(RoundChange)
-            .where(RoundChange.game_id == game.id, RoundChange.below.is_(None))
+            update(ChangeRow)
+            .where(ChangeRow.game_id == game.id, ChangeRow.below.is_(None))
             .values(below=below)
         )
         db.session.commit()
@@ -103,9 +103,9 @@ def test_a_write_is_pushed_on_the_top_and_an_undo_names_what_it_took_back(app: F
         undo.undo(game.id, game.token)
         rounds.record_bids(game.id, game.token, 1, [1, 1, 0])
         rows = db.session.execute(
-            select(RoundChange.id, RoundChange.kind, RoundChange.below, RoundChange.reverts)
-            .where(RoundChange.game_id == game.id)
-            .order_by(RoundChange.id)
+            select(ChangeRow.id, ChangeRow.kind, ChangeRow.below, ChangeRow.reverts)
+            .where(ChangeRow.game_id == game.id)
+            .order_by(ChangeRow.id)
         ).all()
         trump, bids, undone, again = rows
         assert (trump.below, bids.below, undone.reverts, again.below) == (

@@ -15,16 +15,16 @@ from scorekeeper.rules.scoring import score
 from scorekeeper.rules.specials import CloudBid
 from scorekeeper.services import history, rounds
 from scorekeeper.services import statistics as statistics_service
-from scorekeeper.services.sharing import Device
+from scorekeeper.services.sharing import Browser
 
 from ..factory import finished, seed
 
-PHONE = Device("statistics-phone")
+PHONE = Browser("statistics-phone")
 
 
-def statistics(app: Flask, device: Device = PHONE) -> statistics_service.Statistics:
+def statistics(app: Flask, browser: Browser = PHONE) -> statistics_service.Statistics:
     with app.app_context():
-        return statistics_service.statistics(device)
+        return statistics_service.statistics(browser)
 
 
 def listed(app: Flask, search: str) -> list[tuple[str, ...]]:
@@ -54,9 +54,9 @@ def test_statistics_count_games_wins_scores_and_bids_by_name_in_any_case(app: Fl
     assert (pair.games, pair.first_ahead, pair.second_ahead, pair.ties) == (2, 1, 0, 1)
     # A game in progress counts from its first round scored, not as finished; one of another
     # phone not at all.
-    seed(app, ["Ann", "Bob", "Cy"], [([0, 0, 0], [0, 0, 1])], device=PHONE)
-    seed(app, ["Dee", "Ann", "Bob"], [([0, 0, 0], [0, 0, 1])], device=PHONE)
-    seed(app, ["Ann", "Eve", "Bob"], [([0, 0, 0], [0, 0, 1])], device=Device("another phone"))
+    seed(app, ["Ann", "Bob", "Cy"], [([0, 0, 0], [0, 0, 1])], browser=PHONE)
+    seed(app, ["Dee", "Ann", "Bob"], [([0, 0, 0], [0, 0, 1])], browser=PHONE)
+    seed(app, ["Ann", "Eve", "Bob"], [([0, 0, 0], [0, 0, 1])], browser=Browser("another phone"))
     stats = statistics(app)
     by_name = {player.name.lower(): player for player in stats.players}
     assert (by_name["ann"].games, by_name["ann"].finished, by_name["ann"].wins) == (4, 2, 2)
@@ -67,7 +67,7 @@ def test_statistics_count_games_wins_scores_and_bids_by_name_in_any_case(app: Fl
 
 def test_no_phone_or_no_round_scored_has_no_statistics(app: Flask) -> None:
     assert statistics_service.statistics(None) == statistics_service.Statistics([], [])
-    seed(app, device=PHONE)
+    seed(app, browser=PHONE)
     stats = statistics(app)
     assert (stats.players, stats.pairs, stats.games) == ([], [], 1)
 
@@ -96,7 +96,7 @@ def test_names_are_found_and_counted_together_in_any_case_of_any_alphabet(app: F
     # German names: the search and the statistics fold Ä, Ö, Ü as they fold A to Z.
     finished(app, PHONE, ["Özil", "Jürgen", "Åsa"], [([0, 1, 1], [0, 0, 1])])
     finished(app, PHONE, ["ÖZIL", "JÜRGEN", "Bo"], [([0, 0, 1], [0, 0, 1])])
-    seed(app, ["Dora", "Eve", "Finn"], device=PHONE)
+    seed(app, ["Dora", "Eve", "Finn"], browser=PHONE)
     for needle in ("Özil", "özil", "ÖZ", "jür", "ÅSA"):
         found = listed(app, needle)
         assert ("Dora", "Eve", "Finn") not in found, needle
@@ -113,7 +113,7 @@ def test_turkish_and_greek_names_are_found_and_counted_alike_on_every_database(
     # "i" and "σ". A phone's keyboard writes "ς" at a word's end.
     finished(app, PHONE, ["İlker", "ΟΔΟΣ", "Cem"], [([0, 1, 1], [0, 0, 1])])
     finished(app, PHONE, ["ILKER", "Οδος", "Bo"], [([0, 0, 1], [0, 0, 1])])
-    seed(app, ["Dora", "Eve", "Finn"], device=PHONE)
+    seed(app, ["Dora", "Eve", "Finn"], browser=PHONE)
     for needle in ("ilker", "İlker", "İLKER", "οδος", "ΟΔΟΣ", "οδοσ"):
         found = listed(app, needle)
         assert ("Dora", "Eve", "Finn") not in found, needle
@@ -128,9 +128,9 @@ def test_turkish_and_greek_names_are_found_and_counted_alike_on_every_database(
 def test_a_search_finds_the_characters_sql_reads_as_wildcards_as_written(
     app: Flask, needle: str
 ) -> None:
-    seed(app, ["a_b", "c/d", "e\\f"], device=PHONE)
-    seed(app, ["axb", "cd", "ef"], device=PHONE)
-    seed(app, ["g%h", "Ann", "Bob"], device=PHONE)
+    seed(app, ["a_b", "c/d", "e\\f"], browser=PHONE)
+    seed(app, ["axb", "cd", "ef"], browser=PHONE)
+    seed(app, ["g%h", "Ann", "Bob"], browser=PHONE)
     found = listed(app, needle)
     assert ("axb", "cd", "ef") not in found  # "_" stands for no other character
     assert (("a_b", "c/d", "e\\f") in found) == (needle != "%" and "%" not in needle)
@@ -140,7 +140,7 @@ def test_a_search_finds_the_characters_sql_reads_as_wildcards_as_written(
 @pytest.mark.both_backends
 def test_the_statistics_count_the_bid_the_cloud_changed_to(app: Flask) -> None:
     # One round of one card: Ann bid 0, won the Cloud's trick and went up to 1: made, 30.
-    game = seed(app, device=PHONE, special_cards=["cloud"], rounds=1)
+    game = seed(app, browser=PHONE, special_cards=["cloud"], rounds=1)
     with app.app_context():
         rounds.record_trump(game.id, game.token, 1, "green")
         rounds.record_bids(game.id, game.token, 1, [0, 0, 0])
@@ -281,7 +281,7 @@ def test_the_statistics_equal_the_rules_counted_in_python(app: Flask, seed_numbe
                 tricks[rng.randrange(3)] += 1
             bids = [won if rng.random() < 0.6 else rng.randint(0, number) for won in tricks]
             played.append((bids, tricks))
-        seed(app, names, played, device=PHONE, rounds=round_count)
+        seed(app, names, played, browser=PHONE, rounds=round_count)
         games.append((names, round_count, played))
     expected = reference_statistics(games)
     stats = statistics(app)

@@ -18,15 +18,15 @@ from scorekeeper.extensions import db
 from scorekeeper.i18n import service_message
 from scorekeeper.services import sharing, table_codes
 
-from ..confidant import Confidant, text
 from ..conftest import migrated_sqlite_app
+from ..keeper_phone import KeeperPhone, text
 from ..pages.test_sharing import can_keep_score, other, started
 from .test_concurrency import race
 
 _CODE = re.compile(r'id="table-code">([0-9 ]+)<')
 
 
-def shown_code(phone: Confidant, path: str) -> str | None:
+def shown_code(phone: KeeperPhone, path: str) -> str | None:
     """The table code a page shows this phone, if any."""
     page = phone.get(path)
     assert page.status_code == 200, text(page)
@@ -34,7 +34,7 @@ def shown_code(phone: Confidant, path: str) -> str | None:
     return match.group(1) if match else None
 
 
-def enter_code(taker: Confidant, game_id: str, code: str) -> tuple[int, str]:
+def enter_code(taker: KeeperPhone, game_id: str, code: str) -> tuple[int, str]:
     """Tap "Keep score on this phone" with ``code``; the answer's status and where it leads
     (or the refusal the page it leads to shows)."""
     token = taker.csrf(f"/games/{game_id}/view")
@@ -48,8 +48,8 @@ def enter_code(taker: Confidant, game_id: str, code: str) -> tuple[int, str]:
 
 
 @pytest.fixture
-def keeper(client: FlaskClient) -> Confidant:
-    phone = Confidant(client)
+def keeper(client: FlaskClient) -> KeeperPhone:
+    phone = KeeperPhone(client)
     started(phone)
     return phone
 
@@ -69,7 +69,7 @@ def test_a_malformed_code_is_refused_in_one_sentence(typed: str) -> None:
         table_codes.normalize(typed)
 
 
-def test_only_a_keyed_hash_of_the_code_is_stored(app: Flask, keeper: Confidant) -> None:
+def test_only_a_keyed_hash_of_the_code_is_stored(app: Flask, keeper: KeeperPhone) -> None:
     code = shown_code(keeper, keeper.round_path(1))
     assert code is not None
     assert len(code) == 9
@@ -86,7 +86,7 @@ def test_only_a_keyed_hash_of_the_code_is_stored(app: Flask, keeper: Confidant) 
 # -- Taking over ---------------------------------------------------------------------------
 
 
-def test_the_round_screen_and_the_invite_page_show_the_same_code(keeper: Confidant) -> None:
+def test_the_round_screen_and_the_invite_page_show_the_same_code(keeper: KeeperPhone) -> None:
     on_round = shown_code(keeper, keeper.round_path(1))
     assert on_round is not None
     assert shown_code(keeper, f"/games/{keeper.game_id}/share") == on_round
@@ -94,7 +94,7 @@ def test_the_round_screen_and_the_invite_page_show_the_same_code(keeper: Confida
 
 
 def test_a_follower_takes_over_with_the_code_after_the_keeper_is_gone(
-    app: Flask, keeper: Confidant
+    app: Flask, keeper: KeeperPhone
 ) -> None:
     code = shown_code(keeper, keeper.round_path(1))
     assert code is not None
@@ -109,7 +109,7 @@ def test_a_follower_takes_over_with_the_code_after_the_keeper_is_gone(
     assert shown_code(taker, keeper.round_path(1)) not in (None, code)
 
 
-def test_a_wrong_code_is_refused_and_changes_nothing(app: Flask, keeper: Confidant) -> None:
+def test_a_wrong_code_is_refused_and_changes_nothing(app: Flask, keeper: KeeperPhone) -> None:
     code = shown_code(keeper, keeper.round_path(1))
     assert code is not None
     wrong = f"{(int(code.replace(' ', '')) + 1) % 10**8:08d}"
@@ -126,7 +126,7 @@ def test_a_wrong_code_is_refused_and_changes_nothing(app: Flask, keeper: Confida
         )  # malformed: no guess
 
 
-def test_a_new_code_voids_the_old_one(app: Flask, keeper: Confidant) -> None:
+def test_a_new_code_voids_the_old_one(app: Flask, keeper: KeeperPhone) -> None:
     old = shown_code(keeper, keeper.round_path(1))
     answer = keeper.client.post(
         f"/games/{keeper.game_id}/table-code",
@@ -142,7 +142,7 @@ def test_a_new_code_voids_the_old_one(app: Flask, keeper: Confidant) -> None:
     assert enter_code(other(app), keeper.game_id, new)[0] == 303
 
 
-def test_a_keeper_who_does_not_know_the_code_is_offered_a_new_one(keeper: Confidant) -> None:
+def test_a_keeper_who_does_not_know_the_code_is_offered_a_new_one(keeper: KeeperPhone) -> None:
     assert shown_code(keeper, keeper.round_path(1)) is not None
     # The keeper's session loses its codes (it keeps the newest games' only), not its right.
     with keeper.client.session_transaction() as session:
@@ -152,14 +152,14 @@ def test_a_keeper_who_does_not_know_the_code_is_offered_a_new_one(keeper: Confid
     assert _CODE.search(page) is None
 
 
-def test_a_spectator_cannot_make_a_new_code(app: Flask, keeper: Confidant) -> None:
+def test_a_spectator_cannot_make_a_new_code(app: Flask, keeper: KeeperPhone) -> None:
     stranger = other(app)
     token = stranger.csrf(f"/games/{keeper.game_id}/view")
     answer = stranger.client.post(f"/games/{keeper.game_id}/table-code", data={"csrf_token": token})
     assert answer.status_code == 403
 
 
-def test_taking_the_right_back_voids_the_code(app: Flask, keeper: Confidant) -> None:
+def test_taking_the_right_back_voids_the_code(app: Flask, keeper: KeeperPhone) -> None:
     code = shown_code(keeper, keeper.round_path(1))
     assert code is not None
     keeper.client.post(
@@ -184,24 +184,24 @@ def _make_code(app: Flask, game_id: str) -> str:
     with app.app_context():
         hashed = db.session.scalar(sa.select(models.GameRow.edit_token_hash))
         assert hashed
-        db.session.add(models.Grant(device_hash=sharing.Device("k").hash, game_id=game_id))
+        db.session.add(models.KeeperRow(browser_hash=sharing.Browser("k").hash, game_id=game_id))
         db.session.commit()
-        code = table_codes.first_code(game_id, sharing.Device("k"), "test-secret")
+        code = table_codes.first_code(game_id, sharing.Browser("k"), "test-secret")
     assert code is not None
     return code
 
 
 def test_a_game_takes_only_so_many_wrong_codes_an_hour_from_all_addresses(
-    app: Flask, keeper: Confidant
+    app: Flask, keeper: KeeperPhone
 ) -> None:
     code = _make_code(app, keeper.game_id)
     wrong = f"{(int(code) + 1) % 10**8:08d}"
     with app.app_context():
         for _ in range(table_codes.GUESSES_PER_WINDOW):
             with pytest.raises(errors.TableCodeWrong):
-                table_codes.redeem(keeper.game_id, wrong, "test-secret", sharing.Device("x"))
+                table_codes.redeem(keeper.game_id, wrong, "test-secret", sharing.Browser("x"))
         with pytest.raises(errors.TableCodeGuessesSpent) as spent:
-            table_codes.redeem(keeper.game_id, code, "test-secret", sharing.Device("x"))
+            table_codes.redeem(keeper.game_id, code, "test-secret", sharing.Browser("x"))
         assert 3500 < int(spent.value.headers["Retry-After"]) <= 3601
         with app.test_request_context():
             said = service_message(spent.value)
@@ -210,7 +210,7 @@ def test_a_game_takes_only_so_many_wrong_codes_an_hour_from_all_addresses(
             "Too many wrong table codes were entered for this game. Try again in 60 minutes.",
             "Too many wrong table codes were entered for this game. Try again in 1 hour.",
         )
-        assert not sharing.has_grant(keeper.game_id, sharing.Device("x"))
+        assert not sharing.is_keeper(keeper.game_id, sharing.Browser("x"))
         # An hour later the window starts again and the right code works.
         db.session.execute(
             sa.update(models.TableCodeRow).values(
@@ -218,12 +218,12 @@ def test_a_game_takes_only_so_many_wrong_codes_an_hour_from_all_addresses(
             )
         )
         db.session.commit()
-        taken = table_codes.redeem(keeper.game_id, code, "test-secret", sharing.Device("x"))
+        taken = table_codes.redeem(keeper.game_id, code, "test-secret", sharing.Browser("x"))
         assert taken.game_id == keeper.game_id
-        assert sharing.has_grant(keeper.game_id, sharing.Device("x"))
+        assert sharing.is_keeper(keeper.game_id, sharing.Browser("x"))
 
 
-def test_the_page_says_when_the_game_takes_codes_again(app: Flask, keeper: Confidant) -> None:
+def test_the_page_says_when_the_game_takes_codes_again(app: Flask, keeper: KeeperPhone) -> None:
     code = shown_code(keeper, keeper.round_path(1))
     assert code is not None
     with app.app_context():

@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from scorekeeper import errors
 from scorekeeper.extensions import db
-from scorekeeper.models import RoundChange
+from scorekeeper.models import ChangeRow
 from scorekeeper.rules.cards import Suit
 from scorekeeper.rules.game import RoundState
 from scorekeeper.rules.messages import OutOfTurnError
@@ -368,12 +368,12 @@ def test_rows_written_before_drafts_were_always_kept_read_as_they_did(
         now = audit.audit_trail(games.get_game(game_id))
     exported = api.client.get(f"/api/v1/games/{game_id}/export").get_json()
     with app.app_context():
-        rows = db.session.scalars(select(RoundChange).where(RoundChange.game_id == game_id))
+        rows = db.session.scalars(select(ChangeRow).where(ChangeRow.game_id == game_id))
         for row in rows:
             assert "drafts" in row.new  # kept always now: null where no count changed
             row.old, row.new = (_as_before(row.old), _as_before(row.new))
         db.session.commit()
-        kept = select(RoundChange.kind, RoundChange.new).order_by(RoundChange.id)
+        kept = select(ChangeRow.kind, ChangeRow.new).order_by(ChangeRow.id)
         kinds = [kind for kind, new in db.session.execute(kept) if "drafts" not in new]
         assert kinds == ["trump", "bids"]
         assert audit.audit_trail(games.get_game(game_id)) == now

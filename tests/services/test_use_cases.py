@@ -26,8 +26,8 @@ DATA_TABLES = {
     "players",
     "rounds",
     "entries",
-    "grants",
-    "ended_grants",
+    "keepers",
+    "ended_keepers",
     "handovers",
     "round_changes",
     "table_codes",
@@ -512,15 +512,15 @@ def test_a_sqlite_write_waits_for_another_writer_instead_of_failing(
 def test_a_hand_over_link_asked_for_while_the_right_is_revoked_waits_and_is_refused(
     app: Flask, database_url: str
 ) -> None:
-    device = sharing.Device("the-scorekeepers-phone")
+    browser = sharing.Browser("the-scorekeepers-phone")
     with app.app_context():
-        game_id = games.create_game(PLAYERS, first_dealer=0, device=device).game.id
+        game_id = games.create_game(PLAYERS, first_dealer=0, browser=browser).game.id
     outcome: dict[str, object] = {}
 
     def make_link() -> None:
         with app.app_context():
             try:
-                outcome["token"] = sharing.create_handover(game_id, device)
+                outcome["token"] = sharing.create_handover(game_id, browser)
             except Exception as error:  # reported by the assertions below
                 outcome["error"] = error
 
@@ -531,7 +531,7 @@ def test_a_hand_over_link_asked_for_while_the_right_is_revoked_waits_and_is_refu
         with engine.connect() as revoker:
             lock = sa.text("SELECT id FROM games WHERE id = :g FOR UPDATE")
             revoker.execute(lock, {"g": game_id})
-            revoker.execute(sa.text("DELETE FROM grants WHERE game_id = :g"), {"g": game_id})
+            revoker.execute(sa.text("DELETE FROM keepers WHERE game_id = :g"), {"g": game_id})
             thread.start()
             thread.join(0.5)
             waited = thread.is_alive()

@@ -1,5 +1,5 @@
-"""A browser without a browser: the Flask test client driving the Confidant's pages the way
-a phone does (CSRF token and version taken from the page, every tap a form POST).
+"""A phone that keeps score, without a browser: the Flask test client driving the keeper's
+pages the way a phone does (CSRF token and version taken from the page, every tap a form POST).
 
 A tap is one request, as on a phone: the helper keeps the session's CSRF token and the
 game's version (read from the last round screen it was shown, counted up by each write the
@@ -30,7 +30,7 @@ def words(body: str) -> str:
     return re.sub(r"\s+", " ", unescape(re.sub(r"<[^>]+>", " ", body))).strip()
 
 
-class Confidant:
+class KeeperPhone:
     """One phone keeping score."""
 
     def __init__(self, client: FlaskClient) -> None:
@@ -106,7 +106,7 @@ class Confidant:
         """One form POST from the round screen, with the session's CSRF token and the version
         the phone last saw, or ``version``. Without ``version``, a tap told the game moved on
         (412: another phone, a correction or the API wrote) is made again on the screen that
-        answer shows, as the Confidant would."""
+        answer shows, as the keeper would."""
         response = self._post_tap(number, version, fields)
         if version is None and response.status_code == 412:
             response = self._post_tap(number, None, fields)
