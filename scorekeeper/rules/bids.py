@@ -1,5 +1,5 @@
 """Bids: the range of a bid, and the bid rule's one forbidden bid for the dealer, who bids
-last; ``verify_bids`` raises a readable refusal, ``can_bid`` and ``allowed_bids`` ask it."""
+last; ``verify_bids`` raises a readable refusal, ``can_bid`` asks it."""
 
 from __future__ import annotations
 
@@ -129,20 +129,3 @@ def can_bid(
     except BidError:
         return False
     return True
-
-
-def allowed_bids(
-    table: Table,
-    round_number: int,
-    seat: int,
-    bids: Sequence[int | None],
-    totals_before: Sequence[int],
-) -> list[int]:
-    """The bids ``seat`` may make, given the others' bids so far."""
-    candidates = []
-    for value in range(table.cards(round_number) + 1):
-        trial = list(bids)
-        trial[seat] = value
-        if can_bid(table, round_number, trial, totals_before):
-            candidates.append(value)
-    return candidates

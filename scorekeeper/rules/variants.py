@@ -132,14 +132,6 @@ def parse_bid_reveal(name: str) -> BidReveal:
     return _named(BidReveal, name, message, "rules.bid_reveal")
 
 
-def bid_rule_policy(name: str) -> BidRulePolicy:
-    """The policy of the bid rule called ``name``."""
-    try:
-        return BID_RULES[BidRule(name)]
-    except ValueError:
-        raise ValueError(f"unsupported bid rule: {name!r}") from None
-
-
 class Special(StrEnum):
     """The special cards of the anniversary editions a table may shuffle in."""
 

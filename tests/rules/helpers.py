@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from hypothesis import strategies as st
 
+from scorekeeper.rules.bids import can_bid
 from scorekeeper.rules.cards import TrumpCard, Turned
 from scorekeeper.rules.game import RoundRecord
 from scorekeeper.rules.messages import RuleError
@@ -175,3 +176,20 @@ def seatings(draw: st.DrawFn) -> Table:
         specials=draw(decks),
         plan=plan,
     )
+
+
+def allowed_bids(
+    table: Table,
+    round_number: int,
+    seat: int,
+    bids: Sequence[int | None],
+    totals_before: Sequence[int],
+) -> list[int]:
+    """The bids ``seat`` may make, given the others' bids so far (as :func:`can_bid` says)."""
+    candidates = []
+    for value in range(table.cards(round_number) + 1):
+        trial = list(bids)
+        trial[seat] = value
+        if can_bid(table, round_number, trial, totals_before):
+            candidates.append(value)
+    return candidates

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from scorekeeper.rules.bids import allowed_bids, can_bid, forbidden_bid, verify_bids
+from scorekeeper.rules.bids import can_bid, forbidden_bid, verify_bids
 from scorekeeper.rules.game import RoundState, evaluate
 from scorekeeper.rules.messages import BidError
 from scorekeeper.rules.referee import BidChange, change_bid, verify_bids_turn
 from scorekeeper.rules.variants import BidReveal, BidRule
 
-from .helpers import assert_refused, in_seat_order, make_table, record
+from .helpers import allowed_bids, assert_refused, in_seat_order, make_table, record
 
 # -- Bids ----------------------------------------------------------------------------------
 

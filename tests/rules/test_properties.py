@@ -10,7 +10,7 @@ from typing import TypeVar
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper.rules.bids import allowed_bids, forbidden_bid
+from scorekeeper.rules.bids import forbidden_bid
 from scorekeeper.rules.game import RoundRecord, RoundView, evaluate
 from scorekeeper.rules.scoring import add_scores, score
 from scorekeeper.rules.specials import CloudBid
@@ -19,6 +19,7 @@ from scorekeeper.rules.variants import BidRule
 
 from .helpers import (
     Records,
+    allowed_bids,
     dealer_turns,
     leads_outright,
     played_games,
