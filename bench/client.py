@@ -8,8 +8,9 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+import urllib.parse
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 TIMEOUT = 30.0  # seconds before a request counts as failed
@@ -24,6 +25,7 @@ class Answer:
     status: int
     headers: dict[str, str]  # names in lower case
     body: bytes
+    cookies: list[str] = field(default_factory=list)  # each Set-Cookie header's value
 
     def json(self) -> Any:
         return json.loads(self.body)
@@ -71,15 +73,21 @@ class Pool:
         path: str,
         headers: dict[str, str] | None = None,
         body: Any = None,
+        *,
+        form: dict[str, str] | None = None,
     ) -> Answer:
-        """One request; a kept-alive connection the server closed meanwhile is replaced and
-        the request sent again once (as browsers do), any other failure raised."""
+        """One request, with ``body`` as JSON or ``form`` as a browser posts a form; a
+        kept-alive connection the server closed meanwhile is replaced and the request sent
+        again once (as browsers do), any other failure raised."""
         data = b"" if body is None else json.dumps(body).encode()
         lines = [f"{method} {path} HTTP/1.1".encode(), b"Host: " + self.host]
         for name, value in (headers or {}).items():
             lines.append(f"{name}: {value}".encode())
         if body is not None:
             lines.append(b"Content-Type: application/json")
+        if form is not None:
+            data = urllib.parse.urlencode(form).encode()
+            lines.append(b"Content-Type: application/x-www-form-urlencoded;charset=UTF-8")
         if data or method in ("POST", "PUT"):
             lines.append(b"Content-Length: %d" % len(data))
         message = b"\r\n".join(lines) + b"\r\n\r\n" + data
@@ -115,10 +123,13 @@ class Pool:
         status_line, *header_lines = head.decode("latin-1").split("\r\n")
         status = int(status_line.split(" ", 2)[1])
         headers: dict[str, str] = {}
+        cookies = []
         for line in header_lines:
             if line:
                 name, _, value = line.partition(":")
                 headers[name.strip().lower()] = value.strip()
+                if name.strip().lower() == "set-cookie":
+                    cookies.append(value.strip())
         if "content-length" in headers:
             body = await reader.readexactly(int(headers["content-length"]))
         elif headers.get("transfer-encoding", "").lower() == "chunked":
@@ -132,9 +143,9 @@ class Pool:
             body = b""
         else:
             body = await reader.read()
-            return Answer(status, headers, body), False
+            return Answer(status, headers, body, cookies), False
         keep = headers.get("connection", "").lower() != "close"
-        return Answer(status, headers, body), keep
+        return Answer(status, headers, body, cookies), keep
 
     async def close(self) -> None:
         while self.idle:

@@ -24,6 +24,7 @@ from pathlib import Path
 
 from . import traffic
 from .server import BACKENDS, Server, Unavailable, fresh_database
+from .step import verify
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -89,7 +90,7 @@ def crash_rounds(
             try:
                 restarted.start()
                 tally.restarts_ok += 1
-                asyncio.run(traffic.verify(restarted.port, step))
+                asyncio.run(verify(restarted.port, step))
             finally:
                 restarted.stop()
                 restarted.log.close()

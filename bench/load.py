@@ -16,18 +16,17 @@ import contextlib
 import datetime as dt
 import itertools
 import os
-import random
 import signal
 import sys
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import traffic
-from .client import Pool
+from . import baseline, traffic
+from .phone import OldServer
 from .server import BACKENDS, Unavailable, commit_of, fresh_database, serving
-from .traffic import HEALTHZ, POLL_200, POLL_304, WRITE, Step
+from .step import HEALTHZ, POLL_200, POLL_304, SEEN, SEEN_LIMIT_MS, TAP, WRITE, Step, verify
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -44,6 +43,7 @@ class Options:
     floor_seconds: float = 10.0
     cpu: bool = True
     access_log: bool = False
+    keeper: str = "phone"
     seed: int = 1
     seeds: itertools.count[int] = field(default_factory=itertools.count)
 
@@ -74,10 +74,11 @@ def tables_step(checkout: Path, backend: str, tables: int, options: Options) -> 
                     options.next_seed(),
                     options.prefill_rounds,
                     server.cpu_seconds,
+                    keeper=options.keeper,
                 )
             )
         with serving(checkout, url) as server:
-            asyncio.run(traffic.verify(server.port, step))
+            asyncio.run(verify(server.port, step))
     say(f"  {backend} {step.summary()} -> {'pass' if step.passed(options.limit_ms) else 'FAIL'}")
     return step
 
@@ -120,60 +121,23 @@ def _size(step: Step) -> int:
 
 
 def healthz_step(port: int, rate: float, options: Options) -> Step:
-    step = asyncio.run(traffic.run_healthz(port, rate, options.floor_seconds, options.next_seed()))
+    step = asyncio.run(baseline.run_healthz(port, rate, options.floor_seconds, options.next_seed()))
     say(f"  floor {step.summary()} -> {'pass' if step.passed(options.limit_ms) else 'FAIL'}")
     return step
-
-
-async def _cpu_per_kind(port: int, cpu: Callable[[], float], seed: int) -> dict[str, float]:
-    """Milliseconds of server CPU per request of each kind, closed loop, four at a time. A
-    poll 200 is measured as followers see it: four tables write (not counted), then each
-    table's six spectators poll with the tag they held before (counted)."""
-    rng = random.Random(seed)
-    step = Step(0, 0.0)
-    pool = Pool(port)
-    players = traffic.Players(pool, step, rng, 0.0)
-    tables = await players.setup(24, 3)
-
-    async def changed(chunk: int) -> float:
-        """CPU seconds of the polls of four tables' spectators after a write to each."""
-        group = [tables[(chunk + n) % len(tables)] for n in range(4)]
-        held = [list(table.tags) for table in group]
-        await asyncio.gather(*(players.write(table) for table in group))
-        used = cpu()
-        for table, tags in zip(group, held, strict=True):
-            table.tags = tags
-        polls = [(t, s) for s in range(traffic.SPECTATORS) for t in group]
-        for first in range(0, len(polls), 4):
-            await asyncio.gather(*(players.poll(t, s) for t, s in polls[first : first + 4]))
-        return cpu() - used
-
-    kinds: dict[str, tuple[int, Callable[[int], Awaitable[None]]]] = {
-        HEALTHZ: (2000, lambda _n: players.healthz(0.0)),
-        POLL_304: (2000, lambda n: players.poll(tables[n % len(tables)], 0)),
-        WRITE: (800, lambda n: players.write(tables[n % len(tables)])),
-    }
-    figures = {}
-    for kind, (count, make) in kinds.items():
-        used = cpu()
-        for chunk in range(0, count, 4):  # four at a time, never two writes to one game
-            await asyncio.gather(*(make(n) for n in range(chunk, min(chunk + 4, count))))
-        figures[kind] = (cpu() - used) * 1000 / count
-    rounds = 200 // traffic.SPECTATORS * 4  # about 800 polls
-    seconds = [await changed(chunk) for chunk in range(0, rounds, 4)]
-    figures[POLL_200] = sum(seconds) * 1000 / (rounds * traffic.SPECTATORS)
-    await pool.close()
-    return figures
 
 
 def cpu_only(checkout: Path, backend: str, options: Options) -> str:
     """One line: the server CPU per request kind and its ratio to ``/healthz``'s."""
     before = load_average()
     with fresh_database(checkout, backend) as url, serving(checkout, url) as server:
-        cpu = asyncio.run(_cpu_per_kind(server.port, server.cpu_seconds, options.seed))
-    floor = cpu[HEALTHZ]
-    kinds = (POLL_304, POLL_200, WRITE, HEALTHZ)
-    figures = ", ".join(f"{k} {cpu[k]:.2f} ms ({cpu[k] / floor:.1f}x)" for k in kinds)
+        cpu = asyncio.run(
+            baseline.cpu_per_kind(
+                server.port, server.cpu_seconds, options.seed, tap=options.keeper == "phone"
+            )
+        )
+    noop = cpu[HEALTHZ]
+    kinds = [k for k in (POLL_304, POLL_200, TAP, WRITE, HEALTHZ) if k in cpu]
+    figures = ", ".join(f"{k} {cpu[k]:.2f} ms ({cpu[k] / noop:.1f}x)" for k in kinds)
     return f"{backend} {commit_of(checkout)}: {figures}; load {before} / {load_average()}"
 
 
@@ -191,7 +155,11 @@ def floor_and_cpu(checkout: Path, backend: str, rate: float, options: Options) -
             found["floor"] = _size(best) if best else 0
             found["floor_p95"] = best.p95(HEALTHZ) if best else float("nan")
         if options.cpu:
-            found["cpu"] = asyncio.run(_cpu_per_kind(server.port, server.cpu_seconds, options.seed))
+            found["cpu"] = asyncio.run(
+                baseline.cpu_per_kind(
+                    server.port, server.cpu_seconds, options.seed, tap=options.keeper == "phone"
+                )
+            )
     return found
 
 
@@ -229,15 +197,18 @@ def report(capacities: list[Capacity], options: Options) -> list[str]:
     per_table = traffic.requests_per_table()
     today = dt.date.today().isoformat()
     lines = [
-        f"Open loop, {options.seconds:g} s steps; a table: a write every {traffic.WRITE_EVERY:g} s "
+        f"Open loop, {options.seconds:g} s steps; a table: a keeper "
+        + ("tapping the round screen" if options.keeper == "phone" else "writing through the API")
+        + f", a write every {traffic.WRITE_EVERY:g} s, "
         f"and {traffic.SPECTATORS} followers, polling every {traffic.POLL_EVERY:g} s "
         f"({per_table:.2f} req/s) or on a stream; limit p95 {options.limit_ms:g} ms for writes "
-        f"and polls, {traffic.SEEN_LIMIT_MS:g} ms for a stream's follower to see a write, "
+        f"and polls, {SEEN_LIMIT_MS:g} ms for a stream's follower to see a write, "
         "0 errors, 0 writes lost.",
         "",
         "| backend | commit | date | T (runs) | req/s | p95 write / followers ms "
         "| first failing T | /healthz at that rate: p95 | floor: req/s (tables' worth) | T / floor "
-        "| CPU ms: poll 304 / poll 200 / write / healthz / mix | server CPU ms a table-second "
+        "| CPU ms: poll 304 / poll 200 / tap / write / healthz / mix "
+        "| server CPU ms a table-second "
         "| load average (before / after) |",
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
@@ -253,8 +224,9 @@ def report(capacities: list[Capacity], options: Options) -> list[str]:
         extra = capacity.extra
         same, floor, cpu = extra.get("same"), extra.get("floor"), extra.get("cpu")
         mix = passed.cpu_seconds * 1000 / max(1, passed.requests)
-        kinds = (POLL_304, POLL_200, WRITE, HEALTHZ)
-        cpu_figures = [f"{cpu[kind]:.2f}" for kind in kinds] if isinstance(cpu, dict) else ["–"] * 4
+        cpu = cpu if isinstance(cpu, dict) else {}
+        kinds = (POLL_304, POLL_200, TAP, WRITE, HEALTHZ)
+        cpu_figures = [f"{cpu[kind]:.2f}" if kind in cpu else "–" for kind in kinds]
         failing = "–"
         if failed is not None:
             failing = f"{failed.tables}: {_latencies(failed)}"
@@ -282,8 +254,8 @@ def report(capacities: list[Capacity], options: Options) -> list[str]:
 
 def _latencies(step: Step) -> str:
     """The p95 of the writes and of the followers: seeing a write on a stream, or polling."""
-    if step.count(traffic.SEEN):
-        return f"{step.p95(WRITE):.0f} / {step.p95(traffic.SEEN):.0f} (seen on a stream)"
+    if step.count(SEEN):
+        return f"{step.p95(WRITE):.0f} / {step.p95(SEEN):.0f} (seen on a stream)"
     return (
         f"{step.p95(WRITE):.0f} / {step.p95(POLL_304, POLL_200):.0f} "
         f"({step.p95(POLL_304):.0f}, {step.p95(POLL_200):.0f})"
@@ -312,6 +284,10 @@ def main(argv: list[str] | None = None) -> int:
         help="only the server CPU per request kind, as a ratio to /healthz's (no load, no search)",
     )  # fmt: skip
     parser.add_argument("--access-log", action="store_true", help="gunicorn's access log on")
+    parser.add_argument(
+        "--keeper", choices=["phone", "api"], default=Options.keeper,
+        help="the scorekeeper taps the round screen (phone) or writes through the API",
+    )  # fmt: skip
     parser.add_argument("--seed", type=int, default=Options.seed)
     arguments = parser.parse_args(argv)
     # Stopped by a signal, the servers are stopped and the databases dropped on the way out
@@ -328,8 +304,17 @@ def main(argv: list[str] | None = None) -> int:
         floor_seconds=arguments.floor_seconds,
         cpu=not arguments.no_cpu,
         access_log=arguments.access_log,
+        keeper=arguments.keeper,
         seed=arguments.seed,
     )
+    try:
+        return _run(arguments, options)
+    except OldServer as error:
+        say(f"error: {error}")
+        return 2
+
+
+def _run(arguments: argparse.Namespace, options: Options) -> int:
     checkouts = [path.resolve() for path in arguments.checkout or [ROOT]]
     backends = BACKENDS if arguments.backend == "both" else (arguments.backend,)
     if arguments.cpu_only:

@@ -16,11 +16,12 @@ from pathlib import Path
 
 from . import traffic
 from .server import Server, commit_of, fresh_database, serving
+from .step import Step, verify
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
-async def _both(first: Server, second: Server, tables: int, seconds: float) -> traffic.Step:
+async def _both(first: Server, second: Server, tables: int, seconds: float) -> Step:
     def no_cpu() -> float:
         return 0.0
 
@@ -29,7 +30,7 @@ async def _both(first: Server, second: Server, tables: int, seconds: float) -> t
         traffic.run_tables(first.port, half, seconds, 1, 10, no_cpu, None, second.port),
         traffic.run_tables(second.port, tables - half, seconds, 2, 10, no_cpu, None, first.port),
     )
-    step = traffic.Step(tables, seconds)
+    step = Step(tables, seconds)
     for half in halves:
         step.requests += half.requests
         step.errors += half.errors
@@ -60,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
         finally:
             first.stop()
         with serving(ROOT, url) as server:
-            asyncio.run(traffic.verify(server.port, step))
+            asyncio.run(verify(server.port, step))
     print(f"two servers, postgresql, {commit_of(ROOT)}: {step.summary()}")
     return 0 if not step.errors and not step.lost else 1
 

@@ -1,11 +1,13 @@
-"""Real use, open loop: T tables, each with a scorekeeper playing a whole game through the API
-(a round step every 5 s on average, ``If-Match`` on each write) and six spectators whose pages
-follow the game as the page does: where it has a stream (``data-follow``), each holds it
-open and is timed from a write's planned time to the event that shows it ("seen"); else each
-polls the live fragment every 3 s as htmx does (``If-None-Match`` with the fragment's tag:
-304 while unchanged, 200 after a change). Every request is sent at its planned time
-whatever the earlier answers; its latency runs from that planned time, so a backlog counts.
-Afterwards every game is read back and compared with what its scorekeeper was told."""
+"""Real use, open loop: T tables, each with a scorekeeper playing a whole game, a tap every
+5 s on average, and six spectators whose pages follow the game as the page does. The keeper
+is a phone tapping the round screen as htmx sends it (bench/phone.py), or with ``keeper="api"``
+a client of the API (a round step a write, ``If-Match`` on each). A spectator's page holds
+the game's stream where it has one (``data-follow``), timed from a write's planned time to
+the event that shows it ("seen"); else it polls the live fragment every 3 s as htmx does
+(``If-None-Match`` with the fragment's tag: 304 while unchanged, 200 after a change). Every
+request is sent at its planned time whatever the earlier answers; its latency runs from that
+planned time, so a backlog counts. Afterwards every game is read back and compared with what
+its scorekeeper was told (bench/step.py)."""
 
 from __future__ import annotations
 
@@ -13,24 +15,21 @@ import asyncio
 import html
 import random
 import re
-import statistics
 import time
-from collections import defaultdict
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from . import client
 from .client import Answer, Pool
+from .phone import TAPS_A_ROUND, Phone
+from .step import HEALTHZ, POLL_200, POLL_304, WRITE, Step, facts_of, seen, send_all
 
 PLAYERS = ["Ann", "Bob", "Cy"]
 TRUMPS = [{"turned": "blue"}, {"turned": "jester"}, {"turned": "wizard", "chosen": "red"}]
 WRITE_EVERY = 5.0  # seconds between a table's writes, on average
 POLL_EVERY = 3.0  # seconds between a spectator's polls (templates/_live.html, hx-trigger)
 SPECTATORS = 6
-WRITE, POLL_304, POLL_200, HEALTHZ = "write", "poll 304", "poll 200", "healthz"
-SEEN = "seen"  # a streaming follower: from a write's planned time to the event showing it
-SEEN_LIMIT_MS = 1000.0  # followers see a change within 1 s (p95)
 GRACE = 3.0  # seconds the streams are read on after the last write was sent
 STREAM = re.compile(r'data-follow="([^"]+)"')
 # What a phone's browser sends with htmx's poll of the live fragment (htmx 4's own headers,
@@ -67,6 +66,7 @@ class Game:
     acknowledged: int = 0
     written: list[tuple[int, float]] = field(default_factory=list)  # (version, planned) of
     # each measured write acknowledged
+    phone: bool = False  # played on the round screen: ``facts`` are what its keeper was told
 
 
 @dataclass
@@ -75,6 +75,7 @@ class Table:
     tags: list[tuple[str, str] | None]  # each spectator's (game id, tag it holds)
     cookie: str = ""  # the session cookie the spectators' page set
     followers: list[Follower] = field(default_factory=list)  # where the page streams
+    phone: Phone | None = None  # the keeper's, unless it writes through the API
 
 
 @dataclass
@@ -84,72 +85,6 @@ class Follower:
     game: Game
     seen: list[tuple[float, int]] = field(default_factory=list)
     task: asyncio.Task[None] | None = None
-
-
-@dataclass
-class Step:
-    """One measured load and what came of it."""
-
-    tables: int
-    seconds: float
-    requests: int = 0
-    timings: dict[str, list[float]] = field(default_factory=lambda: defaultdict(list))
-    errors: list[str] = field(default_factory=list)
-    cpu_seconds: float = 0.0  # the server's
-    own_cpu_seconds: float = 0.0  # the load generator's
-    games: list[Game] = field(default_factory=list)
-    lost: int = 0
-    acknowledged: int = 0
-
-    def p95(self, *kinds: str) -> float:
-        """The 95th percentile latency of these kinds together, in ms."""
-        samples = [t for kind in kinds for t in self.timings.get(kind, [])]
-        if len(samples) < 2:
-            return samples[0] * 1000 if samples else float("nan")
-        return statistics.quantiles(samples, n=100, method="inclusive")[94] * 1000
-
-    def count(self, *kinds: str) -> int:
-        return sum(len(self.timings.get(kind, [])) for kind in kinds)
-
-    def passed(self, limit_ms: float) -> bool:
-        """Writes and polls at p95 within the limit, streaming followers within theirs, no
-        error, every acknowledged write kept."""
-        polls = self.p95(POLL_304, POLL_200) if self.count(POLL_304, POLL_200) else 0.0
-        writes = self.p95(WRITE) if self.count(WRITE) else 0.0
-        noop = self.p95(HEALTHZ) if self.count(HEALTHZ) else 0.0
-        seen = self.p95(SEEN) if self.count(SEEN) else 0.0
-        latency_ok = writes <= limit_ms and polls <= limit_ms and noop <= limit_ms
-        return latency_ok and seen <= SEEN_LIMIT_MS and not self.errors and not self.lost
-
-    def own_cpu(self) -> float:
-        return self.own_cpu_seconds * 1000 / max(1, self.requests)
-
-    def summary(self) -> str:
-        if self.count(WRITE) == 0:
-            rate = self.requests / self.seconds
-            return (
-                f"{rate:,.0f} req/s to /healthz: p95 {self.p95(HEALTHZ):.0f} ms, "
-                f"{len(self.errors)} errors, generator {self.own_cpu():.2f} ms CPU a request"
-            )
-        follow = (
-            f"seen {self.p95(SEEN):.0f} ms (streams)"
-            if self.count(SEEN)
-            else f"poll {self.p95(POLL_304, POLL_200):.0f} ms "
-            f"(304 {self.p95(POLL_304):.0f}, 200 {self.p95(POLL_200):.0f})"
-        )
-        return (
-            f"T={self.tables}: {self.requests / self.seconds:,.0f} req/s, "
-            f"p95 write {self.p95(WRITE):.0f} ms, {follow}, "
-            f"{len(self.errors)} errors, {self.lost} of {self.acknowledged} writes lost, "
-            f"CPU a request: server {self.cpu_seconds * 1000 / max(1, self.requests):.2f} ms, "
-            f"generator {self.own_cpu():.2f} ms"
-            + (f"; first error: {self.errors[0]}" if self.errors else "")
-        )
-
-
-def _facts(game: dict[str, Any]) -> list[tuple[Any, ...]]:
-    """What the writes set, round by round (nothing derived)."""
-    return [(r["number"], r["trump"], r["bids"], r["tricks"]) for r in game["rounds"]]
 
 
 def _game(answer: Answer, rng: random.Random) -> Game:
@@ -165,7 +100,7 @@ def _game(answer: Answer, rng: random.Random) -> Game:
         tricks[rng.randrange(len(PLAYERS))] = cards
         steps.append((number, "tricks", {"tricks": tricks}))
     version = body["version"]
-    return Game(body["id"], body["edit_token"], steps, version, version, _facts(body))
+    return Game(body["id"], body["edit_token"], steps, version, version, facts_of(body))
 
 
 def _version_of(tag: str) -> int:
@@ -183,8 +118,10 @@ class Players:
         rng: random.Random,
         start: float,
         poll_pool: Pool | None = None,
+        keeper: str = "phone",
     ) -> None:
         self.pool = pool
+        self.keeper = keeper
         self.poll_pool = poll_pool or pool  # the spectators' server, when it is another
         self.step = step
         self.rng = rng
@@ -193,7 +130,16 @@ class Players:
     def _took(self, kind: str, planned: float) -> None:
         self.step.timings[kind].append(time.perf_counter() - self.start - planned)
 
-    async def create(self, planned: float | None = None) -> Game:
+    async def create(self, planned: float | None = None, phone: Phone | None = None) -> Game:
+        """A new game: through the new-game page on the keeper's phone, or the API."""
+        if phone is not None:
+            await phone.start()
+            if planned is not None:
+                self._took(WRITE, planned)
+            version = phone.version
+            game = Game(phone.game_id, "", [], version, version, phone.facts(), phone=True)
+            self.step.games.append(game)
+            return game
         body = {"players": PLAYERS}
         answer = await self.pool.request("POST", "/api/v1/games", body=body)
         if answer.status != 201:
@@ -206,6 +152,9 @@ class Players:
 
     async def write(self, table: Table, planned: float | None = None) -> None:
         """The table's next round step, or a new game once this one is played through."""
+        if table.phone is not None:
+            await self.tap(table, table.phone, planned)
+            return
         game = table.game
         if game.done == len(game.steps):
             table.game = await self.create(planned)
@@ -234,7 +183,40 @@ class Players:
         game.acknowledged += 1
         if stored["version"] > game.acknowledged_version:
             game.acknowledged_version = stored["version"]
-            game.facts = _facts(stored)
+            game.facts = facts_of(stored)
+
+    async def tap(self, table: Table, phone: Phone, planned: float | None) -> None:
+        """The keeper's next tap on the screen its phone shows, or a new game once this one
+        is over. A tap waits for the screen the one before it brings, as on the phone (its
+        latency still runs from its own planned time); after a failed tap the phone loads
+        the game's page again first."""
+        async with phone.lock:
+            game = table.game
+            if phone.stale:
+                await phone.reload()
+                phone.stale = False
+            move = phone.next_tap()
+            if move is None:
+                table.game = await self.create(planned, phone)
+                return
+            game.pending += 1
+            try:
+                await phone.tap(*move)
+            except (ConnectionRefusedError, RuntimeError):
+                phone.stale = True  # never sent, or answered with a refusal
+                raise
+            except BaseException:
+                phone.stale = True
+                game.unknown += 1
+                raise
+            finally:
+                game.pending -= 1
+            if planned is not None:
+                self._took(WRITE, planned)
+                game.written.append((phone.version, self.start + planned))
+            game.acknowledged += 1
+            game.acknowledged_version = phone.version
+            game.facts = phone.facts()
 
     async def poll(self, table: Table, spectator: int, planned: float | None = None) -> None:
         """A spectator's page asking whether the game changed: never older than the last
@@ -299,9 +281,13 @@ class Players:
 
         async def one() -> Table:
             async with gate:
-                game = await self.create()
-                table = Table(game, [None] * SPECTATORS)
-                for _ in range(self.rng.randint(0, 3 * prefill_rounds)):
+                phone = None
+                if self.keeper == "phone":
+                    phone = Phone(self.pool, self.rng, PLAYERS)
+                game = await self.create(phone=phone)
+                table = Table(game, [None] * SPECTATORS, phone=phone)
+                taps = TAPS_A_ROUND if phone is not None else 3  # a round's writes
+                for _ in range(self.rng.randint(0, taps * prefill_rounds)):
                     await self.write(table)
                 plain = {k: v for k, v in BROWSER.items() if k != "Accept-Encoding"}
                 page = await self.poll_pool.request("GET", f"/games/{game.id}/view", plain)
@@ -341,30 +327,6 @@ def schedule(tables: int, seconds: float, rng: random.Random) -> list[tuple[floa
     return events
 
 
-async def _send_all(
-    step: Step,
-    planned_times: list[float],
-    send: Callable[[int, float], Awaitable[None]],
-    start: float,
-) -> None:
-    """Send request ``i`` at ``start + planned_times[i]``; wait for every answer."""
-    tasks = []
-
-    async def guarded(index: int, planned: float) -> None:
-        try:
-            await send(index, planned)
-        except Exception as error:  # every failure is a counted error
-            step.errors.append(f"{type(error).__name__}: {error}"[:300])
-
-    for index, planned in enumerate(planned_times):
-        delay = start + planned - time.perf_counter()
-        if delay > 0:
-            await asyncio.sleep(delay)
-        tasks.append(asyncio.create_task(guarded(index, planned)))
-        step.requests += 1
-    await asyncio.gather(*tasks)
-
-
 async def run_tables(
     port: int,
     tables: int,
@@ -374,15 +336,17 @@ async def run_tables(
     cpu: Callable[[], float],
     on_start: Callable[[], object] | None = None,
     poll_port: int | None = None,
+    keeper: str = "phone",
 ) -> Step:
     """T tables for ``seconds``: the measured step (``cpu`` reads the server's CPU seconds;
     ``on_start`` is called as the measured load begins; the spectators poll the server at
-    ``poll_port`` when given, another than their scorekeeper's)."""
+    ``poll_port`` when given, another than their scorekeeper's; ``keeper``: "phone" or
+    "api")."""
     rng = random.Random(seed)
     step = Step(tables, seconds)
     pool = Pool(port)
     poll_pool = Pool(poll_port) if poll_port is not None else pool
-    setup = Players(pool, step, rng, 0.0, poll_pool)
+    setup = Players(pool, step, rng, 0.0, poll_pool, keeper)
     table_list = await setup.setup(tables, prefill_rounds)
     events = [
         event
@@ -393,7 +357,7 @@ async def run_tables(
         on_start()
     used, own = cpu(), time.process_time()
     start = time.perf_counter() + 0.2
-    players = Players(pool, step, rng, start, poll_pool)
+    players = Players(pool, step, rng, start, poll_pool, keeper)
 
     async def send(index: int, planned: float) -> None:
         _, table, spectator = events[index]
@@ -402,7 +366,7 @@ async def run_tables(
         else:
             await players.poll(table_list[table], spectator, planned)
 
-    await _send_all(step, [planned for planned, _, _ in events], send, start)
+    await send_all(step, [planned for planned, _, _ in events], send, start)
     followers = [follower for table in table_list for follower in table.followers]
     if followers:
         await asyncio.sleep(GRACE)
@@ -411,65 +375,8 @@ async def run_tables(
     for follower in followers:
         assert follower.task is not None
         follower.task.cancel()
-        _seen(step, follower)
+        seen(step, follower)
     await pool.close()
     if poll_pool is not pool:
         await poll_pool.close()
     return step
-
-
-def _seen(step: Step, follower: Follower) -> None:
-    """Time each acknowledged write of the followed game to the first event showing it (or
-    a newer version); a write never shown, or versions out of order, are errors."""
-    versions = [version for _, version in follower.seen]
-    if versions != sorted(set(versions)):
-        step.errors.append(f"a stream sent versions out of order: {versions}")
-    for version, planned in follower.game.written:
-        shown = next((at for at, seen in follower.seen if seen >= version), None)
-        if shown is None:
-            step.errors.append(f"a follower never saw version {version} of {follower.game.id}")
-        else:
-            step.timings[SEEN].append(shown - planned)
-
-
-async def run_healthz(port: int, rate: float, seconds: float, seed: int) -> Step:
-    """``rate`` requests a second to the no-op route, at random (Poisson) times."""
-    rng = random.Random(seed)
-    step = Step(0, seconds)
-    planned_times = []
-    planned = rng.expovariate(rate)
-    while planned < seconds:
-        planned_times.append(planned)
-        planned += rng.expovariate(rate)
-    pool = Pool(port)
-    own = time.process_time()
-    start = time.perf_counter() + 0.2
-    players = Players(pool, step, rng, start)
-    await _send_all(step, planned_times, lambda _index, planned: players.healthz(planned), start)
-    step.own_cpu_seconds = time.process_time() - own
-    await pool.close()
-    return step
-
-
-async def verify(port: int, step: Step) -> None:
-    """Read every game back (from a server started afresh on the database) and count the
-    acknowledged writes that are not there."""
-    pool = Pool(port)
-    gate = asyncio.Semaphore(8)
-
-    async def check(game: Game) -> None:
-        async with gate:
-            answer = await pool.request("GET", f"/api/v1/games/{game.id}")
-        step.acknowledged += game.acknowledged
-        stored: dict[str, Any] = {"version": -1, "rounds": []}
-        if answer.status == 200:
-            stored = answer.json()
-        version: int = stored["version"]
-        kept = version == game.acknowledged_version and _facts(stored) == game.facts
-        # A write whose answer never came (an error, counted as such) may or may not be saved.
-        in_flight = game.acknowledged_version < version <= game.acknowledged_version + game.unknown
-        if not kept and not in_flight:
-            step.lost += max(1, game.acknowledged_version - max(version, 0))
-
-    await asyncio.gather(*(check(game) for game in step.games))
-    await pool.close()
