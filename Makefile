@@ -60,7 +60,9 @@ bench: $(BIN)/.installed-test
 # Capacity, open loop: the largest number of tables served within the limits, on SQLite and
 # PostgreSQL, beside the floor (/healthz). Old and new in the same hour, median of three:
 # `make load OLD=../old` (OLD: a checkout of the older commit, e.g. a git worktree; its
-# .venv is made here). More options: LOAD_ARGS="--backend sqlite --seconds 20", --help.
+# .venv is made here). Each table's keeper taps the round screen as a phone does; a commit
+# whose taps answer 303 needs LOAD_ARGS="--keeper api" (the keeper writes through the API).
+# More options: LOAD_ARGS="--backend sqlite --seconds 20", --help.
 load: $(BIN)/.installed
 	$(if $(OLD),$(MAKE) -C "$(OLD)" $(BIN)/.installed)
 	$(BIN)/python -m bench.load $(if $(OLD),--checkout "$(OLD)" --checkout . --runs 3) $(LOAD_ARGS)
