@@ -115,6 +115,10 @@ def build(instance_path: str, overrides: Mapping[str, Any] | None = None) -> dic
         # Streams of the spectator page one address may hold open at once, in each worker
         # (push.py): a pub's tables behind one router, not a stranger's thousands; 0: no cap.
         "RATELIMIT_LIVE_STREAMS": _count("RATELIMIT_LIVE_STREAMS", "streams", "100"),
+        # Streams one worker holds at once, from every address (push.py); past it the page
+        # polls. Each costs 32 KiB and 73 µs of CPU a change sent (bench/streams.py): 2,000
+        # hold 64 MiB, and a change reaches all of them in a third of a sweep. 0: no ceiling.
+        "LIVE_STREAMS_PER_WORKER": _count("LIVE_STREAMS_PER_WORKER", "streams", "2000"),
         # The spectators' live fragment, rendered once per game, version and language, and
         # kept in each worker's memory; with CACHE_REDIS_URL in Redis, which every worker and
         # server then shares (web/live.py).

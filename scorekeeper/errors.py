@@ -29,6 +29,7 @@ PROBLEMS = {
     422: "rule-violation",
     429: "too-many-requests",
     500: "server-error",
+    503: "unavailable",
 }
 
 
@@ -169,6 +170,14 @@ class TooManyStreams(WaitRequired):
     """The address follows as many games at once as a worker lets one address follow."""
 
     message = _("Too many live views are open from your address at once.")
+
+
+class StreamsFull(WaitRequired):
+    """The worker holds as many streams as it can serve (``LIVE_STREAMS_PER_WORKER``): the page
+    asks every few seconds instead, and for a stream again after the wait."""
+
+    status = 503
+    message = _("This server sends live updates to as many phones as it can.")
 
 
 class StaleVersion(ServiceError):

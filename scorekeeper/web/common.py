@@ -164,7 +164,7 @@ def error_page(error: Exception) -> Response:
     body = render_template("error.html", message=message, status=status)
     response = make_response(body, status)
     response.headers.update(headers)
-    if status == 503:
+    if status == 503 and "Retry-After" not in response.headers:
         response.headers["Retry-After"] = "1"  # as the API says it (api/problems.py)
     return response
 

@@ -351,13 +351,21 @@ def spectate_events(game_id: str) -> Response:
     """The spectator page's stream (Server-Sent Events): the changing part of the page
     again each time the game changes, found by this worker's sweep (push.py, web/live.py).
     The page names the version it shows (``shown``, then ``Last-Event-ID``), and with
-    ``parts=round`` takes a change within the round being played as that round alone."""
+    ``parts=round`` takes a change within the round being played as that round alone.
+    Refused before anything is read when the worker holds its ceiling of streams (503: the
+    page asks at ``spectate_live`` instead) or the address its cap (429)."""
+    slot = live.admit()
     try:
         version = games.game_version(game_id)
+        shown = request.headers.get("Last-Event-ID") or request.args.get("shown", "")
+        parts = request.args.get("parts") == "round"
+        return live.stream(slot, game_id, version, shown, _gone, rounds=parts)
     except errors.GameNotFound:
+        slot.end()
         return make_response(_gone(), 404)
-    shown = request.headers.get("Last-Event-ID") or request.args.get("shown", "")
-    return live.stream(game_id, version, shown, _gone, rounds=request.args.get("parts") == "round")
+    except BaseException:
+        slot.end()
+        raise
 
 
 @bp.get("/games/<game_id>/view/live")

@@ -158,7 +158,18 @@ def _cached(game_id: str, version: int, round_only: bool) -> Fragment | None:
 KEEP_ALIVE_SECONDS = 20
 
 
+def admit() -> push.Slot:
+    """A place for the request's stream in this worker: refused (503) when the worker holds
+    its ceiling of streams, or (429) when the client's address holds its cap. The server's
+    socket to the client, when it says which (gunicorn, Werkzeug's), tells the sweep when
+    the client hangs up."""
+    environ = request.environ
+    connection = environ.get("gunicorn.socket") or environ.get("werkzeug.socket")
+    return push.hub().admit(get_remote_address(), connection)
+
+
 def stream(
+    slot: push.Slot,
     game_id: str,
     version: int,
     shown: str,
@@ -172,35 +183,38 @@ def stream(
     put them in place), a change within the round being played is an event named ``round``
     holding only that round (:func:`fragment`). Once the game is gone, ``gone`` and an event
     that tells the page to stop. The stream ends after ``LIVE_STREAM_SECONDS``; the page
-    connects again with the tag it shows. Refused (429) when the client's address holds its
-    cap of streams already."""
+    connects again with the tag it shows. It holds ``slot`` (:func:`admit`) until it ends,
+    or its client hangs up."""
     seconds = current_app.config["LIVE_STREAM_SECONDS"]
-    end = push.hub().admit(get_remote_address())
     db.session.close()  # no database connection is held while the stream waits
 
     def events() -> Iterator[str]:
         # The answer's head goes out with the first piece, at once; after a dropped
         # connection the browser waits this long (ms) before it connects again.
         yield "retry: 1000\n\n"
-        with push.hub().follow(game_id, version) as watch:
+        # What this stream's events are kept under beside the game and version: read once,
+        # as each change is sent to every follower.
+        place = (request.script_root, tag(0))
+        with push.hub().follow(game_id, version, slot) as watch:
             ends = time.monotonic() + seconds
             current = version
-            sent = shown
+            sent = _shown_version(shown)
             # The past of what the page shows, while known: a round alone may be sent.
             past = _shown_past(game_id, shown)
             while True:
                 if current == push.GONE:
                     yield _event(gone()) + "event: gone\n\n"
                     return
-                if tag(current) != sent:
-                    made = fragment(game_id, current, past if rounds else None)
-                    db.session.close()
-                    current, sent, past = made.version, tag(made.version), made.past
-                    yield _event(made.body, sent, "round" if made.round_only else None)
+                if current != sent:
+                    made, event = _prepared(place, game_id, current, past if rounds else None)
+                    current, sent, past = made.version, made.version, made.past
+                    yield event
                 left = ends - time.monotonic()
                 if left <= 0:
                     return
                 newer = watch.wait(current, min(KEEP_ALIVE_SECONDS, left))
+                if watch.hung_up:
+                    return
                 if newer == current:
                     yield ":\n\n"
                 current = newer
@@ -208,14 +222,47 @@ def stream(
     response = Response(stream_with_context(events()), mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
-    response.call_on_close(end)
+    response.call_on_close(slot.end)
     return response
+
+
+#: The events last sent, ready to send again: the followers of a game that has just changed
+#: each ask for the same one, and it is built once in this process (the fragment read from
+#: the cache, the event made of it), not once for each of them. Kept by the stream's place
+#: (the app's root and the language), the game, the version and the past the page shows.
+_events: dict[tuple[tuple[str, str], str, int, str | None], tuple[Fragment, str]] = {}
+
+#: Events kept in :data:`_events`, at most (each is a few kB).
+_EVENTS_KEPT = 1000
+
+#: One event prepared at a time in this process (as :data:`_rendering`).
+_preparing = threading.Lock()
+
+
+def _prepared(
+    place: tuple[str, str], game_id: str, version: int, shown_past: str | None
+) -> tuple[Fragment, str]:
+    """The fragment :func:`fragment` gives, and its event as the stream sends it."""
+    key = (place, game_id, version, shown_past)
+    found = _events.get(key)
+    if found is not None:
+        return found
+    with _preparing:  # the other followers wait for the first one's
+        found = _events.get(key)
+        if found is None:
+            made = fragment(game_id, version, shown_past)
+            db.session.close()  # rendered, maybe: the connection goes back to the pool
+            name = "round" if made.round_only else None
+            found = made, _event(made.body, tag(made.version), name)
+            if len(_events) >= _EVENTS_KEPT:
+                _events.clear()
+            _events[key] = found
+    return found
 
 
 def _event(data: str, event_id: str | None = None, name: str | None = None) -> str:
     """An event (of type ``name``, else a message) whose data is ``data``: one ``data:``
-    field per line (every follower's copy of a change is built from the fragment again, so
-    this stays a few passes of ``replace``)."""
+    field per line."""
     head = f"id: {event_id}\n" if event_id is not None else ""
     if name is not None:
         head += f"event: {name}\n"

@@ -180,6 +180,36 @@ def test_an_address_holds_only_so_many_streams_at_once(app: Flask, api: ApiClien
     held.pop().close()
 
 
+def test_a_worker_holds_only_its_ceiling_of_streams_from_all_addresses(
+    app: Flask, api: ApiClient
+) -> None:
+    app.config.update(FAST | {"LIVE_STREAMS_PER_WORKER": 2, "RATELIMIT_ENABLED": False})
+    path = events_path(api.create(PLAYERS)["id"])
+    client = app.test_client()
+    held = [
+        client.get(path, buffered=False, environ_base={"REMOTE_ADDR": f"192.0.2.{host}"})
+        for host in (1, 2)
+    ]
+    assert [answer.status_code for answer in held] == [200, 200]
+    # A third phone, from an address of its own, is refused at once: no statement is run.
+    with count_statements(app) as statements:
+        refused = client.get(
+            path, headers={"Accept-Language": "de"}, environ_base={"REMOTE_ADDR": "192.0.2.3"}
+        )
+    assert statements == []
+    assert refused.status_code == 503
+    assert refused.headers["Retry-After"] == "60"
+    assert (
+        "Dieser Server schickt so vielen Handys Live-Updates, wie er kann. "
+        "Versuch es in 1 Minute noch einmal." in words(refused.get_data(as_text=True))
+    )
+    held.pop().close()  # one phone leaves: its place is free for the next
+    again = client.get(path, buffered=False, environ_base={"REMOTE_ADDR": "192.0.2.3"})
+    assert again.status_code == 200
+    again.close()
+    held.pop().close()
+
+
 def test_without_rate_limits_an_address_holds_any_number_of_streams(
     app: Flask, api: ApiClient
 ) -> None:

@@ -406,6 +406,16 @@ def test_the_open_files_limit_is_raised_as_far_as_a_worker_needs(
 FOLLOWERS = 1_100
 
 
+def create_game(port: int) -> dict[str, Any]:
+    """A game of three, started through the API."""
+    api = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+    api.request("POST", "/api/v1/games", json.dumps({"players": ["Ann", "Bob", "Cy"]}),
+                {"Content-Type": "application/json"})  # fmt: skip
+    game: dict[str, Any] = json.loads(api.getresponse().read())
+    api.close()  # not kept idle while the phones connect: gunicorn would close it
+    return game
+
+
 def _follow(port: int, path: str) -> socket.socket:
     """A phone's stream, opened: its answer's head read."""
     connection = socket.create_connection(("127.0.0.1", port), timeout=30)
@@ -440,10 +450,7 @@ def test_more_phones_than_connections_by_default_follow_and_see_a_write(tmp_path
         with serving(
             tmp_path, RATELIMIT_ENABLED="false", GUNICORN_CMD_ARGS="--graceful-timeout 2"
         ) as port:
-            api = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-            api.request("POST", "/api/v1/games", json.dumps({"players": ["Ann", "Bob", "Cy"]}),
-                        {"Content-Type": "application/json"})  # fmt: skip
-            game = json.loads(api.getresponse().read())
+            game = create_game(port)
             shown = f"live-{game['version']}-en"
             path = f"/games/{game['id']}/view/events?shown={shown}"
             streams = [_follow(port, path) for _ in range(FOLLOWERS)]
@@ -451,7 +458,6 @@ def test_more_phones_than_connections_by_default_follow_and_see_a_write(tmp_path
                 "Authorization": f"Bearer {game['edit_token']}",
                 "Content-Type": "application/json",
             }
-            api.close()  # idle while the phones connect: gunicorn would close it
             api = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
             api.request("PUT", f"/api/v1/games/{game['id']}/rounds/1/trump",
                         json.dumps({"turned": "red"}), headers)  # fmt: skip

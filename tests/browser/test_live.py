@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("playwright.sync_api")
 
-from playwright.sync_api import Page, expect
+from playwright.sync_api import Page, Route, expect
 
 from .helpers import bid, new_game, next_round, score, set_trump, shot, tap
 from .helpers import tricks as tap_tricks
@@ -87,6 +87,48 @@ def test_a_dropped_stream_says_so_and_the_page_catches_up_once_back(
     trump_line = spectator.locator(".current .trump-line")
     expect(trump_line).to_contain_text("red Dwarves", timeout=15_000)
     expect(notice).to_be_hidden()
+
+
+def test_a_page_refused_a_stream_asks_every_few_seconds_and_says_nothing_alarming(
+    page: Page, other_page: Page, base_url: str, problems: Problems
+) -> None:
+    game_id = new_game(page, base_url, NAMES, dealer="Ann")
+    spectator = other_page
+    # Every worker holds its ceiling of streams: each ask for one is refused, as the server
+    # refuses it (tests/app/test_push.py).
+    refusals: list[str] = []
+
+    def full(route: Route) -> None:
+        refusals.append(route.request.url)
+        body = "<p>This server sends live updates to as many phones as it can.</p>"
+        route.fulfill(
+            status=503, headers={"Retry-After": "60"}, content_type="text/html", body=body
+        )
+
+    spectator.route(STREAM, full)
+    problems.allow(r"503|text/event-stream")
+    spectator.goto(f"{base_url}/games/{game_id}/view")
+    expect(spectator.get_by_role("heading", name="Round 1 of 20")).to_be_visible()
+    set_trump(page, "red Dwarves")
+    # Asked every 3 s: the change shows within one ask and its rendering.
+    trump_line = spectator.locator(".current .trump-line")
+    expect(trump_line).to_contain_text("red Dwarves", timeout=5_000)
+    bid(page, "Bob", 1)
+    expect(spectator.locator("table.live-round tr[data-seat='1'] td.bid")).to_have_text(
+        "1", timeout=5_000
+    )
+    expect(spectator.locator("#connection")).to_be_hidden()
+    assert len(refusals) >= 2  # and a stream is asked for again, less often each time
+    # Once a stream is let in again (asked for at most a minute apart), the page follows it.
+    spectator.unroute(STREAM)
+    with spectator.expect_response(
+        lambda r: bool(STREAM.search(r.url)) and r.status == 200, timeout=20_000
+    ):
+        pass
+    bid(page, "Cy", 0)
+    expect(spectator.locator("table.live-round tr[data-seat='2'] td.bid")).to_have_text(
+        "0", timeout=WITHIN_MS
+    )
 
 
 def play_round(
