@@ -20,7 +20,7 @@ place, within the sweep's period rather than when its next keep-alive fails to s
 from __future__ import annotations
 
 import logging
-import select as io
+import select as polling
 import socket
 import threading
 import time
@@ -57,17 +57,17 @@ _FULL_WAIT = 60
 
 #: What ``poll`` says of a socket whose client has hung up (Linux also tells a half-closed
 #: one: a browser that closed its end; elsewhere only a socket closed both ways).
-_HUNG_UP = getattr(io, "POLLRDHUP", 0) | io.POLLHUP | io.POLLERR
+_HUNG_UP = getattr(polling, "POLLRDHUP", 0) | polling.POLLHUP | polling.POLLERR
 
 
-def _poll() -> io.poll:
+def _poll() -> polling.poll:
     """The system's ``poll``, never gevent's (which waits for the event loop's next turn to
     answer even when asked not to wait): the sweep asks, and waits for nothing."""
     try:
         from gevent import monkey  # noqa: PLC0415
     except ImportError:  # pragma: no cover - gevent comes with the app
-        return io.poll()
-    made: io.poll = monkey.get_original("select", "poll")()
+        return polling.poll()
+    made: polling.poll = monkey.get_original("select", "poll")()
     return made
 
 
@@ -106,7 +106,7 @@ class Hub:
     #: The sockets of the streams that follow a game, by number, and the poll that watches
     #: them for a hang-up.
     _sockets: dict[int, Watch] = field(default_factory=dict)
-    _poll: io.poll = field(default_factory=_poll)
+    _poll: polling.poll = field(default_factory=_poll)
 
     def admit(self, address: str, connection: socket.socket | None = None) -> Slot:
         """A place for a stream opened from ``address`` over ``connection``; raise
