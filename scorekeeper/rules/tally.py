@@ -137,14 +137,22 @@ def tallied_tricks(
     return tricks_won(table.seats, tally)
 
 
-def tricks_so_far(total: int, tapped: Sequence[int | None], tally: Sequence[Winner]) -> int:
-    """The round's tricks won so far, as the tricks step counts them (of its ``total``): the
-    counts ``tapped`` in, which come first, as they are what is scored (the one missing
-    filled in from the sum); with none tapped in, the tricks of the tally so far, of which
-    the Bomb's, won by nobody, is none."""
+def won_so_far(
+    total: int, tapped: Sequence[int | None], tally: Sequence[Winner]
+) -> tuple[int | None, ...]:
+    """Each seat's tricks won so far, in seat order, as the tricks step counts them (of its
+    ``total``): the counts ``tapped`` in, which come first, as they are what is scored (the
+    one missing filled in from the sum; ``None``: not known yet); with none tapped in, the
+    tricks of the tally so far."""
     if any(count is not None for count in tapped):
-        return sum(count or 0 for count in fill_tricks(total, tapped))
-    return sum(tricks_won(len(tapped), tally))
+        return fill_tricks(total, tapped)
+    return tricks_won(len(tapped), tally)
+
+
+def tricks_so_far(total: int, tapped: Sequence[int | None], tally: Sequence[Winner]) -> int:
+    """The round's tricks won so far (:func:`won_so_far`), of which the Bomb's, won by
+    nobody, is none."""
+    return sum(count or 0 for count in won_so_far(total, tapped, tally))
 
 
 class Need(StrEnum):

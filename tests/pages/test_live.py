@@ -14,7 +14,8 @@ from scorekeeper.services.history import FOLLOWED_MAX
 from scorekeeper.web import following
 
 from ..api_client import ApiClient
-from ..keeper_phone import KeeperPhone, text, without_language_switch
+from ..factory import browser_of, seed
+from ..keeper_phone import KeeperPhone, text, without_language_switch, words
 from ..statements import count_statements
 from .helpers import played, started
 from .test_history import correct
@@ -219,6 +220,40 @@ def test_a_deleted_game_tells_the_poll_so(client: FlaskClient, other_phone: Keep
     assert body.strip().startswith('<div id="live">')
     assert "There is no game with this id." in body
     assert "hx-trigger" not in body
+
+
+def _won_column(body: str) -> list[str]:
+    """The spectator's "won" column of the round being played, in seat order."""
+    return [
+        re.sub(r"<[^>]+>", "", cell).strip()
+        for _, cell in sorted(
+            re.findall(r'<tr data-seat="(\d)">.*?<td class="won">(.*?)</td>', body, flags=re.S)
+        )
+    ]
+
+
+def test_the_spectators_tricks_so_far_are_the_counts_tapped_in_over_the_tally(
+    app: Flask, phone: KeeperPhone, other_phone: KeeperPhone
+) -> None:
+    """Counts tapped in by hand are what is scored: the won column shows them, as the round
+    screen's "Tricks so far" counts them, not the tally's, in every language."""
+    played_rounds = [([0, 1, 0], [0, 1, 0]), ([1, 1, 0], [1, 1, 0])]
+    phone.game_id = seed(
+        app, played=played_rounds, browser=browser_of(phone), next_trump="red", next_bids=[1, 1, 0]
+    ).id
+    for _ in range(2):
+        assert phone.tap(3, action="trick", seat=0).status_code == 303
+    live = live_path(phone.game_id)
+    assert _won_column(other_phone.get(live).get_data(as_text=True)) == ["2", "0", "0"]
+    for seat, count in enumerate((1, 1, 0)):
+        assert phone.tricks(3, seat, count).status_code == 303
+    assert "Tricks so far: 2 of 3." in text(phone.round_page(3))
+    for language, played_words in (("en", "Tricks played: 2 of 3."), ("de", "Gespielte Stiche")):
+        body = other_phone.get(live, headers={"Accept-Language": language}).get_data(as_text=True)
+        assert played_words in words(body), language
+        assert _won_column(body) == ["1", "1", "0"], language
+        # What each still needs is told against the tally, which no longer counts.
+        assert '<td class="need' not in body, language
 
 
 def test_the_spectator_sees_the_tricks_as_they_are_entered(
