@@ -89,6 +89,10 @@ def test_counts_tapped_in_by_hand_are_the_tricks_so_far_over_the_tally(
     body = phone.round_page(3).get_data(as_text=True)
     assert "Tricks so far: 3 of 3." in words(body)
     assert '<details id="tally" class="trick-tally">' in body
+    # The folded tally's buttons count the same, and tell no need against the tally.
+    for line in ("Thomas 1 trick Ute", "Ute 2 tricks Kevin", "Kevin 0 tricks"):
+        assert line in words(body), line
+    assert not re.search(r"needs|no more tricks|made it", words(body))
 
 
 def test_the_follower_sees_bids_tricks_so_far_and_what_each_still_needs(

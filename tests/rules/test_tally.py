@@ -22,6 +22,7 @@ from scorekeeper.rules.tally import (
     tricks_won,
     verify_tally,
     verify_trick_winner,
+    won_so_far,
 )
 from scorekeeper.rules.variants import RoundPlan, Special
 
@@ -54,6 +55,21 @@ def test_the_tricks_so_far_are_those_tapped_in_else_the_tallys(
     tapped: tuple[int | None, ...], tally: tuple[int | None, ...], so_far: int
 ) -> None:
     assert tricks_so_far(3, tapped, tally) == so_far
+
+
+@pytest.mark.parametrize(
+    ("tapped", "tally", "won"),
+    [
+        ((None, None, None), (0, 0), (2, 0, 0)),
+        ((1, 1, 0), (0, 0), (1, 1, 0)),  # counts tapped in come first
+        ((1, None, None), (0, 0), (1, None, None)),  # the others not known yet
+        ((1, 2, None), (0, 0), (1, 2, 0)),  # the one missing filled in from the sum
+    ],
+)
+def test_each_seats_tricks_so_far_are_those_tapped_in_else_the_tallys(
+    tapped: tuple[int | None, ...], tally: tuple[int | None, ...], won: tuple[int | None, ...]
+) -> None:
+    assert won_so_far(3, tapped, tally) == won
 
 
 def test_the_tricks_step_is_filled_in_only_from_a_complete_tally() -> None:
