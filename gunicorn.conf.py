@@ -133,3 +133,26 @@ def post_worker_init(worker: _Any) -> None:
             return app(environ, start_response)
 
     worker.wsgi = gated
+
+
+#: Set in a worker whose app asked to be replaced (``post_request``).
+_REPLACED = False
+
+
+def post_request(worker: _Any, _req: _Any, environ: dict[str, _Any], _resp: _Any) -> None:
+    """Replace a worker whose app says it cannot use its database until a new process opens
+    it (``scorekeeper.replace_worker``: the SQLite WAL index it holds writably was locked
+    against writing, see ``scorekeeper/sqlite_files.py``). It stops taking connections,
+    finishes those it has, and exits; the arbiter starts a new one, which reads."""
+    global _REPLACED  # noqa: PLW0603 (one worker's own state, after the fork)
+    if environ.get("scorekeeper.replace_worker") and not _REPLACED:
+        worker.log.warning("the database's WAL index is locked: replacing this worker")
+        _REPLACED = True
+        worker.alive = False
+
+
+def worker_exit(_server: _Any, _worker: _Any) -> None:
+    """Leave a replaced worker without closing its SQLite connections: the last one to
+    close would checkpoint into the locked WAL index, which the kernel answers with SIGBUS."""
+    if _REPLACED:
+        _os._exit(0)

@@ -7,7 +7,7 @@ import re
 import time
 from typing import Any
 
-from flask import Flask
+from flask import Flask, request
 from sqlalchemy import ColumnElement, event, func, make_url
 from sqlalchemy.engine import Connection, Dialect, ExceptionContext
 from sqlalchemy.exc import DisconnectionError, OperationalError, SQLAlchemyError
@@ -15,6 +15,7 @@ from sqlalchemy.orm import QueryableAttribute
 
 from .extensions import db
 from .rules.table import fold_case
+from .sqlite_files import REPLACE_WORKER, FilesUnwritable, SqliteFiles, database_path
 
 #: Execution option that makes a SQLite transaction begin IMMEDIATE: the service's writes.
 WRITE_OPTION = "scorekeeper_write"
@@ -57,8 +58,12 @@ def init_engine(app: Flask) -> None:
     with app.app_context():
         engine = db.engine
     if engine.dialect.name == "sqlite":
-        event.listen(engine, "connect", _sqlite_connect)
-        event.listen(engine, "begin", _sqlite_begin)
+        path = database_path(engine.url)
+        files = SqliteFiles(path) if path else None
+        event.listen(engine, "connect", functools.partial(_sqlite_connect, files))
+        event.listen(engine, "begin", functools.partial(_sqlite_begin, files))
+        if files is not None:
+            app.teardown_request(functools.partial(_ask_to_replace, files))
     if engine.dialect.name == "postgresql":
         # Registered after Flask-SQLAlchemy's teardown, so it runs before it.
         app.teardown_appcontext(end_read_transaction)
@@ -111,7 +116,16 @@ def end_read_transaction(error: BaseException | None) -> None:
         session.rollback()
 
 
-def _sqlite_connect(dbapi_connection: Any, _record: Any) -> None:
+def _ask_to_replace(files: SqliteFiles, _error: BaseException | None) -> None:
+    """Tell the server that this process cannot use the database until it is replaced (or
+    the WAL index is writable again): a new process reads it (sqlite_files.py)."""
+    if files.unsafe:
+        request.environ[REPLACE_WORKER] = True
+
+
+def _sqlite_connect(files: SqliteFiles | None, dbapi_connection: Any, _record: Any) -> None:
+    if files is not None:
+        files.connected()
     # Take transaction control away from the driver: _sqlite_begin issues BEGIN itself.
     dbapi_connection.isolation_level = None
     dbapi_connection.executescript(
@@ -133,15 +147,20 @@ def folded(column: ColumnElement[str] | QueryableAttribute[str]) -> ColumnElemen
     return func.replace(func.lower(column), "ς", "σ")
 
 
-def _sqlite_begin(connection: Connection) -> None:
+def _sqlite_begin(files: SqliteFiles | None, connection: Connection) -> None:
     # A write locks when it begins, so two writers queue up instead of one failing to upgrade
     # a read lock ("database is locked"); reads stay deferred beside a writer thanks to WAL.
-    write = connection.get_execution_options().get(WRITE_OPTION)
+    write = bool(connection.get_execution_options().get(WRITE_OPTION))
+    if files is not None:
+        files.check(write=write)
     connection.exec_driver_sql("BEGIN IMMEDIATE" if write else "BEGIN")
 
 
 def is_connection_lost(error: Exception) -> bool:
-    """Whether a database error means the connection was lost (a retry gets a new one)."""
+    """Whether a database error means the connection was lost (a retry gets a new one), or
+    a SQLite database could not be opened (its WAL cannot be made in a read-only directory)."""
+    if _sqlite_error(getattr(error, "orig", None)).startswith("SQLITE_CANTOPEN"):
+        return True
     return bool(getattr(error, "connection_invalidated", False))
 
 
@@ -151,8 +170,28 @@ def is_read_only(error: Exception) -> bool:
     original = getattr(error, "orig", None)
     if getattr(original, "sqlstate", None) == "25006":  # PostgreSQL read_only_sql_transaction
         return True
+    if isinstance(original, FilesUnwritable):
+        return True
+    # SQLITE_IOERR_WRITE and kin: a file made immutable while the server had it open.
+    return _sqlite_error(original).startswith(_UNWRITABLE)
+
+
+_UNWRITABLE = (
+    "SQLITE_READONLY",
+    "SQLITE_FULL",
+    "SQLITE_IOERR_WRITE",
+    "SQLITE_IOERR_FSYNC",
+    "SQLITE_IOERR_DIR_FSYNC",
+    "SQLITE_IOERR_TRUNCATE",
+    "SQLITE_IOERR_SHMSIZE",
+    "SQLITE_IOERR_DELETE",
+)
+
+
+def _sqlite_error(original: object) -> str:
+    """The SQLite error's name ("SQLITE_READONLY_DBMOVED"), "" for another database's."""
     name = getattr(original, "sqlite_errorname", "")
-    return isinstance(name, str) and name.startswith(("SQLITE_READONLY", "SQLITE_FULL"))
+    return name if isinstance(name, str) else ""
 
 
 def is_lock_timeout(error: Exception) -> bool:

@@ -1,0 +1,92 @@
+"""The SQLite database's files, checked before each transaction: a write to a file the
+server may not write is refused (503) before SQLite tries it, and SQLite's shared memory is
+left alone once its file is locked against writing.
+
+In WAL mode each process maps the ``-shm`` file (the WAL index) into memory, writably when
+it could open the file for writing. A write transaction writes to that memory, and so does
+a read that starts after a write (its read mark), and the checkpoint when the last
+connection closes. Once the file is made immutable (``chattr +i``) or its file system
+read-only, the kernel answers such a write to the mapping with SIGBUS, which kills the
+process; SQLite never sees an error to report. So before each transaction the files are
+checked with ``access(2)`` (a few microseconds): a write finds out that it cannot be done,
+and a process that holds the WAL index writably while its file is locked uses no connection
+(nor closes one) until the file is writable again. A process that opens the database while
+the ``-shm`` file is locked maps it read-only (SQLite does so itself): it reads, and only
+its writes are refused."""
+
+from __future__ import annotations
+
+import errno
+import os
+import sqlite3
+
+from sqlalchemy import URL
+from sqlalchemy.exc import OperationalError
+
+#: The key a request's WSGI environ gets when this process holds the WAL index writably
+#: while its file is locked: the server may replace the process (gunicorn.conf.py).
+REPLACE_WORKER = "scorekeeper.replace_worker"
+
+
+class FilesUnwritable(sqlite3.OperationalError):
+    """A transaction refused before SQLite began it: a file it may write is unwritable."""
+
+
+def database_path(url: URL) -> str | None:
+    """The file a SQLite URL names (``file:`` URIs too), ``None`` for a database in memory."""
+    name = url.database or ""
+    if url.query.get("uri") == "true":
+        name = name.removeprefix("file:").partition("?")[0]
+    return None if name in ("", ":memory:") else os.path.abspath(name)
+
+
+def _writable(path: str) -> bool:
+    """Whether this process may write ``path`` (a missing file: SQLite makes it or says so)."""
+    return os.access(path, os.W_OK) or not os.path.lexists(path)
+
+
+def _locked(path: str) -> bool:
+    """Whether ``path`` is locked against any writing (immutable, or on a read-only file
+    system), which a writable mapping of it turns into SIGBUS; not when only its permission
+    bits forbid opening it for writing, which leave a mapping made before writable."""
+    try:
+        os.close(os.open(path, os.O_RDWR))
+    except OSError as error:
+        return error.errno in (errno.EPERM, errno.EROFS)
+    return False
+
+
+class SqliteFiles:
+    """The database file, its WAL and its WAL index, as one process uses them."""
+
+    def __init__(self, path: str) -> None:
+        self.paths = (path, f"{path}-wal", f"{path}-shm")
+        self.index = self.paths[2]
+        #: A connection was opened while the WAL index could be written: this process may
+        #: hold it writably (as long as the process lives, to be safe).
+        self.mapped = False
+        #: The WAL index is held writably but locked: no transaction may begin.
+        self.unsafe = False
+
+    def connected(self) -> None:
+        """A connection was opened (it maps the WAL index, writably if it may)."""
+        if _writable(self.index):
+            self.mapped = True
+
+    def check(self, *, write: bool) -> None:
+        """Raise :class:`OperationalError` when the transaction about to begin could not be
+        done: a write with a file unwritable, or any while the mapped WAL index is locked."""
+        if _writable(self.index):
+            self.unsafe = False
+            if not write or all(_writable(path) for path in self.paths[:2]):
+                return
+        elif self.mapped and _locked(self.index):
+            self.unsafe = True
+            raise _refused("the WAL index is locked against writing while it is mapped")
+        elif not write:
+            return
+        raise _refused("a file of the database may not be written")
+
+
+def _refused(reason: str) -> OperationalError:
+    return OperationalError("BEGIN", None, FilesUnwritable(reason))
