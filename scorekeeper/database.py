@@ -117,9 +117,9 @@ def end_read_transaction(error: BaseException | None) -> None:
 
 
 def _ask_to_replace(files: SqliteFiles, _error: BaseException | None) -> None:
-    """Tell the server that this process cannot use the database until it is replaced (or
-    the WAL index is writable again): a new process reads it (sqlite_files.py)."""
-    if files.unsafe:
+    """Tell the server that this process had better be replaced: a new process reads a
+    database locked against writing, and writes one unlocked again (sqlite_files.py)."""
+    if files.replace:
         request.environ[REPLACE_WORKER] = True
 
 

@@ -23,8 +23,8 @@ import sqlite3
 from sqlalchemy import URL
 from sqlalchemy.exc import OperationalError
 
-#: The key a request's WSGI environ gets when this process holds the WAL index writably
-#: while its file is locked: the server may replace the process (gunicorn.conf.py).
+#: The key a request's WSGI environ gets when this process had better be replaced
+#: (:attr:`SqliteFiles.replace`): gunicorn then replaces it (gunicorn.conf.py).
 REPLACE_WORKER = "scorekeeper.replace_worker"
 
 
@@ -65,23 +65,29 @@ class SqliteFiles:
         #: A connection was opened while the WAL index could be written: this process may
         #: hold it writably (as long as the process lives, to be safe).
         self.mapped = False
-        #: The WAL index is held writably but locked: no transaction may begin.
-        self.unsafe = False
+        #: A connection was opened while it could not: this process may hold it read-only,
+        #: and write again only once every connection is closed.
+        self.mapped_read_only = False
+        #: This process had better be replaced: it holds the WAL index writably while its
+        #: file is locked, or read-only while it is writable again.
+        self.replace = False
 
     def connected(self) -> None:
         """A connection was opened (it maps the WAL index, writably if it may)."""
         if _writable(self.index):
             self.mapped = True
+        else:
+            self.mapped_read_only = True
 
     def check(self, *, write: bool) -> None:
         """Raise :class:`OperationalError` when the transaction about to begin could not be
         done: a write with a file unwritable, or any while the mapped WAL index is locked."""
         if _writable(self.index):
-            self.unsafe = False
+            self.replace = self.mapped_read_only
             if not write or all(_writable(path) for path in self.paths[:2]):
                 return
         elif self.mapped and _locked(self.index):
-            self.unsafe = True
+            self.replace = True
             raise _refused("the WAL index is locked against writing while it is mapped")
         elif not write:
             return

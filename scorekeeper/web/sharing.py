@@ -5,9 +5,11 @@ from __future__ import annotations
 
 from flask import current_app, flash, redirect, render_template, request, session, url_for
 from flask_babel import ngettext
+from sqlalchemy.exc import DBAPIError
 from werkzeug.wrappers import Response
 
 from .. import errors, qr, security
+from ..database import is_read_only
 from ..i18n import gettext, service_message
 from ..services import games, loading, sharing, table_codes
 from .common import Page, current_browser, page_blueprint
@@ -155,10 +157,21 @@ def table_code(game_id: str) -> str | None:
         return table_codes.grouped(code)
     if code is not None:
         _remember_code(game_id, None)
-    if current is None and (made := table_codes.first_code(game_id, browser, _secret())):
+    if current is None and (made := _first_code(game_id, browser)):
         _remember_code(game_id, made)
         return table_codes.grouped(made)
     return None
+
+
+def _first_code(game_id: str, browser: sharing.Browser) -> str | None:
+    """A first table code, or ``None`` while the database takes no writes: the page is shown
+    without one, and the next one made once it does."""
+    try:
+        return table_codes.first_code(game_id, browser, _secret())
+    except DBAPIError as error:
+        if is_read_only(error):
+            return None
+        raise
 
 
 @bp.post("/games/<game_id>/table-code")
