@@ -15,7 +15,13 @@ from sqlalchemy.orm import QueryableAttribute
 
 from .extensions import db
 from .rules.table import fold_case
-from .sqlite_files import REPLACE_WORKER, FilesUnwritable, SqliteFiles, database_path
+from .sqlite_files import (
+    REPLACE_WORKER,
+    FilesUnwritable,
+    SqliteFiles,
+    database_path,
+    open_immutable,
+)
 
 #: Execution option that makes a SQLite transaction begin IMMEDIATE: the service's writes.
 WRITE_OPTION = "scorekeeper_write"
@@ -62,6 +68,9 @@ def init_engine(app: Flask) -> None:
         files = SqliteFiles(path) if path else None
         event.listen(engine, "connect", functools.partial(_sqlite_connect, files))
         event.listen(engine, "begin", functools.partial(_sqlite_begin, files))
+        if files is not None and not engine.url.query.get("uri"):
+            event.listen(engine, "do_connect", functools.partial(_sqlite_do_connect, files))
+            event.listen(engine, "checkout", functools.partial(_sqlite_checkout, files))
         if files is not None:
             app.teardown_request(functools.partial(_ask_to_replace, files))
     if engine.dialect.name == "postgresql":
@@ -114,6 +123,22 @@ def end_read_transaction(error: BaseException | None) -> None:
         session.commit()
     except SQLAlchemyError:
         session.rollback()
+
+
+def _sqlite_do_connect(
+    files: SqliteFiles, _dialect: Dialect, record: Any, cargs: list[str], cparams: dict[str, Any]
+) -> None:
+    """Open a database that can only be read as immutable so (sqlite_files.py)."""
+    record.info["immutable"] = files.immutable()
+    if record.info["immutable"]:
+        open_immutable(files.paths[0], cargs, cparams)
+
+
+def _sqlite_checkout(files: SqliteFiles, _dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+    """Replace a connection opened as immutable once the database may be written again (a
+    writer would not see it, nor it the writer's changes)."""
+    if record.info.get("immutable") and not files.immutable():
+        raise DisconnectionError("the database may be written again")
 
 
 def _ask_to_replace(files: SqliteFiles, _error: BaseException | None) -> None:

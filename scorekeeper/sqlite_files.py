@@ -12,13 +12,16 @@ checked with ``access(2)`` (a few microseconds): a write finds out that it canno
 and a process that holds the WAL index writably while its file is locked uses no connection
 (nor closes one) until the file is writable again. A process that opens the database while
 the ``-shm`` file is locked maps it read-only (SQLite does so itself): it reads, and only
-its writes are refused."""
+its writes are refused. A database in a directory the process may not write, with no WAL
+beside it, is opened as immutable, so that it is read; once the directory may be written
+again, those connections are replaced."""
 
 from __future__ import annotations
 
 import errno
 import os
 import sqlite3
+from urllib.parse import quote
 
 from sqlalchemy import URL
 from sqlalchemy.exc import OperationalError
@@ -72,6 +75,13 @@ class SqliteFiles:
         #: file is locked, or read-only while it is writable again.
         self.replace = False
 
+    def immutable(self) -> bool:
+        """Whether the database can be opened only as immutable: in WAL mode a reader needs
+        the ``-wal`` and ``-shm`` files, which a directory this process may not write cannot
+        get; with no ``-wal`` there, no process is writing it either."""
+        directory = os.path.dirname(self.paths[0])
+        return not os.access(directory, os.W_OK) and not os.path.lexists(self.paths[1])
+
     def connected(self) -> None:
         """A connection was opened (it maps the WAL index, writably if it may)."""
         if _writable(self.index):
@@ -92,6 +102,12 @@ class SqliteFiles:
         elif not write:
             return
         raise _refused("a file of the database may not be written")
+
+
+def open_immutable(path: str, cargs: list[str], cparams: dict[str, object]) -> None:
+    """Have SQLite open ``path`` as immutable (no locks, no WAL, no changes)."""
+    cargs[0] = f"file:{quote(path)}?immutable=1"
+    cparams["uri"] = True
 
 
 def _refused(reason: str) -> OperationalError:

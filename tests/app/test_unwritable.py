@@ -47,7 +47,7 @@ def locked(*paths: Path) -> Iterator[None]:
                         f"system takes no immutable flag: {made.stderr.strip()}"
                     )
             else:
-                path.chmod(0o444)
+                path.chmod(0o555 if path.is_dir() else 0o444)
             done.append(path)
         yield
     finally:
@@ -55,7 +55,7 @@ def locked(*paths: Path) -> Iterator[None]:
             if os.geteuid() == 0:
                 subprocess.run(["chattr", "-i", str(path)], check=True)
             else:
-                path.chmod(0o644)
+                path.chmod(0o755 if path.is_dir() else 0o644)
 
 
 def files(database: Path) -> tuple[Path, Path, Path]:
@@ -124,6 +124,24 @@ def test_writes_to_locked_sqlite_files_answer_503_and_reads_go_on(
     assert trump.get_json()["version"] == 2
 
 
+def test_a_database_in_a_locked_directory_is_read_and_not_written(
+    sqlite_app: Flask, tmp_path: Path
+) -> None:
+    """The directory locked while no connection is open, so that no WAL is left beside the
+    database (as after a restart): SQLite cannot make one, yet the games are read."""
+    client = sqlite_app.test_client()
+    game_id, auth = created(client)
+    with sqlite_app.app_context():
+        db.engine.dispose()
+    assert not Path(f"{tmp_path}/unwritable.sqlite3-wal").exists()
+    trump = f"/api/v1/games/{game_id}/rounds/1/trump"
+    with locked(tmp_path):
+        assert client.get(f"/api/v1/games/{game_id}").get_json()["version"] == 1
+        assert client.get(f"/games/{game_id}/view").status_code == 200
+        assert_unavailable(client.put(trump, json={"turned": "blue"}, headers=auth))
+    assert client.put(trump, json={"turned": "blue"}, headers=auth).get_json()["version"] == 2
+
+
 @pytest.mark.parametrize("language", ["en", "de"])
 def test_a_tap_on_a_locked_sqlite_file_is_answered_with_the_page_sentence(
     sqlite_app: Flask, tmp_path: Path, language: str
@@ -182,7 +200,7 @@ WRITES = 50
 
 def _request(port: int, method: str, path: str, **headers: str) -> tuple[int, str | None, Any]:
     body = {"PUT": {"turned": "blue"}, "POST": {"players": NAMES}}.get(method)
-    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     try:
         sent = json.dumps(body) if body else None
         connection.request(method, path, sent, {"Content-Type": "application/json", **headers})
