@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
+from scorekeeper import sqlite_files
 from scorekeeper.extensions import db
 
 from ..confidant import Confidant, text
@@ -122,6 +123,22 @@ def test_writes_to_locked_sqlite_files_answer_503_and_reads_go_on(
     )
     assert trump.status_code == 200
     assert trump.get_json()["version"] == 2
+
+
+def test_a_file_locked_after_the_check_is_still_a_503(
+    sqlite_app: Flask, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The WAL locked between the check and the write: SQLite's own error (disk I/O) is
+    answered 503 too, not 500."""
+    if os.geteuid() != 0:
+        pytest.skip("permission bits do not stop a file open for writing: only root locks one")
+    client = sqlite_app.test_client()
+    game_id, auth = created(client)
+    monkeypatch.setattr(sqlite_files, "_writable", lambda _path: True)  # the check missed it
+    trump = f"/api/v1/games/{game_id}/rounds/1/trump"
+    with locked(Path(f"{tmp_path}/unwritable.sqlite3-wal")):
+        assert_unavailable(client.put(trump, json={"turned": "blue"}, headers=auth))
+    assert client.put(trump, json={"turned": "blue"}, headers=auth).get_json()["version"] == 2
 
 
 def test_a_database_in_a_locked_directory_is_read_and_not_written(
