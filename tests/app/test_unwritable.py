@@ -20,8 +20,8 @@ from flask import Flask
 from scorekeeper import sqlite_files
 from scorekeeper.extensions import db
 
-from ..confidant import Confidant, text
 from ..conftest import make_app, migrate, migrated_sqlite_app
+from ..keeper_phone import KeeperPhone, text
 from .test_serving import serving
 
 UNAVAILABLE = {
@@ -93,7 +93,7 @@ def test_writes_to_locked_sqlite_files_answer_503_and_reads_go_on(
 ) -> None:
     client = sqlite_app.test_client()
     game_id, auth = created(client)
-    phone = Confidant(sqlite_app.test_client())
+    phone = KeeperPhone(sqlite_app.test_client())
     assert phone.start(NAMES).status_code == 303
     database, wal, _index = files(tmp_path / "unwritable.sqlite3")
 
@@ -163,7 +163,7 @@ def test_a_database_in_a_locked_directory_is_read_and_not_written(
 def test_a_tap_on_a_locked_sqlite_file_is_answered_with_the_page_sentence(
     sqlite_app: Flask, tmp_path: Path, language: str
 ) -> None:
-    phone = Confidant(sqlite_app.test_client())
+    phone = KeeperPhone(sqlite_app.test_client())
     phone.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = language
     assert phone.start(NAMES).status_code == 303
     version = phone.version(1)

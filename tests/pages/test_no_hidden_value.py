@@ -348,13 +348,13 @@ def same_taps(
             for bid in range(table.number + 1)
         },
     }
-    confidants = [KeeperPhone(phone) for phone in phones]
-    for keeper_phone, game in zip(confidants, pair, strict=True):
+    keepers = [KeeperPhone(phone) for phone in phones]
+    for keeper_phone, game in zip(keepers, pair, strict=True):
         keeper_phone.game_id = game.id
     for name, fields in taps.items():
         with app.app_context():
             before = {game.id: games.get_game(game.id).drafts.get(table.number) for game in pair}
-        answers = [keeper_phone.tap(table.number, **fields) for keeper_phone in confidants]
+        answers = [keeper_phone.tap(table.number, **fields) for keeper_phone in keepers]
         accepted = [response.status_code == 303 for response in answers]
         if any(accepted):
             with app.app_context():
