@@ -1,6 +1,7 @@
 """The import use case: every game of an export becomes a new game, each round replayed
-through the rules (:mod:`.import_file`), read from the file and written a few games at a
-time (:mod:`.import_document`); a file they refuse starts nothing."""
+through the rules (:mod:`.import_file`), read from the file (:mod:`.import_document`) and
+written one game a transaction, with other requests let in between; a file they refuse starts
+nothing."""
 
 from __future__ import annotations
 
@@ -27,10 +28,13 @@ from .import_file import ParsedGame, game_label, parse_game
 from .import_file.replay import Refusal
 from .sharing import Browser
 
-#: Games written in one transaction, and held in memory before. Each batch holds the write
-#: lock (SQLite's, or the rows' on PostgreSQL) for a few milliseconds, and other requests run
-#: between batches (and between the games while the file is read).
-BATCH_GAMES = 10
+#: Games written in one transaction, and held in memory before. A transaction holds the write
+#: lock (SQLite's, or the rows' on PostgreSQL) and the worker for as long as it takes, and
+#: other requests run between them (and between the games while the file is read): one game
+#: a transaction takes some 6 ms, ten took 60 ms, and the other tables' writes waited so long.
+BATCH_GAMES = 1
+#: Games deleted by one statement when a failed import deletes what it wrote.
+DISCARD_GAMES = 10
 
 
 @dataclass(frozen=True)
@@ -91,10 +95,17 @@ def _one_import_at_a_time(browser: Browser) -> None:
         db.session.execute(select(func.pg_advisory_xact_lock(key)))
 
 
+#: How long an import waits between two pieces of its work. Under gevent's workers
+#: (monkey-patched) ``time.sleep(0)`` switches only to greenlets that are ready already, up to
+#: 50 turns of the import in a row before the worker looks at its sockets; a wait of any
+#: length goes through the event loop, which first hands over what the network brought (a
+#: request, PostgreSQL's answer). Under threads it lets the others have the interpreter.
+PAUSE_SECONDS = 1e-6
+
+
 def pause() -> None:
-    """Let other requests run: under gevent's workers (monkey-patched) this switches to
-    them; under threads it costs nothing."""
-    time.sleep(0)
+    """Let other requests run, those waiting for the network included."""
+    time.sleep(PAUSE_SECONDS)
 
 
 def read_document(file: IO[bytes]) -> Document:
@@ -201,9 +212,9 @@ def _discard(game_ids: list[str]) -> None:
     if not game_ids:
         return
     with transaction.write_transaction():
-        for first in range(0, len(game_ids), BATCH_GAMES):
+        for first in range(0, len(game_ids), DISCARD_GAMES):
             db.session.execute(
-                delete(GameRow).where(GameRow.id.in_(game_ids[first : first + BATCH_GAMES]))
+                delete(GameRow).where(GameRow.id.in_(game_ids[first : first + DISCARD_GAMES]))
             )
 
 
