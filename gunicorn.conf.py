@@ -7,6 +7,7 @@ would stay as it was when the workers are restarted after an update (``kill -HUP
 also reads this file again.
 """
 
+import gc as _gc
 import os as _os
 import resource as _resource
 from collections.abc import Mapping as _Mapping
@@ -106,8 +107,9 @@ def pre_request(worker: _Any, req: _Any) -> None:
 
 
 def post_worker_init(worker: _Any) -> None:
-    """Let at most ``READS_AT_ONCE`` reads (GET, HEAD) run the app at a time in a gevent
-    worker; the others wait at the gate, in turn. Writes pass it.
+    """Put the objects the worker starts with out of the garbage collector's way. Let at
+    most ``READS_AT_ONCE`` reads (GET, HEAD) run the app at a time in a gevent worker; the
+    others wait at the gate, in turn. Writes pass it.
 
     A greenlet runs until it waits for the network, and a request on PostgreSQL waits for
     the database once a statement: a write, some ten times. Each time it went to the back of
@@ -118,6 +120,11 @@ def post_worker_init(worker: _Any) -> None:
     its headers were read before the app runs. The gate is left when the app returns its
     answer: sending it, or streaming an export, holds no place either.
     """
+    # What the worker has made so far (the app, its libraries, templates) lives as long as it
+    # does: frozen, the garbage collector's full collections no longer walk it. They walked
+    # it in 55 ms, every 0.7 s of an import, collecting nothing, and every request of the
+    # worker waited (bench/import_beside.py; docs/performance.md).
+    _gc.freeze()
     if not _READS_AT_ONCE or worker.cfg.worker_class_str != "gevent":
         return
     # In the worker, once gevent has patched it; the main process never needs it.

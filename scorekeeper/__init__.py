@@ -9,7 +9,7 @@ from typing import Any
 import click
 from flask import Flask, current_app, request, session
 
-from . import address, api, assets, health, i18n, push, pwa, security
+from . import address, api, assets, health, i18n, in_flight, push, pwa, security
 from . import config as settings
 from .database import init_engine
 from .extensions import babel, cache, compress, csrf, db, migrate
@@ -56,6 +56,7 @@ def register_extensions(app: Flask) -> None:
     security.init_app(app)
     assets.init_app(app)
     i18n.init_app(app)
+    app.wsgi_app = in_flight.REQUESTS.counted(app.wsgi_app)  # type: ignore[assignment,method-assign]
 
 
 def select_locale() -> str | None:

@@ -6,7 +6,6 @@ nothing."""
 from __future__ import annotations
 
 import secrets
-import time
 from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -16,6 +15,7 @@ from typing import IO, Any
 from sqlalchemy import delete, func, insert, or_, select
 from sqlalchemy.orm import selectinload
 
+from .. import in_flight
 from ..errors import GameImportRefused, RoundImportRefused
 from ..extensions import db
 from ..models import ChangeRow, EntryRow, GameRow, KeeperRow, RoundRow, utcnow
@@ -95,19 +95,10 @@ def _one_import_at_a_time(browser: Browser) -> None:
         db.session.execute(select(func.pg_advisory_xact_lock(key)))
 
 
-#: How long an import waits between two pieces of its work. Under gevent's workers
-#: (monkey-patched) ``time.sleep(0)`` switches only to greenlets that are ready already, up to
-#: 50 turns of the import in a row before the worker looks at its sockets; a wait goes through
-#: the event loop, which first hands over what the network brought (a request, PostgreSQL's
-#: answer), and a millisecond lets a write's next answer from the database arrive meanwhile
-#: (bench/import_beside.py: the other tables' write p95 1.2-1.4 times that without the
-#: import, against 1.9-4.4 with a microsecond). Under threads it lets the others run.
-PAUSE_SECONDS = 1e-3
-
-
 def pause() -> None:
-    """Let other requests run, those waiting for the network included."""
-    time.sleep(PAUSE_SECONDS)
+    """Let the worker's other requests run, and wait until it answers none (or has kept the
+    import waiting :data:`.in_flight.LONGEST_WAIT`)."""
+    in_flight.REQUESTS.give_way()
 
 
 def read_document(file: IO[bytes]) -> Document:

@@ -6,6 +6,7 @@ each told of a write; no ``X-Forwarded-*`` header is believed by gunicorn itself
 
 from __future__ import annotations
 
+import gc
 import http.client
 import json
 import logging
@@ -200,6 +201,7 @@ def _gated_app(
 
     worker = SimpleNamespace(cfg=SimpleNamespace(worker_class_str=worker_class), wsgi=app)
     hook(worker)
+    gc.unfreeze()  # the hook freezes the objects of the worker it starts in: not this process's
     return worker.wsgi, running
 
 

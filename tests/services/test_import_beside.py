@@ -4,14 +4,13 @@ answer) runs again only when the import lets the worker look at its sockets."""
 
 from __future__ import annotations
 
-import time
-
 import gevent
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from gevent import socket
 
+from scorekeeper import in_flight
 from scorekeeper.services import importing
 
 from ..api_client import ApiClient
@@ -27,7 +26,7 @@ def test_a_request_waiting_for_the_network_is_served_between_an_imports_games(
 ) -> None:
     document = as_file(many(exported(ApiClient(client)), 30))
     count = game_count(app)
-    monkeypatch.setattr(time, "sleep", gevent.sleep)  # as a gevent worker patches it
+    monkeypatch.setattr(in_flight, "let_others_run", gevent.idle)  # as in a gevent worker
     arrives, sends = socket.socketpair()
     importing_now = True
     request.addfinalizer(arrives.close)
