@@ -228,7 +228,9 @@ def report(capacities: list[Capacity], options: Options) -> list[str]:
         kinds = (POLL_304, POLL_200, TAP, WRITE, HEALTHZ)
         cpu_figures = [f"{cpu[kind]:.2f}" if kind in cpu else "–" for kind in kinds]
         failing = "–"
-        if failed is not None:
+        if failed is not None and not failed.requests:  # refused before the load began
+            failing = f"{failed.tables}: {failed.errors[0]}"
+        elif failed is not None:
             failing = f"{failed.tables}: {_latencies(failed)}"
             failing += f", {len(failed.errors)} errors" if failed.errors else ""
         share = f"{passed.tables * per_table / floor:.0%}" if isinstance(floor, int) else "–"

@@ -62,6 +62,8 @@ class Step:
         return self.own_cpu_seconds * 1000 / max(1, self.requests)
 
     def summary(self) -> str:
+        if self.errors and not self.requests:  # refused before the load began
+            return f"T={self.tables}: {self.errors[0]}"
         if self.count(WRITE) == 0:
             rate = self.requests / self.seconds
             return (

@@ -251,6 +251,8 @@ class Players:
         if cookie:
             headers["Cookie"] = cookie
         answer, pieces = await client.stream(self.poll_pool.port, path, headers)
+        if answer.status == 503:
+            raise StreamsFull
         if answer.status != 200:
             raise RuntimeError(f"GET the stream: {answer.status}")
         follower = Follower(game)
@@ -307,6 +309,10 @@ class Players:
         return list(await asyncio.gather(*(one() for _ in range(tables))))
 
 
+class StreamsFull(Exception):
+    """The server refused a spectator's stream (503): its workers hold their ceiling."""
+
+
 def schedule(tables: int, seconds: float, rng: random.Random) -> list[tuple[float, int, int]]:
     """Planned (time, table, spectator or -1 for the scorekeeper's write), in time order.
     Jittered: a table writes 2.5-7.5 s after its last write, a page polls 2.7-3.3 s after
@@ -347,7 +353,14 @@ async def run_tables(
     pool = Pool(port)
     poll_pool = Pool(poll_port) if poll_port is not None else pool
     setup = Players(pool, step, rng, 0.0, poll_pool, keeper)
-    table_list = await setup.setup(tables, prefill_rounds)
+    try:
+        table_list = await setup.setup(tables, prefill_rounds)
+    except StreamsFull:
+        step.errors.append(
+            "a spectator's stream refused: the workers hold their ceiling of streams "
+            "(LIVE_STREAMS_PER_WORKER), and the page would poll every 3 s"
+        )
+        return step
     events = [
         event
         for event in schedule(tables, seconds, rng)

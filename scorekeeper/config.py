@@ -116,9 +116,10 @@ def build(instance_path: str, overrides: Mapping[str, Any] | None = None) -> dic
         # (push.py): a pub's tables behind one router, not a stranger's thousands; 0: no cap.
         "RATELIMIT_LIVE_STREAMS": _count("RATELIMIT_LIVE_STREAMS", "streams", "100"),
         # Streams one worker holds at once, from every address (push.py); past it the page
-        # polls. Each costs 32 KiB and 73 µs of CPU a change sent (bench/streams.py): 2,000
-        # hold 64 MiB, and a change reaches all of them in a third of a sweep. 0: no ceiling.
-        "LIVE_STREAMS_PER_WORKER": _count("LIVE_STREAMS_PER_WORKER", "streams", "2000"),
+        # polls. Each costs 32 KiB and 73 µs of CPU a change sent (bench/streams.py): 4,000
+        # hold 128 MiB, /healthz and writes keep their p95 with the ceiling reached, and two
+        # workers follow the six spectators of 1,333 tables. 0: no ceiling.
+        "LIVE_STREAMS_PER_WORKER": _count("LIVE_STREAMS_PER_WORKER", "streams", "4000"),
         # The spectators' live fragment, rendered once per game, version and language, and
         # kept in each worker's memory; with CACHE_REDIS_URL in Redis, which every worker and
         # server then shares (web/live.py).
@@ -131,9 +132,10 @@ def build(instance_path: str, overrides: Mapping[str, Any] | None = None) -> dic
         "CACHE_DEFAULT_TIMEOUT": 30,
         "CACHE_THRESHOLD": 5000,
         # The spectator page follows a stream: each worker reads the followed games'
-        # versions every LIVE_CHECK_SECONDS (push.py), and a stream ends after
+        # versions every LIVE_CHECK_SECONDS (push.py: its pace sets the followers' delay and
+        # the size of each burst of changes sent), and a stream ends after
         # LIVE_STREAM_SECONDS, when the page connects again (web/live.py).
-        "LIVE_CHECK_SECONDS": 0.5,
+        "LIVE_CHECK_SECONDS": 0.25,
         "LIVE_STREAM_SECONDS": 600,
     }
     settings.update(overrides or {})
