@@ -121,9 +121,8 @@ def post_worker_init(worker: _Any) -> None:
     answer: sending it, or streaming an export, holds no place either.
     """
     # What the worker has made so far (the app, its libraries, templates) lives as long as it
-    # does: frozen, the garbage collector's full collections no longer walk it. They walked
-    # it in 55 ms, every 0.7 s of an import, collecting nothing, and every request of the
-    # worker waited (bench/import_beside.py; docs/performance.md).
+    # does: frozen, the garbage collector's full collections do not walk it, which every
+    # request of the worker waited for (bench/import_beside.py; docs/performance.md).
     _gc.freeze()
     if not _READS_AT_ONCE or worker.cfg.worker_class_str != "gevent":
         return

@@ -4,11 +4,10 @@ many games) goes on between them rather than beside them.
 A gevent worker runs its requests on one thread, a piece at a time: a request on PostgreSQL
 waits for the database some ten times, and each time another greenlet may take the thread.
 An import that only yielded between its pieces (a game read and replayed, a game written)
-took turns between those waits, and the other tables' writes waited for them. Counted here,
+takes turns between those waits, and the other tables' writes wait for them. Counted here,
 the worker's requests let the import go on only while none of them is being answered, or
-once one has kept it waiting :data:`LONGEST_WAIT` (bench/import_beside.py: the other tables'
-write p95 beside an import 0.8-1.0 times that without one on PostgreSQL, 1.3-1.5 with a
-millisecond's pause instead; and the import alone in two thirds of the time).
+once one has kept it waiting :data:`LONGEST_WAIT` (bench/import_beside.py; figures in
+docs/performance.md).
 """
 
 from __future__ import annotations

@@ -44,9 +44,8 @@ log = logging.getLogger(__name__)
 GONE = -1
 
 #: Streams woken at once by a change (:meth:`Hub.check`), the sweep yielding between them:
-#: with 2,000 followers of one game on PostgreSQL its writes' p95 was 18-84 ms at 25, 121 ms
-#: at 50 (bench/streams.py); at 10, the sweep's many turns behind the requests in flight made
-#: the followers of 675 tables see a write in 1.1 s (bench/load.py).
+#: fewer keep a write to a game with 2,000 followers within its limit (bench/streams.py), more
+#: keep the sweep from falling behind the requests in flight (bench/load.py).
 _WOKEN_AT_ONCE = 25
 
 #: Games read in one statement (databases bound the parameters of one statement).

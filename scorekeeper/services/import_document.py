@@ -49,7 +49,7 @@ _OVERLAP = 64
 _CHUNK = 1024 * 1024
 #: Bytes of one value (a string, a number) that no export comes near (names are short).
 #: Yajl lexes a value that runs over from one read of the file into the next again from its
-#: start with each read, so a longer one would hold a worker (docs/design.md).
+#: start with each read, so a longer one would hold a worker (docs/import.md).
 _LONGEST = 64 * 1024
 #: Every quote a quote, every other byte an "x".
 _QUOTES = bytes(0x22 if byte == 0x22 else 0x78 for byte in range(256))

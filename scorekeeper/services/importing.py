@@ -31,7 +31,7 @@ from .sharing import Browser
 #: Games written in one transaction, and held in memory before. A transaction holds the write
 #: lock (SQLite's, or the rows' on PostgreSQL) and the worker for as long as it takes, and
 #: other requests run between them (and between the games while the file is read): one game
-#: a transaction takes some 6 ms, ten took 60 ms, and the other tables' writes waited so long.
+#: a transaction is the shortest wait for the other tables' writes.
 BATCH_GAMES = 1
 #: Games deleted by one statement when a failed import deletes what it wrote.
 DISCARD_GAMES = 10
